@@ -47,6 +47,7 @@ from ._validate import GutsInputError, check_thresholds
 __all__ = [
     "alpha_enumeration",
     "beta_enumeration",
+    "alpha_pseudo_bloc_enumeration",
     "alpha",
     "beta",
     "alpha_all",
@@ -132,6 +133,58 @@ def beta_enumeration(thresholds) -> float:
             for i in range(n):
                 prob *= p[i] if i in Dset else 1.0 - p[i]
             total += prob * (1.0 if h == 0 else h - 1)
+    return float(total)
+
+
+def alpha_pseudo_bloc_enumeration(q: float, free: float, bloc: float, size: int) -> float:
+    """α_1 against a pseudo-bloc coalition by the paper's O(n^2) enumeration (§4.1.4).
+
+    Player 1 plays ``q``, player 2 ``free`` and players 3..size+1 the common ``bloc``
+    threshold.  Only the *number* of bloc members holding (and, among them, the
+    number above the top holder threshold) matters, so the enumeration runs over
+    player 1 and player 2 holding or not, ``k`` bloc holders and ``f_b`` of them in
+    fair play, with binomial weights.  Kept as the baseline of the benchmarks and as
+    a second oracle.
+    """
+    from math import comb
+
+    check_thresholds("thresholds", [q, free, bloc])
+    if int(size) < 1:
+        raise GutsInputError(f"size must be >= 1; got {size}")
+    if int(size) == 1:
+        return float(alpha_enumeration([q, free])[0])
+    m = int(size) - 1  # bloc members
+    n = m + 2
+    total = 0.0
+    for h1 in (0, 1):
+        for h2 in (0, 1):
+            for k in range(m + 1):
+                h = h1 + h2 + k
+                if h == 0:
+                    continue  # everybody drops: redeal, return 0
+                # droppers' probabilities; a holder's is in its fair/loser factor below
+                w = comb(m, k) * bloc ** (m - k) * (1.0 if h1 else q) * (1.0 if h2 else free)
+                tops = ([q] if h1 else []) + ([free] if h2 else []) + ([bloc] if k else [])
+                pH = max(tops)
+                for f1 in ((0, 1) if h1 else (0,)):          # player 1 fair (1) or loser (0)
+                    p1 = ((1 - pH) if f1 else (pH - q)) if h1 else 1.0
+                    for f2 in ((0, 1) if h2 else (0,)):
+                        p2 = ((1 - pH) if f2 else (pH - free)) if h2 else 1.0
+                        for fb in range(k + 1):
+                            f = f1 + f2 + fb
+                            if f == 0:
+                                continue
+                            pb = comb(k, fb) * (1 - pH) ** fb * (pH - bloc) ** (k - fb)
+                            prob = w * p1 * p2 * pb
+                            if prob == 0.0:
+                                continue
+                            if not h1:
+                                ret = h - 2
+                            elif f1:
+                                ret = ((n + h - 2) + (h - n - 2) * (f - 1)) / f
+                            else:
+                                ret = h - n - 2
+                            total += prob * ret
     return float(total)
 
 

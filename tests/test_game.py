@@ -115,3 +115,12 @@ def test_csv_columns(tmp_path):
     for item in disk.player1_support[1].split():
         t, p = item.split(":")
         assert 0 <= float(t) <= 1 and 0 < float(p) <= 1
+
+
+@pytest.mark.slow
+def test_full_lp_equals_double_oracle_on_every_table1_row(table):
+    """Column generation must equal the full LP to 1e-10 on every Table 1 row (mesh 101)."""
+    lp = run_table1(range(1, 16), mesh=101, solver="lp", method="newton", jobs=2, out=None,
+                    progress=False).set_index("N")
+    np.testing.assert_allclose(lp.opponent_value, table.opponent_value, rtol=0, atol=1e-10)
+    np.testing.assert_allclose(lp.value_lower, table.value_lower, rtol=0, atol=1e-10)

@@ -114,3 +114,12 @@ def test_bad_thresholds_rejected():
         beta_enumeration([0.5])
     with pytest.raises(GutsInputError):
         beta([0.3])
+
+
+@settings(max_examples=60, deadline=None)
+@given(_threshold, _threshold, _threshold, st.integers(1, 9))
+def test_pseudo_bloc_enumeration_matches_closed_form(q, a, b, N):
+    """The paper's O(n^2) pseudo-bloc enumeration (§4.1.4) equals the closed form."""
+    from guts.payoffs import alpha_pseudo_bloc_enumeration
+
+    assert alpha_pseudo_bloc_enumeration(q, a, b, N) == pytest.approx(float(alpha(q, [a] + [b] * (N - 1))), abs=1e-12)
