@@ -124,3 +124,21 @@ def test_full_lp_equals_double_oracle_on_every_table1_row(table):
                     progress=False).set_index("N")
     np.testing.assert_allclose(lp.opponent_value, table.opponent_value, rtol=0, atol=1e-10)
     np.testing.assert_allclose(lp.value_lower, table.value_lower, rtol=0, atol=1e-10)
+
+
+@pytest.mark.parametrize("N", [1, 2, 3, 5])
+def test_bloc_game_has_value_zero_at_symmetric_equilibrium(N):
+    """Proposition 3.3: against bloc coalitions p* = 2^(-1/N) forces exactly 0 (mesh containing p*)."""
+    ps = 2.0 ** (-1.0 / N)
+    grid = np.unique(np.r_[np.linspace(0, 1, 41), ps])
+    r = solve_coalition(N, mesh=grid, structure="bloc", solver="lp")
+    assert abs(r.coalition_value) < 1e-10 and abs(r.lower) < 1e-10
+    assert r.certified_lower > -1e-9
+    # p* is an optimal fixed-point strategy for player 1: it alone certifies the value 0
+    from guts import certify
+    from guts.game import coalition_stage
+
+    stage = coalition_stage(N, grid, "bloc")
+    x = (np.abs(grid - ps) < 1e-15).astype(float)
+    c = certify(stage, strategy=x, v_start=-1.0)
+    assert c.valid and c.v_certified > -1e-9
