@@ -180,11 +180,10 @@ class StageSolver:
 
             init_r = self._rows if self._rows is not None else [st.shape[0] // 2]
             init_c = self._cols if self._cols is not None else [st.shape[1] // 2]
-            sol, self._rows, self._cols = double_oracle(
-                get_rows, get_cols, st.shape, init_r, init_c, tol=self.oracle_tol)
-            # keep only the supports (plus nothing else) for the next warm start
-            self._rows = np.union1d(np.flatnonzero(sol.row_strategy > 0), self._rows[:0])
-            self._cols = np.union1d(np.flatnonzero(sol.col_strategy > 0), self._cols[:0])
+            sol, _, _ = double_oracle(get_rows, get_cols, st.shape, init_r, init_c, tol=self.oracle_tol)
+            # warm-start the next value of V from this one's supports
+            self._rows = np.flatnonzero(sol.row_strategy > 0)
+            self._cols = np.flatnonzero(sol.col_strategy > 0)
             return sol
         A, B = self.stage.dense()
         M = A + V * B
