@@ -108,7 +108,7 @@ def _balances(table: GutsTable) -> str:
     if b.size - 1 <= WIDE:
         parts = [f"{nm} {_chips(v)}" for nm, v in zip(names, b)]
     else:
-        parts = [f"you {_chips(b[0])}", f"coalition P2..P{b.size} {_chips(b[1:].sum())}"]
+        parts = [f"you {_chips(b[0])}", f"coalition P2..P{b.size} total {_chips(b[1:].sum())}"]
     return " | ".join(parts) + f" | pot {_amount(table.pot)}"
 
 
@@ -126,7 +126,7 @@ def _header(s, seed, out):
         out(f"    hold above {prof:<22} with probability {w:.4f}")
     cert = ""
     if np.isfinite(s.certified_lower) and np.isfinite(s.certified_upper):
-        cert = f", certified in [{s.certified_lower:.9f}, {s.certified_upper:.9f}]"
+        cert = f" (Theorem 1.2 certificate: an interval of width {s.certified_upper - s.certified_lower:.1e})"
     out(f"Value of the game for you: V = {s.value:+.6f} per game{cert}.")
     out("Rules (paper §3): each game everyone antes 1; hands are uniform on [0, 1]. One holder takes the")
     out("pot and the game ends; with h >= 2 holders the best hand takes the pot and every other holder")
