@@ -252,7 +252,10 @@ class TeamResult:
         return sorted(strat.items(), key=lambda kv: -kv[1])
 
 
-def solve_teams(m: int, n: int, mesh=21, structure="full", solver: str = "oracle", method: str = "newton",
+AUTO_DENSE_LIMIT = 2_000_000  # solver="auto": dense LP up to this many matrix entries, else double oracle
+
+
+def solve_teams(m: int, n: int, mesh=21, structure="full", solver: str = "auto", method: str = "newton",
                 tol: float = 1e-11, max_iter: int = 10_000, fp_iterations: int = 10_000,
                 random_state=None, certify_result: bool = True) -> TeamResult:
     """Solve the m v. n team recursive Guts game (paper §1.2, §5).
@@ -267,8 +270,10 @@ def solve_teams(m: int, n: int, mesh=21, structure="full", solver: str = "oracle
     structure : str or (str, str)
         Team strategy spaces (:data:`guts.coalitions.STRUCTURES`), one for both or
         one per team.  ``"full"`` (independent members, multisets) is exact.
-    solver : {"lp", "fp", "oracle"}
-        Inner matrix-game solver (``"oracle"``: double oracle, exact and fastest).
+    solver : {"auto", "lp", "fp", "oracle"}
+        Inner matrix-game solver: dense LP (HiGHS), fictitious play, or double oracle
+        (exact, and the only practical one for large games).  ``"auto"``: ``"lp"`` up
+        to ``AUTO_DENSE_LIMIT`` matrix entries, ``"oracle"`` beyond.
     method : {"newton", "iterate"}
     tol, max_iter, fp_iterations, random_state
         As in :func:`guts.recursive.fixed_point`.
@@ -282,13 +287,15 @@ def solve_teams(m: int, n: int, mesh=21, structure="full", solver: str = "oracle
     t0 = time.perf_counter()
     m = check_int("m", m, 1)
     n = check_int("n", n, 1)
-    check_choice("solver", solver, SOLVERS)
+    check_choice("solver", solver, ("auto",) + SOLVERS)
     check_choice("method", method, METHODS)
     check_positive_float("tol", tol)
     s1, s2 = _structures(structure)
     g = _grid(mesh)
+    cells = count_profiles(m, g.size, s1) * count_profiles(n, g.size, s2)
+    if solver == "auto":
+        solver = "lp" if cells <= AUTO_DENSE_LIMIT else "oracle"
     if solver != "oracle":
-        cells = count_profiles(m, g.size, s1) * count_profiles(n, g.size, s2)
         if cells > 50_000_000:
             raise GutsInputError(f"the dense {m} v. {n} matrix would have {cells} entries; use solver='oracle'")
     stage = TeamStage(coalition_profiles(m, g, s1), coalition_profiles(n, g, s2))

@@ -154,6 +154,7 @@ def test_validation(U21):
         symmetric_equilibrium(1)
 
 
+@pytest.mark.slow
 def test_fp_script(tmp_path):
     spec = importlib.util.spec_from_file_location("exp_fp", ROOT / "experiments" / "fp_three_player.py")
     mod = importlib.util.module_from_spec(spec)

@@ -89,7 +89,8 @@ def test_symmetric_team_game_is_antisymmetric_and_fair(m, structure):
     A, B = st.dense()
     np.testing.assert_allclose(A, -A.T, atol=1e-12)
     np.testing.assert_allclose(B, B.T, atol=1e-12)
-    r = solve_teams(m, m, 11, structure, solver="lp")
+    r = solve_teams(m, m, 11, structure)  # solver="auto": dense LP for small games
+    assert r.solver == "lp"
     assert abs(r.team1_value) < 1e-9 and abs(r.team2_value) < 1e-9
     assert r.certified_lower <= 1e-12 and r.certified_upper >= -1e-12
     assert r.certified_width < 1e-9
@@ -134,6 +135,10 @@ def test_validation():
         solve_teams(2, 2, 11, structure=("full",))
     with pytest.raises(GutsInputError, match="mesh"):
         solve_teams(2, 2, 1)
+    with pytest.raises(GutsInputError, match="solver"):
+        solve_teams(2, 2, 11, solver="simplex")
+    with pytest.raises(GutsInputError, match="oracle"):
+        solve_teams(3, 3, 101, solver="lp")
     with pytest.raises(GutsInputError):
         team_payoff_matrix([0.1, 0.2], [[0.3]])
     with pytest.raises(GutsInputError):
