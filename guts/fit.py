@@ -45,12 +45,14 @@ from __future__ import annotations
 import math
 import warnings
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 
 from ._validate import GutsInputError, check_choice, check_int
 
-__all__ = ["MODELS", "CurveFit", "fit_model", "fit_rational", "compare_models", "fits_table"]
+__all__ = ["MODELS", "CurveFit", "fit_model", "fit_rational", "compare_models", "fits_table",
+           "value_curve_datasets", "run_fit", "plot_value_curve"]
 
 
 def _rational(N, a, b, c):
@@ -331,3 +333,217 @@ def fits_table(fits: list[CurveFit], **columns):
     w = np.exp(-0.5 * d)
     df.insert(df.columns.get_loc("delta_aicc") + 1, "akaike_weight", w / w.sum())
     return df
+
+
+# ---------------------------------------------------------------------------
+# Figure 3 and results/fit.csv
+# ---------------------------------------------------------------------------
+CHECK_SIZES = (200, 1000, 100_000)
+
+
+def value_curve_datasets(table1=None, large_n=None) -> dict:
+    """The V(N) data sets to fit, as ``{name: (sizes, values, source)}``.
+
+    ``"paper"``: the paper's Table 1, N = 2..15 (fictitious play, mesh 101).
+    ``"mesh101"``: the computed Table 1 (exact LP values at its mesh), N = 2..15.
+    ``"continuous"``: refined values of :mod:`guts.largen` (thresholds in [0, 1]), N = 2..15.
+    ``"continuous-all"``: the same for every computed N >= 2 (up to 10^5).
+    ``table1`` and ``large_n`` are CSV paths or DataFrames; missing ones are skipped.
+    """
+    import pandas as pd
+
+    from .table1 import paper_table1
+
+    def load(src):
+        if src is None:
+            return None
+        if isinstance(src, pd.DataFrame):
+            return src
+        p = Path(src)
+        if not p.exists():
+            return None
+        try:
+            return pd.read_csv(p)
+        except (OSError, ValueError) as exc:
+            raise GutsInputError(f"cannot read {str(p)!r} ({exc})") from None
+
+    out = {}
+    paper = paper_table1().query("N >= 2 and N <= 15")
+    out["paper"] = (paper["N"].to_numpy(), paper["opponent_value"].to_numpy(), "guts/data/paper_table1.csv")
+    t1 = load(table1)
+    if t1 is not None:
+        if not {"N", "opponent_value"} <= set(t1.columns):
+            raise GutsInputError(f"{table1!s} has no N and opponent_value columns (is it a guts table1 CSV?)")
+        t1 = t1.query("N >= 2 and N <= 15")
+        if len(t1) >= 5:
+            mesh = sorted(set(t1["mesh"])) if "mesh" in t1.columns else ["?"]
+            out["mesh101" if mesh == [101] else f"mesh{mesh[0]}"] = (
+                t1["N"].to_numpy(), t1["opponent_value"].to_numpy(), str(table1))
+    ln = load(large_n)
+    if ln is not None:
+        if not {"N", "value"} <= set(ln.columns):
+            raise GutsInputError(f"{large_n!s} has no N and value columns (is it a guts curve CSV?)")
+        small = ln.query("N >= 2 and N <= 15")
+        if len(small) >= 5:
+            out["continuous"] = (small["N"].to_numpy(), small["value"].to_numpy(), str(large_n))
+        allv = ln.query("N >= 2")
+        if len(allv) > len(small) and len(allv) >= 5:
+            out["continuous-all"] = (allv["N"].to_numpy(), allv["value"].to_numpy(), str(large_n))
+    return out
+
+
+def run_fit(out="results", table1=None, large_n=None, bootstrap: int = 1000, level: float = 0.95,
+            random_state=0, echo=None):
+    """Fit every data set with every model; write ``fit.csv`` and ``fig3_fit.png``.
+
+    Parameters
+    ----------
+    out : path or None
+        Output folder (``None``: write nothing).  ``table1`` and ``large_n``
+        default to ``<out>/table1.csv`` and ``<out>/large_n.csv``.
+    bootstrap, level, random_state
+        See :func:`fit_model`.
+    echo : callable, optional
+        Receives the text summary.
+
+    Returns
+    -------
+    (pandas.DataFrame, dict)
+        The fit table (one row per data set and model, with predictions and, where
+        a directly computed value exists, the prediction error at N = 200, 1000,
+        100000) and ``{dataset: [CurveFit, ...]}``.
+    """
+    import pandas as pd
+
+    from .resultio import ensure_output_dir, save_figure, write_csv, write_meta
+
+    out_dir = ensure_output_dir(out) if out is not None else None
+    base = Path(out) if out is not None else Path("results")
+    table1 = base / "table1.csv" if table1 is None else table1
+    large_n = base / "large_n.csv" if large_n is None else large_n
+    data = value_curve_datasets(table1, large_n)
+    direct = {}
+    if "continuous-all" in data:
+        N_all, V_all, _ = data["continuous-all"]
+        direct = {int(n): float(v) for n, v in zip(N_all, V_all)}
+    tables, fits = [], {}
+    for name, (N, V, source) in data.items():
+        fl = compare_models(N, V, level=level, bootstrap=bootstrap, random_state=random_state)
+        fits[name] = fl
+        df = fits_table(fl, dataset=name, source=source)
+        for n in CHECK_SIZES:
+            df[f"pred_N{n}"] = [float(f.predict(n)) for f in fl]
+            df[f"error_N{n}"] = [float(f.predict(n)) - direct[n] if n in direct else math.nan for f in fl]
+        tables.append(df)
+    table = pd.concat(tables, ignore_index=True)
+    if echo is not None:
+        echo(format_fits(table, direct))
+    if out_dir is not None:
+        target = out_dir / "fit.csv"
+        write_csv(table, target, float_format="%.12g")
+        write_meta(target, {"datasets": {k: v[2] for k, v in data.items()}, "models": list(MODELS),
+                            "bootstrap": bootstrap, "level": level, "random_state": random_state,
+                            "check_sizes": list(CHECK_SIZES)})
+        import matplotlib.pyplot as plt
+
+        fig = plot_value_curve(fits, data)
+        try:
+            save_figure(fig, out_dir / "fig3_fit.png", dpi=130, bbox_inches="tight")
+        finally:
+            plt.close(fig)
+    return table, fits
+
+
+def format_fits(table, direct: dict | None = None) -> str:
+    """Text summary of :func:`run_fit`'s table: parameters, r², ΔAICc, the asymptote's intervals."""
+    direct = direct or {}
+    head = (f"{'dataset':<15} {'model':<18} {'a':>8} {'b':>8} {'c':>8} {'r2':>9} {'dAICc':>6} "
+            f"{'profile CI for a':>19} {'bootstrap CI':>19}")
+    lines = [head, "-" * len(head)]
+    for _, r in table.iterrows():
+        lines.append(
+            f"{r.dataset:<15} {r.model:<18} {r.a:>8.4f} {r.b:>8.4f} {r.c:>8.4f} {r.r2:>9.6f} {r.delta_aicc:>6.1f} "
+            f"  [{r.asymptote_low:.4f}, {r.asymptote_high:.4f}]   [{r.bootstrap_low:.4f}, {r.bootstrap_high:.4f}]")
+    if direct:
+        lines.append("")
+        lines.append("directly computed (continuous thresholds): "
+                     + ", ".join(f"V({n}) = {direct[n]:.6f}" for n in CHECK_SIZES if n in direct))
+        for name in ("paper", "continuous"):
+            row = table[(table.dataset == name) & (table.model == "rational")]
+            if len(row):
+                r = row.iloc[0]
+                lines.append(f"rational fit of {name} (N = 2..15) predicts "
+                             + ", ".join(f"V({n}) = {r[f'pred_N{n}']:.6f} ({r[f'error_N{n}']:+.4f})"
+                                         for n in CHECK_SIZES if n in direct)
+                             + f"; asymptote {r.a:.4f}")
+    return "\n".join(lines)
+
+
+def plot_value_curve(fits: dict, data: dict):
+    """Figure 3 and beyond: data, fits, asymptotes, residuals and the large-N values."""
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(2, 2, figsize=(12, 8.5))
+    ax, axr, axl, axi = axes.ravel()
+    styles = {"paper": ("o", "C0", "paper Table 1 (FP, mesh 101)"),
+              "mesh101": ("s", "C1", "exact LP, mesh 101"),
+              "continuous": ("D", "C2", "exact, thresholds in [0, 1]")}
+    model_ls = {"rational": "-", "inverse-quadratic": "--", "power": ":"}
+    Ns = np.linspace(2, 15, 300)
+    for name, (mk, col, label) in styles.items():
+        if name not in data:
+            continue
+        N, V, _ = data[name]
+        ax.plot(N, V, mk, color=col, ms=5, mfc="none" if name != "paper" else col, label=label)
+        rat = next(f for f in fits[name] if f.model == "rational")
+        ax.plot(Ns, rat.predict(Ns), "-", color=col, lw=1,
+                label=f"{rat.a:.4f} - {rat.b:.3f}/(N {'+' if rat.c < 0 else '-'} {abs(rat.c):.2f}), r² = {rat.r2:.5f}")
+        axr.plot(N, rat.residuals * 1e3, mk + "-", color=col, ms=4, lw=0.8, label=f"{label}: rational")
+    if "paper" in fits:
+        rat = next(f for f in fits["paper"] if f.model == "rational")
+        lo, hi = rat.asymptote_interval
+        ax.axhline(rat.a, color="C0", ls="--", lw=0.8)
+        ax.axhspan(lo, hi, color="C0", alpha=0.08, label=f"paper-data asymptote {rat.a:.3f} [{lo:.3f}, {hi:.3f}]")
+    ax.set(xlabel="coalition size N", ylabel="coalition value V(N)", title="Figure 3: rational fit, N = 2..15")
+    ax.legend(fontsize=7, loc="lower right")
+    for name in ("continuous", "paper"):
+        if name in fits:
+            for f in fits[name]:
+                if f.model != "rational":
+                    axr.plot(f.sizes, f.residuals * 1e3, model_ls[f.model], color=styles[name][1], lw=0.8,
+                             label=f"{name}: {f.model}")
+            break
+    axr.axhline(0, color="k", lw=0.5)
+    axr.set(xlabel="N", ylabel="residual (10⁻³)", title="residuals of the fits")
+    axr.legend(fontsize=7)
+
+    # Large N: log axis, direct values against the fits' extrapolations.
+    Nl = np.logspace(np.log10(2), 5, 400)
+    if "continuous-all" in data:
+        N, V, _ = data["continuous-all"]
+        for a_ in (axl, axi):
+            a_.plot(N if a_ is axl else 1.0 / N, V, "D", color="k", ms=3.5, mfc="none",
+                    label="computed, thresholds in [0, 1]")
+    for name, col in (("paper", "C0"), ("continuous", "C2")):
+        if name not in fits:
+            continue
+        for f in fits[name]:
+            axl.plot(Nl, f.predict(Nl), model_ls[f.model], color=col, lw=1,
+                     label=f"{name} N≤15, {f.model}: a = {f.a:.4f}")
+    if "continuous-all" in fits:
+        best = fits["continuous-all"][0]
+        axl.axhline(best.a, color="k", ls="-.", lw=0.8, label=f"all N, {best.model}: a = {best.a:.5f}")
+        axi.axhline(best.a, color="k", ls="-.", lw=0.8, label=f"all N, {best.model}: a = {best.a:.5f}")
+        x = np.linspace(0, 0.5, 300)
+        with np.errstate(divide="ignore"):
+            axi.plot(x, best.predict(1.0 / x), "-", color="k", lw=0.6)
+    if "paper" in fits:
+        rat = next(f for f in fits["paper"] if f.model == "rational")
+        axi.axhline(rat.a, color="C0", ls="--", lw=0.8, label=f"paper fit asymptote {rat.a:.3f}")
+    axl.set(xscale="log", xlabel="N (log scale)", ylabel="V(N)", ylim=(0.0, 0.2),
+            title="extrapolation vs direct values up to N = 10⁵")
+    axl.legend(fontsize=6.5, loc="lower right")
+    axi.set(xlabel="1/N", ylabel="V(N)", xlim=(0, 0.52), title="V against 1/N: the asymptote is the intercept")
+    axi.legend(fontsize=7)
+    fig.tight_layout()
+    return fig

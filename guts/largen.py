@@ -307,13 +307,15 @@ class LargeNResult:
         """``(player1, bloc, pseudo_bloc, pseudo_free, pseudo_weight)`` summary thresholds.
 
         Profiles whose free member is within 1.5 local mesh steps of the others
-        count as bloc (a continuous bloc threshold is often straddled by two
+        count as bloc (for N = 2 the free member is the lower threshold) (a continuous bloc threshold is often straddled by two
         neighbouring mesh points), the rest as pseudo-bloc.  Each summary is the
         probability-weighted mean threshold of its group (``nan`` if empty).
         """
         g = self.grid
         bloc_w = bloc_t = pseudo_w = pseudo_t = pseudo_a = 0.0
         for (a, b), w in self.coalition_strategy.items():
+            if self.size == 2:  # (a, b) and (b, a) are the same coalition profile
+                a, b = min(a, b), max(a, b)
             i = int(np.searchsorted(g, b))
             lo, hi = g[max(i - 1, 0)], g[min(i + 1, g.size - 1)]
             if abs(a - b) <= 1.5 * max(hi - b, b - lo):
@@ -464,6 +466,21 @@ def _zoom_min(f, center, lo, hi, points: int = 21, iterations: int = 45):
     return best_x, float(f(*[np.array([v]) for v in best_x])[0])
 
 
+def _polish(f, z0) -> np.ndarray:
+    """L-BFGS-B from ``z0`` on [0, 1]^2 for ``f(a, b)`` (vectorised); returns the end point."""
+    from scipy.optimize import minimize
+
+    def obj(z):
+        v = float(f(np.array([z[0]]), np.array([z[1]]))[0])
+        return v if np.isfinite(v) else 1e6
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        res = minimize(obj, np.asarray(z0, dtype=float), method="L-BFGS-B", bounds=[(0.0, 1.0)] * 2,
+                       options=dict(ftol=1e-16, gtol=1e-14, maxiter=2000, eps=1e-10))
+    return np.clip(res.x, 0.0, 1.0)
+
+
 def _ratio(a, b):
     """Value a repeated strategy forces against one opponent pure strategy (Theorem 1.2)."""
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -552,14 +569,25 @@ def bracket_value(result: LargeNResult, search_points: int = 4001, search_points
     vals2 = p1_ratio(A2.ravel(), B2.ravel()).reshape(A2.shape)
     best2, co_best = math.inf, (math.nan, math.nan)
     extra = []
+    found = []
     for k in _candidates(vals2, starts):
         i, j = np.unravel_index(k, vals2.shape)
         box_lo = [G[max(i - 1, 0)], G[max(j - 1, 0)]]
         box_hi = [G[min(i + 1, G.size - 1)], G[min(j + 1, G.size - 1)]]
-        xz, fz = _zoom_min(p1_ratio, [G[i], G[j]], box_lo, box_hi)
-        extra.extend(xz.tolist())
-        if fz < best2:
-            best2, co_best = fz, (float(xz[0]), float(xz[1]))
+        found.append(_zoom_min(p1_ratio, [G[i], G[j]], box_lo, box_hi)[0])
+    # Bloc profiles lie in a narrow valley along the diagonal a = b, where an axis-aligned
+    # zoom can stall away from the minimum: search the diagonal on its own too, and
+    # polish every candidate with a quasi-Newton method that follows valleys.
+    diag = p1_ratio(G, G)
+    for k in _candidates(diag, max(starts // 2, 1)):
+        t, _ = _zoom_min(lambda u: p1_ratio(u, u), [G[k]], [G[max(k - 1, 0)]], [G[min(k + 1, G.size - 1)]])
+        found.append(np.array([t[0], t[0]]))
+    for z in found:
+        for cand in (z, _polish(p1_ratio, z)):
+            fz = float(p1_ratio(cand[:1], cand[1:])[0])
+            extra.extend(cand.tolist())
+            if fz < best2:
+                best2, co_best = fz, (float(cand[0]), float(cand[1]))
     st_hi = PseudoBlocStage(N, qs, np.union1d(G, extra))
     xv = np.zeros(st_hi.shape[0])
     xv[np.searchsorted(st_hi.row_thresholds, qs)] = x
