@@ -17,6 +17,7 @@ from ._validate import GutsInputError
 COMMANDS = {
     "table1": ("guts.cli_table1", "reproduce Table 1 (1 v. N coalitions) into results/"),
     "solve": ("guts.cli_table1", "solve one 1 v. N game and print value, strategies, certificate"),
+    "continuum": ("guts.cli_continuum", "the 1 v. N game without a mesh (continuum limit) and mesh refinement"),
     "curve": ("guts.cli_fit", "coalition values for large N (pseudo-bloc, refined meshes) into results/large_n.csv"),
     "fit": ("guts.cli_fit", "fit the value curve V(N), its asymptote and Figure 3 into results/fit.csv"),
     "play": ("guts.cli_bot", "play player 1 against the guts-bot's optimal coalition (paper §5.1)"),
