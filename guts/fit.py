@@ -339,6 +339,7 @@ def fits_table(fits: list[CurveFit], **columns):
 # Figure 3 and results/fit.csv
 # ---------------------------------------------------------------------------
 CHECK_SIZES = (200, 1000, 100_000)
+TAIL_N = 100
 
 
 def value_curve_datasets(table1=None, large_n=None) -> dict:
@@ -348,6 +349,8 @@ def value_curve_datasets(table1=None, large_n=None) -> dict:
     ``"mesh101"``: the computed Table 1 (exact LP values at its mesh), N = 2..15.
     ``"continuous"``: refined values of :mod:`guts.largen` (thresholds in [0, 1]), N = 2..15.
     ``"continuous-all"``: the same for every computed N >= 2 (up to 10^5).
+    ``"continuous-tail"``: the same for N >= 100 only, where the 1/N expansion holds:
+    the estimate of the asymptote from direct values.
     ``table1`` and ``large_n`` are CSV paths or DataFrames; missing ones are skipped.
     """
     import pandas as pd
@@ -389,6 +392,9 @@ def value_curve_datasets(table1=None, large_n=None) -> dict:
         allv = ln.query("N >= 2")
         if len(allv) > len(small) and len(allv) >= 5:
             out["continuous-all"] = (allv["N"].to_numpy(), allv["value"].to_numpy(), str(large_n))
+        tail = ln.query(f"N >= {TAIL_N}")
+        if len(tail) >= 5:
+            out["continuous-tail"] = (tail["N"].to_numpy(), tail["value"].to_numpy(), str(large_n))
     return out
 
 
@@ -462,12 +468,19 @@ def format_fits(table, direct: dict | None = None) -> str:
     lines = [head, "-" * len(head)]
     for _, r in table.iterrows():
         lines.append(
-            f"{r.dataset:<15} {r.model:<18} {r.a:>8.4f} {r.b:>8.4f} {r.c:>8.4f} {r.r2:>9.6f} {r.delta_aicc:>6.1f} "
-            f"  [{r.asymptote_low:.4f}, {r.asymptote_high:.4f}]   [{r.bootstrap_low:.4f}, {r.bootstrap_high:.4f}]")
+            f"{r.dataset:<15} {r.model:<18} {r.a:>8.5f} {r.b:>8.4f} {r.c:>8.4f} {r.r2:>9.6f} {r.delta_aicc:>6.1f} "
+            f"  [{r.asymptote_low:.5f}, {r.asymptote_high:.5f}] [{r.bootstrap_low:.5f}, {r.bootstrap_high:.5f}]")
     if direct:
         lines.append("")
         lines.append("directly computed (continuous thresholds): "
                      + ", ".join(f"V({n}) = {direct[n]:.6f}" for n in CHECK_SIZES if n in direct))
+        for name in ("continuous-tail", "continuous-all"):
+            sub = table[table.dataset == name]
+            if len(sub):
+                r = sub.sort_values("aicc").iloc[0]
+                lines.append(f"asymptote from the direct values ({name}, best model {r.model}): {r.a:.5f} "
+                             f"[{r.asymptote_low:.5f}, {r.asymptote_high:.5f}]")
+                break
         for name in ("paper", "continuous"):
             row = table[(table.dataset == name) & (table.model == "rational")]
             if len(row):
@@ -530,20 +543,24 @@ def plot_value_curve(fits: dict, data: dict):
         for f in fits[name]:
             axl.plot(Nl, f.predict(Nl), model_ls[f.model], color=col, lw=1,
                      label=f"{name} N≤15, {f.model}: a = {f.a:.4f}")
-    if "continuous-all" in fits:
-        best = fits["continuous-all"][0]
-        axl.axhline(best.a, color="k", ls="-.", lw=0.8, label=f"all N, {best.model}: a = {best.a:.5f}")
-        axi.axhline(best.a, color="k", ls="-.", lw=0.8, label=f"all N, {best.model}: a = {best.a:.5f}")
-        x = np.linspace(0, 0.5, 300)
-        with np.errstate(divide="ignore"):
-            axi.plot(x, best.predict(1.0 / x), "-", color="k", lw=0.6)
+    asym = "continuous-tail" if "continuous-tail" in fits else "continuous-all"
+    if asym in fits:
+        best = fits[asym][0]
+        what = f"N ≥ {TAIL_N}" if asym == "continuous-tail" else "all N"
+        axl.axhline(best.a, color="k", ls="-.", lw=0.8, label=f"direct values {what}, {best.model}: a = {best.a:.5f}")
+        axi.axhline(best.a, color="k", ls="-.", lw=0.8, label=f"direct values {what}, {best.model}: a = {best.a:.5f}")
+        x = np.linspace(1e-9, 1.0 / best.sizes.min(), 300)  # the fit over its own range of N
+        axi.plot(x, best.predict(1.0 / x), "-", color="k", lw=0.8)
     if "paper" in fits:
         rat = next(f for f in fits["paper"] if f.model == "rational")
-        axi.axhline(rat.a, color="C0", ls="--", lw=0.8, label=f"paper fit asymptote {rat.a:.3f}")
+        x = np.linspace(1e-9, 0.5, 400)
+        axi.plot(x, rat.predict(1.0 / x), "-", color="C0", lw=1,
+                 label=f"paper-data rational fit (N ≤ 15), a = {rat.a:.4f}")
     axl.set(xscale="log", xlabel="N (log scale)", ylabel="V(N)", ylim=(0.0, 0.2),
             title="extrapolation vs direct values up to N = 10⁵")
     axl.legend(fontsize=6.5, loc="lower right")
-    axi.set(xlabel="1/N", ylabel="V(N)", xlim=(0, 0.52), title="V against 1/N: the asymptote is the intercept")
+    axi.set(xlabel="1/N", ylabel="V(N)", xlim=(0, 0.1), ylim=(0.095, 0.17),
+            title="V against 1/N (N ≥ 10): the asymptote is the intercept")
     axi.legend(fontsize=7)
     fig.tight_layout()
     return fig

@@ -737,7 +737,8 @@ def solve_large_n(size: int, points: int = 100, max_rounds: int = 10, target_wid
 # ---------------------------------------------------------------------------
 LARGE_N_COLUMNS = [
     "N", "value", "certified_lower", "certified_upper", "certified_width", "converged", "rounds",
-    "mesh_points", "value_uniform_101", "value_scaled_initial", "value_scaled_study", "study_points",
+    "mesh_points", "value_previous_round", "value_uniform_101", "value_scaled_initial", "value_scaled_study",
+    "study_points",
     "player1_threshold", "bloc_threshold", "pseudo_bloc_threshold", "pseudo_bloc_free", "pseudo_bloc_weight",
     "player1_scaled", "bloc_scaled", "pseudo_bloc_scaled", "equilibrium_threshold", "player1_support",
     "coalition_support", "seconds",
@@ -746,6 +747,11 @@ LARGE_N_COLUMNS = [
 
 def large_n_row(params: dict) -> dict:
     """One row of ``large_n.csv``: :func:`solve_large_n` plus the plain-mesh refinement study.
+
+    ``value_previous_round`` is the mesh value one refinement before the last (two
+    meshes to compare); ``value_uniform_101``, ``value_scaled_initial`` and
+    ``value_scaled_study`` are the values on the paper's uniform mesh, the initial
+    scaled mesh and a plain scaled mesh of ``study_points``.
 
     ``params`` holds ``size``, ``points``, ``max_rounds``, ``target_width``,
     ``s_min``, ``local`` and ``study_points`` (a plain scaled mesh solved for
@@ -763,6 +769,7 @@ def large_n_row(params: dict) -> dict:
     return {
         "N": N, "value": v.value, "certified_lower": v.lower, "certified_upper": v.upper,
         "certified_width": v.width, "converged": v.converged, "rounds": v.rounds, "mesh_points": v.points,
+        "value_previous_round": v.history[-2][1] if len(v.history) > 1 else math.nan,
         "value_uniform_101": uniform, "value_scaled_initial": v.history[0][1],
         "value_scaled_study": study_value, "study_points": study,
         "player1_threshold": p1, "bloc_threshold": bloc, "pseudo_bloc_threshold": pseudo,
@@ -839,20 +846,23 @@ def run_large_n(sizes, points: int = 100, max_rounds: int = 10, target_width: fl
         write_meta(target, {"sizes": sizes, "points": points, "max_rounds": max_rounds,
                             "target_width": target_width, "s_min": s_min, "local": local,
                             "study_points": study_points, "structure": "pseudo-bloc",
-                            "jobs": jobs, "backend": backend or "local"}, wall_seconds=wall)
+                            "jobs": jobs, "backend": backend or "local"}, wall_seconds=wall,
+                   compute_seconds=float(df["seconds"].sum()))  # including sizes loaded from the cache
     return df
 
 
 def format_large_n(df) -> str:
     """Fixed-width text table of :func:`run_large_n` output."""
-    head = (f"{'N':>6} {'value':>14} {'cert. width':>11} {'uniform101':>11} {'scaled-init':>11} "
+    head = (f"{'N':>6} {'value':>14} {'cert. width':>11} {'prev.round':>10} {'uniform101':>11} {'scaled-init':>11} "
             f"{'scaled-study':>12} {'s_p1':>6} {'s_bloc':>6} {'s_pseudo':>8} {'weight':>6} {'rounds':>6} {'sec':>6}")
     lines = [head, "-" * len(head)]
     for _, r in df.iterrows():
         lines.append(
-            f"{int(r.N):>6} {r.value:>14.10f} {r.certified_width:>11.1e} {r.value_uniform_101 - r.value:>+11.1e} "
+            f"{int(r.N):>6} {r.value:>14.10f} {r.certified_width:>11.1e} {r.value_previous_round - r.value:>+10.1e} "
+            f"{r.value_uniform_101 - r.value:>+11.1e} "
             f"{r.value_scaled_initial - r.value:>+11.1e} {r.value_scaled_study - r.value:>+12.1e} "
             f"{r.player1_scaled:>6.3f} {r.bloc_scaled:>6.3f} {r.pseudo_bloc_scaled:>8.3f} "
             f"{r.pseudo_bloc_weight:>6.3f} {int(r.rounds):>6} {r.seconds:>6.1f}")
-    lines.append("(uniform101, scaled-init, scaled-study: plain-mesh value minus the refined value)")
+    lines.append("(prev.round: the previous refinement's mesh value, uniform101, scaled-init, scaled-study: "
+                 "plain-mesh values; each minus the refined value)")
     return "\n".join(lines)
