@@ -111,10 +111,10 @@ def run_continuum_study(sizes=range(1, 16), meshes=(21, 51, 101, 201, 401, 801),
                                   desc="continuum"))
     wall_c = time.perf_counter() - t0
     if echo is not None:
-        echo(f"{'N':>3} {'continuum value':>17} {'certified interval (player 1)':>36} {'q*':>10} "
+        echo(f"{'N':>3} {'continuum value':>17} {'certified interval (coalition)':>36} {'q*':>10} "
              f"{'bloc b':>10} {'pseudo (a,b)':>16} {'w_pseudo':>8} {'sec':>6}")
         for _, r in cont.iterrows():
-            echo(f"{int(r.N):>3} {r.value:>17.12f} [{r.certified_lower:>16.12f},{r.certified_upper:>16.12f}] "
+            echo(f"{int(r.N):>3} {r.value:>17.12f} [{-r.certified_upper:>16.12f},{-r.certified_lower:>16.12f}] "
                  f"{r.player1_threshold:>10.7f} {r.bloc_threshold:>10.7f} "
                  f"({r.pseudo_bloc_free:.1f},{r.pseudo_bloc_threshold:>9.7f}) {r.pseudo_bloc_weight:>8.5f} {r.seconds:>6.2f}")
     if out_dir is not None:
