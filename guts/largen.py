@@ -814,7 +814,7 @@ def run_large_n(sizes, points: int = 100, max_rounds: int = 10, target_width: fl
 
     from . import __version__
     from .resultio import ensure_output_dir, write_csv, write_meta
-    from .sweep import run_sweep
+    from .sweep import check_backend, run_sweep
 
     sizes = sorted({check_int("size", s, 1) for s in sizes})
     if not sizes:
@@ -829,6 +829,7 @@ def run_large_n(sizes, points: int = 100, max_rounds: int = 10, target_width: fl
     study_points = check_int("study_points", study_points, 0)
     if 0 < study_points < 10:
         raise GutsInputError(f"study_points must be 0 (skip) or >= 10; got {study_points}")
+    check_backend(backend, scheduler)
     out_dir = ensure_output_dir(out) if out is not None else None
     params = [dict(size=N, points=points, max_rounds=max_rounds, target_width=target_width, s_min=s_min,
                    local=local, study_points=study_points, guts_version=__version__) for N in sizes]

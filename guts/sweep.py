@@ -26,7 +26,7 @@ from typing import Callable, Sequence
 
 from ._validate import GutsInputError, check_choice
 
-__all__ = ["run_sweep", "parse_sizes", "BACKENDS", "sweep_cache"]
+__all__ = ["run_sweep", "parse_sizes", "BACKENDS", "sweep_cache", "check_backend"]
 
 BACKENDS = ("loky", "threading", "multiprocessing", "dask")
 
@@ -58,6 +58,16 @@ def parse_sizes(text: str, minimum: int = 1) -> list[int]:
     if bad:
         raise GutsInputError(f"sizes must be >= {minimum}; got {min(bad)} in {text!r}")
     return sorted(out)
+
+
+def check_backend(backend, scheduler) -> None:
+    """Validate a ``backend`` / ``scheduler`` pair (before any work or output starts)."""
+    if backend is not None:
+        check_choice("backend", backend, BACKENDS)
+    if backend == "dask" and not scheduler:
+        raise GutsInputError("backend 'dask' needs the scheduler address, e.g. scheduler='tcp://127.0.0.1:8786'")
+    if scheduler and backend != "dask":
+        raise GutsInputError(f"a scheduler address is only used with backend 'dask'; got backend {backend!r}")
 
 
 def sweep_cache(cache):
@@ -118,12 +128,7 @@ def run_sweep(func: Callable, items: Sequence, jobs: int = 1, progress: bool = T
     if isinstance(jobs, bool) or not isinstance(jobs, numbers.Integral) or jobs == 0:
         raise GutsInputError(f"jobs must be a positive number of processes or -1 for all cores; got {jobs!r}")
     jobs = int(jobs)
-    if backend is not None:
-        check_choice("backend", backend, BACKENDS)
-    if backend == "dask" and not scheduler:
-        raise GutsInputError("backend 'dask' needs the scheduler address, e.g. scheduler='tcp://127.0.0.1:8786'")
-    if scheduler and backend != "dask":
-        raise GutsInputError(f"a scheduler address is only used with backend 'dask'; got backend {backend!r}")
+    check_backend(backend, scheduler)
     memory = sweep_cache(cache)
     call = memory.cache(func) if memory is not None else func
 
