@@ -26,7 +26,7 @@ import pandas as pd
 from tqdm.auto import tqdm
 
 from guts import GutsInputError, solve_coalition
-from guts.coalitions import MAX_COLUMNS, pseudo_bloc_parts
+from guts.coalitions import MAX_COLUMNS
 from guts.game import format_profile
 from guts.resultio import ensure_output_dir, write_csv, write_meta
 from guts.sweep import parse_sizes

@@ -18,6 +18,7 @@ import numpy as np
 
 from ._validate import GutsInputError
 from .bot import MAX_OPPONENTS, GutsTable, bot_strategy, load_bot_strategy, simulate
+from .cli_args import int_arg
 
 PROMPT_KEYS = "[h]old / [d]rop / [a]uto Q K / [q]uit / ?"
 AUTO_DEFAULT_HANDS = 10
@@ -27,19 +28,6 @@ WIDE = 6  # coalitions larger than this are shown as a total
 # ---------------------------------------------------------------------------
 # Arguments
 # ---------------------------------------------------------------------------
-def _int_arg(name, minimum, maximum=None):
-    def conv(text):
-        rng = f">= {minimum}" if maximum is None else f"in [{minimum}, {maximum}]"
-        try:
-            v = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{name} must be an integer {rng}; got {text!r}") from None
-        if v < minimum or (maximum is not None and v > maximum):
-            raise argparse.ArgumentTypeError(f"{name} must be an integer {rng}; got {v}")
-        return v
-    return conv
-
-
 def _player1_arg(text):
     """A threshold in [0, 1] or 'optimal'/'opt'."""
     if text.strip().lower() in ("opt", "optimal"):
@@ -54,13 +42,13 @@ def _player1_arg(text):
 
 
 def _common(p, seed_default, seed_help):
-    p.add_argument("--opponents", "-N", type=_int_arg("opponents", 1, MAX_OPPONENTS), default=2,
+    p.add_argument("--opponents", "-N", type=int_arg("opponents", 1, MAX_OPPONENTS), default=2,
                    help=f"coalition size N (1..{MAX_OPPONENTS}; default 2): you play a table of N + 1")
-    p.add_argument("--mesh", type=_int_arg("mesh", 2, 1001), default=None,
+    p.add_argument("--mesh", type=int_arg("mesh", 2, 1001), default=None,
                    help="mesh points of the solved game (default 101, as the paper's bot)")
     p.add_argument("--table", default=None, metavar="CSV",
                    help="read the strategies from a Table 1 CSV (e.g. results/table1.csv) instead of solving")
-    p.add_argument("--seed", type=_int_arg("seed", 0), default=seed_default, help=seed_help)
+    p.add_argument("--seed", type=int_arg("seed", 0), default=seed_default, help=seed_help)
 
 
 def _strategy(args):
@@ -73,7 +61,7 @@ def _strategy(args):
 
 def add_arguments_play(p):
     _common(p, None, "seed of the session (integer >= 0; default: a fresh one, printed so you can replay)")
-    p.add_argument("--hands", type=_int_arg("hands", 1), default=None,
+    p.add_argument("--hands", type=int_arg("hands", 1), default=None,
                    help=f"stop after this many hands (with --auto: default {AUTO_DEFAULT_HANDS})")
     p.add_argument("--auto", type=_player1_arg, default=None, metavar="Q",
                    help="no questions: play threshold Q (or 'optimal') automatically for --hands hands")
@@ -81,7 +69,7 @@ def add_arguments_play(p):
 
 def add_arguments_simulate(p):
     _common(p, 0, "random state (integer >= 0; default 0)")
-    p.add_argument("--games", type=_int_arg("games", 2), default=200_000, help="games to play (default 200000)")
+    p.add_argument("--games", type=int_arg("games", 2), default=200_000, help="games to play (default 200000)")
     p.add_argument("--player1", type=_player1_arg, default="optimal", metavar="Q",
                    help="player 1's threshold in [0, 1], or 'optimal' (its fixed-point mixture; default)")
 

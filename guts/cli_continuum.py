@@ -7,13 +7,13 @@ strategies force in the continuum) and ``mesh_refinement.png``, each with a
 """
 from __future__ import annotations
 
-import argparse
 import time
 
 import numpy as np
 import pandas as pd
 
 from .sweep import parse_sizes, run_sweep
+from .cli_args import jobs_arg, number_arg
 
 DEFAULT_MESHES = "21,51,101,201,401,801"
 
@@ -148,33 +148,13 @@ def run_continuum_study(sizes=range(1, 16), meshes=(21, 51, 101, 201, 401, 801),
     return cont, ref, rates
 
 
-def _jobs(text):
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"jobs must be a positive integer or -1 (all cores); got {text!r}") from None
-    if v == 0 or v < -1:
-        raise argparse.ArgumentTypeError(f"jobs must be a positive integer or -1 (all cores); got {v}")
-    return v
-
-
-def _tol(text):
-    try:
-        v = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"tol must be a positive number; got {text!r}") from None
-    if not (v > 0 and np.isfinite(v)):
-        raise argparse.ArgumentTypeError(f"tol must be a positive number; got {text!r}")
-    return v
-
-
 def add_arguments_continuum(p):
     p.add_argument("--sizes", default="1-15", help="coalition sizes N, e.g. 1-15 or 2,3,5 (default 1-15)")
     p.add_argument("--meshes", default=DEFAULT_MESHES,
                    help=f"meshes for the refinement study (default {DEFAULT_MESHES})")
     p.add_argument("--no-refinement", action="store_true", help="only the continuum table, no mesh refinement")
-    p.add_argument("--tol", type=_tol, default=1e-10, help="double-oracle gap tolerance (default 1e-10)")
-    p.add_argument("--jobs", type=_jobs, default=1, help="parallel processes for the refinement (-1: all cores)")
+    p.add_argument("--tol", type=number_arg("tol", float, 0.0, strict=True), default=1e-10, help="double-oracle gap tolerance (default 1e-10)")
+    p.add_argument("--jobs", type=jobs_arg, default=1, help="parallel processes for the refinement (-1: all cores)")
     p.add_argument("--out", default="results", help="output folder (default results/)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
 

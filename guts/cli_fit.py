@@ -1,50 +1,27 @@
 """``guts curve`` (coalition values for large N) and ``guts fit`` (the value curve and its asymptote)."""
 from __future__ import annotations
 
-import argparse
 from pathlib import Path
 
 from .sweep import BACKENDS, parse_sizes
+from .cli_args import jobs_arg, number_arg
 
 DEFAULT_CURVE_SIZES = "1-30,35,40,45,50,60,70,80,90,100,120,140,160,180,200,250,300,400,500,700,1000,2000,5000,10000,100000"
-
-
-def _number(name, kind, minimum, strict=False):
-    def conv(text):
-        try:
-            v = kind(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{name} must be a number {'>' if strict else '>='} {minimum}; "
-                                             f"got {text!r}") from None
-        if v < minimum or (strict and v == minimum) or v != v:
-            raise argparse.ArgumentTypeError(f"{name} must be {'>' if strict else '>='} {minimum}; got {v}")
-        return v
-    return conv
-
-
-def _jobs(text):
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"jobs must be a positive integer or -1 (all cores); got {text!r}") from None
-    if v == 0 or v < -1:
-        raise argparse.ArgumentTypeError(f"jobs must be a positive integer or -1 (all cores); got {v}")
-    return v
 
 
 def add_arguments_curve(p):
     p.add_argument("--sizes", default=DEFAULT_CURVE_SIZES,
                    help="coalition sizes N, e.g. 1-30,50,100,200 (default: 1-30 and up to 100000)")
-    p.add_argument("--points", type=_number("points", int, 10), default=100,
+    p.add_argument("--points", type=number_arg("points", int, 10), default=100,
                    help="points of the initial scaled mesh (default 100)")
-    p.add_argument("--target-width", type=_number("target-width", float, 0.0, strict=True), default=1e-9,
+    p.add_argument("--target-width", type=number_arg("target-width", float, 0.0, strict=True), default=1e-9,
                    help="refine until the certified bracket is this narrow (default 1e-9)")
-    p.add_argument("--max-rounds", type=_number("max-rounds", int, 1), default=10,
+    p.add_argument("--max-rounds", type=number_arg("max-rounds", int, 1), default=10,
                    help="mesh solves per N at most (default 10)")
-    p.add_argument("--study-points", type=_number("study-points", int, 0), default=400,
+    p.add_argument("--study-points", type=number_arg("study-points", int, 0), default=400,
                    help="also solve on a plain scaled mesh of this many points, for the refinement study "
                         "(0: skip; default 400)")
-    p.add_argument("--jobs", type=_jobs, default=1, help="local processes (-1: all cores)")
+    p.add_argument("--jobs", type=jobs_arg, default=1, help="local processes (-1: all cores)")
     p.add_argument("--backend", choices=BACKENDS, default=None,
                    help="joblib backend (default: in-process for --jobs 1, else loky); dask needs --scheduler")
     p.add_argument("--scheduler", default=None, metavar="ADDRESS",
@@ -74,11 +51,11 @@ def add_arguments_fit(p):
                    help="computed Table 1 (default OUT/table1.csv; skipped if missing)")
     p.add_argument("--large-n", default=None, metavar="CSV",
                    help="large-N values from `guts curve` (default OUT/large_n.csv; skipped if missing)")
-    p.add_argument("--bootstrap", type=_number("bootstrap", int, 0), default=1000,
+    p.add_argument("--bootstrap", type=number_arg("bootstrap", int, 0), default=1000,
                    help="residual-bootstrap refits per fit (0: skip; default 1000)")
-    p.add_argument("--level", type=_number("level", float, 0.0, strict=True), default=0.95,
+    p.add_argument("--level", type=number_arg("level", float, 0.0, strict=True), default=0.95,
                    help="confidence level of the asymptote's intervals (default 0.95)")
-    p.add_argument("--seed", type=_number("seed", int, 0), default=0, help="bootstrap random state")
+    p.add_argument("--seed", type=number_arg("seed", int, 0), default=0, help="bootstrap random state")
 
 
 def run_fit(args) -> int:

@@ -1,53 +1,30 @@
 """``guts table1`` and ``guts solve``: the 1 v. N coalition game from the command line."""
 from __future__ import annotations
 
-import argparse
 
-from ._validate import GutsInputError
 from .coalitions import STRUCTURES
 from .recursive import METHODS, SOLVERS
 from .sweep import parse_sizes
-
-
-def _int_arg(name, minimum):
-    def conv(text):
-        try:
-            v = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{name} must be an integer >= {minimum}; got {text!r}") from None
-        if v < minimum:
-            raise argparse.ArgumentTypeError(f"{name} must be an integer >= {minimum}; got {v}")
-        return v
-    return conv
-
-
-def _jobs(text):
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"jobs must be a positive integer or -1 (all cores); got {text!r}") from None
-    if v == 0 or v < -1:
-        raise argparse.ArgumentTypeError(f"jobs must be a positive integer or -1 (all cores); got {v}")
-    return v
+from .cli_args import int_arg, jobs_arg
 
 
 def _common(p):
-    p.add_argument("--mesh", type=_int_arg("mesh", 2), default=101, help="mesh points on [0, 1] (>= 2; paper: 101)")
+    p.add_argument("--mesh", type=int_arg("mesh", 2), default=101, help="mesh points on [0, 1] (>= 2; paper: 101)")
     p.add_argument("--structure", choices=STRUCTURES, default="pseudo-bloc", help="coalition strategy space")
     p.add_argument("--solver", choices=SOLVERS, default="lp",
                    help="inner matrix-game solver: lp (exact, HiGHS), fp (nashpy fictitious play, the paper's), "
                         "oracle (double oracle: exact LP on generated rows/columns, fastest)")
     p.add_argument("--method", choices=METHODS, default="newton",
                    help="fixed-point method: newton (bracketed Newton/secant, certified steps) or iterate (the paper's)")
-    p.add_argument("--fp-iterations", type=_int_arg("fp-iterations", 1), default=10_000,
+    p.add_argument("--fp-iterations", type=int_arg("fp-iterations", 1), default=10_000,
                    help="fictitious-play rounds per stage game (solver fp)")
-    p.add_argument("--seed", type=_int_arg("seed", 0), default=0, help="random state for fictitious play")
+    p.add_argument("--seed", type=int_arg("seed", 0), default=0, help="random state for fictitious play")
 
 
 def add_arguments_table1(p):
     p.add_argument("--sizes", default="1-15", help="coalition sizes N, e.g. 1-15 or 2,3,5 (default 1-15)")
     _common(p)
-    p.add_argument("--jobs", type=_jobs, default=1, help="parallel processes (-1: all cores)")
+    p.add_argument("--jobs", type=jobs_arg, default=1, help="parallel processes (-1: all cores)")
     p.add_argument("--out", default="results", help="output folder (default results/)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
 
@@ -64,7 +41,7 @@ def run_table1(args) -> int:
 
 
 def add_arguments_solve(p):
-    p.add_argument("size", type=_int_arg("size", 1), help="coalition size N >= 1")
+    p.add_argument("size", type=int_arg("size", 1), help="coalition size N >= 1")
     _common(p)
 
 

@@ -41,7 +41,7 @@ from ._validate import GutsInputError, check_choice, check_int, check_thresholds
 STRUCTURES = ("pseudo-bloc", "bloc", "full", "product")
 MAX_COLUMNS = 20_000_000
 
-__all__ = ["STRUCTURES", "mesh", "coalition_profiles", "count_profiles", "product_index", "pseudo_bloc_parts"]
+__all__ = ["STRUCTURES", "mesh", "resolve_grid", "coalition_profiles", "count_profiles", "product_index", "pseudo_bloc_parts"]
 
 
 def mesh(points: int) -> np.ndarray:
@@ -59,6 +59,23 @@ def _grid(grid) -> np.ndarray:
     if g.size < 2:
         raise GutsInputError(f"a mesh needs at least 2 points; got {g.size}")
     return g
+
+
+def resolve_grid(mesh, name: str = "mesh") -> np.ndarray:
+    """Thresholds from a number of uniform mesh points (>= 2) or an explicit array.
+
+    An explicit array must hold at least 2 thresholds in [0, 1]; it is sorted and
+    de-duplicated.
+
+    >>> resolve_grid(3).tolist(), resolve_grid([0.9, 0.1, 0.9]).tolist()
+    ([0.0, 0.5, 1.0], [0.1, 0.9])
+    """
+    if isinstance(mesh, (int, np.integer, float, np.floating)) and not isinstance(mesh, bool):
+        return np.linspace(0.0, 1.0, check_int(name, mesh, 2))
+    g = check_thresholds(name, mesh).ravel()
+    if g.size < 2:
+        raise GutsInputError(f"{name} needs at least 2 thresholds; got {g.size}")
+    return np.unique(g)
 
 
 def count_profiles(size: int, points: int, structure: str) -> int:

@@ -33,7 +33,6 @@ True
 """
 from __future__ import annotations
 
-import math
 import warnings
 from dataclasses import dataclass, field
 from itertools import combinations
@@ -41,7 +40,7 @@ from itertools import combinations
 import numpy as np
 
 from ._validate import GutsInputError, check_choice, check_int, check_positive_float, check_thresholds
-from .coalitions import mesh as make_mesh
+from .coalitions import resolve_grid
 from .matgame import ConvergenceWarning
 from .payoffs import alpha_all
 
@@ -58,12 +57,7 @@ def symmetric_equilibrium(n_players: int) -> float:
 
 
 def _grid(mesh) -> np.ndarray:
-    if isinstance(mesh, (int, np.integer)) and not isinstance(mesh, bool):
-        return make_mesh(check_int("mesh", mesh, 2))
-    g = check_thresholds("mesh", mesh).ravel()
-    if g.size < 2:
-        raise GutsInputError(f"mesh needs at least 2 thresholds; got {g.size}")
-    return np.unique(g)
+    return resolve_grid(mesh, "mesh")
 
 
 def payoff_tensor(n_players: int, mesh) -> np.ndarray:

@@ -19,13 +19,12 @@ from __future__ import annotations
 
 import math
 import time
-import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from ._validate import GutsInputError, check_choice, check_int, check_positive_float, check_thresholds
-from .coalitions import STRUCTURES, coalition_profiles, mesh as make_mesh, pseudo_bloc_parts
+from ._validate import check_choice, check_int, check_positive_float
+from .coalitions import STRUCTURES, coalition_profiles, pseudo_bloc_parts, resolve_grid
 from .recursive import METHODS, SOLVERS, Certificate, FixedPointResult, certify, fixed_point
 from .stage import GutsStage
 
@@ -118,17 +117,6 @@ class CoalitionResult:
         return table1_row(self)
 
 
-def _checked_grid(name, grid, default_points):
-    if grid is None:
-        return make_mesh(default_points)
-    if isinstance(grid, (int, np.integer)) and not isinstance(grid, bool):
-        return make_mesh(grid)
-    g = check_thresholds(name, grid).ravel()
-    if g.size < 2:
-        raise GutsInputError(f"{name} needs at least 2 thresholds; got {g.size}")
-    return np.unique(g)
-
-
 def coalition_stage(size: int, mesh=101, structure: str = "pseudo-bloc", coalition_mesh=None) -> GutsStage:
     """The one-round game of player 1 (rows) against a coalition of ``size`` (columns).
 
@@ -138,10 +126,8 @@ def coalition_stage(size: int, mesh=101, structure: str = "pseudo-bloc", coaliti
     """
     size = check_int("size", size, 1)
     check_choice("structure", structure, STRUCTURES)
-    if isinstance(mesh, (int, np.integer)) and not isinstance(mesh, bool):
-        check_int("mesh", mesh, 2)
-    g1 = _checked_grid("mesh", mesh, 101)
-    gc = g1 if coalition_mesh is None else _checked_grid("coalition_mesh", coalition_mesh, 101)
+    g1 = resolve_grid(mesh, "mesh")
+    gc = g1 if coalition_mesh is None else resolve_grid(coalition_mesh, "coalition_mesh")
     return GutsStage(g1, coalition_profiles(size, gc, structure))
 
 

@@ -11,12 +11,9 @@ never adjusted toward the paper's.
 """
 from __future__ import annotations
 
-import sys
 import time
 from importlib import resources
-from pathlib import Path
 
-import numpy as np
 import pandas as pd
 
 from ._validate import check_choice, check_int

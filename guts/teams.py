@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ._validate import GutsInputError, check_choice, check_int, check_positive_float, check_thresholds
-from .coalitions import STRUCTURES, coalition_profiles, count_profiles, mesh as make_mesh
+from .coalitions import STRUCTURES, coalition_profiles, count_profiles, resolve_grid
 from .payoffs import alpha
 from .recursive import METHODS, SOLVERS, Certificate, FixedPointResult, certify, fixed_point
 from .stage import StageGame
@@ -154,12 +154,7 @@ def _structures(structure) -> tuple[str, str]:
 
 
 def _grid(mesh) -> np.ndarray:
-    if isinstance(mesh, (int, np.integer)) and not isinstance(mesh, bool):
-        return make_mesh(check_int("mesh", mesh, 2))
-    g = check_thresholds("mesh", mesh).ravel()
-    if g.size < 2:
-        raise GutsInputError(f"mesh needs at least 2 thresholds; got {g.size}")
-    return np.unique(g)
+    return resolve_grid(mesh, "mesh")
 
 
 def team_stage(m: int, n: int, mesh=21, structure="full") -> TeamStage:
