@@ -43,7 +43,7 @@ import numpy as np
 from ._validate import GutsInputError, check_choice, check_int, check_positive_float, check_thresholds
 from .matgame import ConvergenceWarning
 from .recursive import Certificate, FixedPointResult, certify, fixed_point
-from .stage import StageGame
+from .stage import LazyStage
 
 __all__ = [
     "MESH_KINDS",
@@ -176,7 +176,7 @@ def pseudo_bloc_beta(q, free, bloc, size: int) -> np.ndarray:
     return (1.0 - q) + (1.0 - a) + k * (1.0 - b) - 1.0 + 2.0 * q * a * b**k
 
 
-class PseudoBlocStage(StageGame):
+class PseudoBlocStage(LazyStage):
     """Player 1 (rows: thresholds) against pseudo-bloc coalitions (columns), stored compactly.
 
     Column ``j = i2 * M + i3`` is the profile ``(g[i2], g[i3], ..., g[i3])`` (free
@@ -199,8 +199,7 @@ class PseudoBlocStage(StageGame):
         self.row_thresholds = _grid("mesh", row_thresholds)
         self.col_grid = self.row_thresholds if col_thresholds is None else _grid("coalition_mesh", col_thresholds)
         M = self.col_grid.size
-        self.shape = (self.row_thresholds.size, M if self.size == 1 else M * M)
-        self._row_cache: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        super().__init__((self.row_thresholds.size, M if self.size == 1 else M * M))
 
     def profile_parts(self, J) -> tuple[np.ndarray, np.ndarray]:
         """``(free, bloc)`` thresholds of columns ``J``."""
@@ -215,29 +214,14 @@ class PseudoBlocStage(StageGame):
         a, b = self.profile_parts(J)
         return np.concatenate([a[:, None], np.repeat(b[:, None], self.size - 1, axis=1)], axis=1)
 
-    def _block(self, q, J):
+    max_cached_rows = 64  # rows are M^2 long: keep only the ones in use
+
+    def _block(self, I, J):
+        q = self.row_thresholds[I]
         a, b = self.profile_parts(J)
         A = pseudo_bloc_alpha(q[:, None], a[None, :], b[None, :], self.size)
         B = pseudo_bloc_beta(q[:, None], a[None, :], b[None, :], self.size)
         return A, B
-
-    def _rows(self, I):
-        # full rows are what the double oracle asks for most; cache a few of them
-        missing = [int(i) for i in dict.fromkeys(I.tolist()) if int(i) not in self._row_cache]
-        if missing:
-            A, B = self._block(self.row_thresholds[missing], np.arange(self.shape[1]))
-            for k, i in enumerate(missing):
-                self._row_cache[i] = (A[k], B[k])
-        if len(self._row_cache) > 64:  # bound memory: keep the rows asked for now
-            keep = set(int(i) for i in I)
-            self._row_cache = {i: v for i, v in self._row_cache.items() if i in keep}
-        if I.size == 0:
-            return np.empty((0, self.shape[1])), np.empty((0, self.shape[1]))
-        return (np.stack([self._row_cache[int(i)][0] for i in I]),
-                np.stack([self._row_cache[int(i)][1] for i in I]))
-
-    def _cols(self, J):
-        return self._block(self.row_thresholds, J)
 
 
 def _grid(name, values) -> np.ndarray:

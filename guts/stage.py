@@ -14,7 +14,7 @@ import numpy as np
 from ._validate import GutsInputError, check_matrix, check_thresholds
 from .payoffs import alpha_matrix, beta_matrix
 
-__all__ = ["StageGame", "DenseStage", "GutsStage", "as_stage"]
+__all__ = ["StageGame", "DenseStage", "LazyStage", "GutsStage", "as_stage"]
 
 
 class StageGame:
@@ -62,7 +62,55 @@ class DenseStage(StageGame):
         return self.A, self.B
 
 
-class GutsStage(StageGame):
+class LazyStage(StageGame):
+    """A stage game whose entries are computed on demand by ``_block(I, J)``.
+
+    Full rows are cached (the double oracle asks for the same support rows at every
+    value of V); ``dense()`` builds the whole matrix once and then serves
+    everything.  Subclasses set ``shape`` and implement ``_block(I, J)`` returning
+    ``(A[I][:, J], B[I][:, J])`` for index arrays; ``max_cached_rows`` bounds the
+    cache for very wide games.
+    """
+
+    max_cached_rows: int | None = None
+
+    def __init__(self, shape):
+        self.shape = (int(shape[0]), int(shape[1]))
+        self._dense = None
+        self._row_cache: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+
+    def _block(self, I, J):  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def dense(self):
+        if self._dense is None:
+            self._dense = self._block(np.arange(self.shape[0]), np.arange(self.shape[1]))
+        return self._dense
+
+    def _rows(self, I):
+        if self._dense is not None:
+            return self._dense[0][I], self._dense[1][I]
+        C = self.shape[1]
+        missing = [i for i in dict.fromkeys(int(i) for i in I) if i not in self._row_cache]
+        if missing:
+            A, B = self._block(np.asarray(missing, dtype=np.intp), np.arange(C))
+            for k, i in enumerate(missing):
+                self._row_cache[i] = (A[k], B[k])
+        if self.max_cached_rows is not None and len(self._row_cache) > self.max_cached_rows:
+            keep = {int(i) for i in I}  # bound memory: keep the rows asked for now
+            self._row_cache = {i: v for i, v in self._row_cache.items() if i in keep}
+        if len(I) == 0:
+            return np.empty((0, C)), np.empty((0, C))
+        return (np.stack([self._row_cache[int(i)][0] for i in I]),
+                np.stack([self._row_cache[int(i)][1] for i in I]))
+
+    def _cols(self, J):
+        if self._dense is not None:
+            return self._dense[0][:, J], self._dense[1][:, J]
+        return self._block(np.arange(self.shape[0]), J)
+
+
+class GutsStage(LazyStage):
     """Player 1 (rows: thresholds) against a coalition (columns: threshold profiles).
 
     Entries are computed on demand by the closed form of :mod:`guts.payoffs` and
@@ -75,37 +123,11 @@ class GutsStage(StageGame):
         if prof.ndim != 2:
             raise GutsInputError(f"coalition profiles must have shape (C, N); got {prof.shape}")
         self.col_profiles = prof
-        self.shape = (self.row_thresholds.size, prof.shape[0])
-        self._dense = None
-        self._row_cache: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        super().__init__((self.row_thresholds.size, prof.shape[0]))
 
-    def dense(self):
-        if self._dense is None:
-            self._dense = (
-                alpha_matrix(self.row_thresholds, self.col_profiles),
-                beta_matrix(self.row_thresholds, self.col_profiles),
-            )
-        return self._dense
-
-    def _rows(self, I):
-        if self._dense is not None:
-            return self._dense[0][I], self._dense[1][I]
-        missing = [int(i) for i in I if int(i) not in self._row_cache]
-        if missing:
-            q = self.row_thresholds[missing]
-            a = alpha_matrix(q, self.col_profiles)
-            b = beta_matrix(q, self.col_profiles)
-            for k, i in enumerate(missing):
-                self._row_cache[i] = (a[k], b[k])
-        A = np.array([self._row_cache[int(i)][0] for i in I]).reshape(len(I), self.shape[1])
-        B = np.array([self._row_cache[int(i)][1] for i in I]).reshape(len(I), self.shape[1])
-        return A, B
-
-    def _cols(self, J):
-        if self._dense is not None:
-            return self._dense[0][:, J], self._dense[1][:, J]
-        prof = self.col_profiles[J]
-        return alpha_matrix(self.row_thresholds, prof), beta_matrix(self.row_thresholds, prof)
+    def _block(self, I, J):
+        q, prof = self.row_thresholds[I], self.col_profiles[J]
+        return alpha_matrix(q, prof), beta_matrix(q, prof)
 
 
 class _Transposed(StageGame):

@@ -36,7 +36,7 @@ from ._validate import GutsInputError, check_choice, check_int, check_positive_f
 from .coalitions import STRUCTURES, coalition_profiles, count_profiles, resolve_grid
 from .payoffs import alpha
 from .recursive import METHODS, SOLVERS, Certificate, FixedPointResult, certify, fixed_point
-from .stage import StageGame
+from .stage import LazyStage
 
 __all__ = ["TeamStage", "TeamResult", "team_stage", "team_payoff_matrix", "solve_teams"]
 
@@ -101,7 +101,7 @@ def team_payoff_matrix(rows, cols):
     return _team_alpha(r, c), _team_beta(r, c)
 
 
-class TeamStage(StageGame):
+class TeamStage(LazyStage):
     """Team 1 (rows: profiles) against team 2 (columns: profiles); lazy, cached.
 
     Rows and columns are computed on demand so that the double oracle touches only
@@ -113,31 +113,10 @@ class TeamStage(StageGame):
         self.team2_profiles = check_thresholds("team 2 profiles", team2_profiles)
         if self.team1_profiles.ndim != 2 or self.team2_profiles.ndim != 2:
             raise GutsInputError("team profiles must have shape (count, size)")
-        self.shape = (self.team1_profiles.shape[0], self.team2_profiles.shape[0])
-        self._dense = None
-        self._row_cache: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        super().__init__((self.team1_profiles.shape[0], self.team2_profiles.shape[0]))
 
-    def dense(self):
-        if self._dense is None:
-            self._dense = team_payoff_matrix(self.team1_profiles, self.team2_profiles)
-        return self._dense
-
-    def _rows(self, I):
-        if self._dense is not None:
-            return self._dense[0][I], self._dense[1][I]
-        missing = [int(i) for i in I if int(i) not in self._row_cache]
-        if missing:
-            a, b = team_payoff_matrix(self.team1_profiles[missing], self.team2_profiles)
-            for k, i in enumerate(missing):
-                self._row_cache[i] = (a[k], b[k])
-        A = np.array([self._row_cache[int(i)][0] for i in I]).reshape(len(I), self.shape[1])
-        B = np.array([self._row_cache[int(i)][1] for i in I]).reshape(len(I), self.shape[1])
-        return A, B
-
-    def _cols(self, J):
-        if self._dense is not None:
-            return self._dense[0][:, J], self._dense[1][:, J]
-        return team_payoff_matrix(self.team1_profiles, self.team2_profiles[J])
+    def _block(self, I, J):
+        return team_payoff_matrix(self.team1_profiles[I], self.team2_profiles[J])
 
 
 def _structures(structure) -> tuple[str, str]:
