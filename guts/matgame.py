@@ -151,7 +151,10 @@ def solve_lp(M, tol: float = 1e-9, polish: bool = True) -> MatrixGameSolution:
     M : array_like, shape (R, C)
         Row player's payoff.
     tol : float
-        Largest duality gap of the returned strategies accepted without a warning.
+        Largest duality gap of the returned strategies accepted without a warning,
+        relative to the payoff scale ``max(1, max|M|)`` (HiGHS' feasibility
+        tolerances are absolute, ~1e-10, so degenerate games can keep a gap of that
+        order when the support polish does not apply).
     polish : bool
         Refine the HiGHS solution on its support (gap typically ~1e-15).
 
@@ -189,9 +192,11 @@ def solve_lp(M, tol: float = 1e-9, polish: bool = True) -> MatrixGameSolution:
             if g2 <= gap:
                 x, y = better
                 lower, upper, gap = l2, u2, g2
-    converged = gap <= tol
+    scaled_tol = tol * max(1.0, float(np.abs(M).max()))
+    converged = gap <= scaled_tol
     if not converged:
-        warnings.warn(f"LP solution has duality gap {gap:.3e} > tol {tol:.1e}", ConvergenceWarning, stacklevel=2)
+        warnings.warn(f"LP solution has duality gap {gap:.3e} > tol {scaled_tol:.1e}", ConvergenceWarning,
+                      stacklevel=2)
     return MatrixGameSolution(
         value=0.5 * (lower + upper), row_strategy=x, col_strategy=y, lower=lower, upper=upper,
         gap=gap, method="lp", converged=converged, num_iter=int(getattr(res, "nit", 0) or 0),
