@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 
 from guts import GutsInputError, solve_coalition
+from guts.cli import guarded
 from guts.figures import best_responses, coalition_returns, plot_blend, plot_components, split_components
 from guts.game import format_profile
 from guts.resultio import ensure_output_dir, save_figure, write_csv, write_meta
@@ -59,16 +60,15 @@ def main(argv=None) -> int:
     p.add_argument("--mesh", type=int, default=101, help="mesh points (paper: 101)")
     p.add_argument("--out", default=str(Path(__file__).resolve().parents[1] / "results"), help="output folder")
     args = p.parse_args(argv)
-    try:
+
+    def _work():
         if args.mesh < 2:
             raise GutsInputError(f"mesh must be >= 2; got {args.mesh}")
-        s = run(mesh=args.mesh, out=args.out)
-    except GutsInputError as exc:
-        print(f"figures_1_2: error: {exc}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        print("\nfigures_1_2: interrupted; no partial output was written", file=sys.stderr)
-        return 130
+        return run(mesh=args.mesh, out=args.out)
+
+    code, s = guarded("figures_1_2", _work)
+    if code:
+        return code
     print(f"1 v. 2 at mesh {s['mesh']}: coalition value W = {s['coalition_value']:.10f}")
     print("A (bloc):", ", ".join(f"({format_profile(p)}) {w:.4f}" for p, w in s["component_A"]),
           "| B:", ", ".join(f"({format_profile(p)}) {w:.4f}" for p, w in s["component_B"]))

@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 
 from guts import GutsInputError
+from guts.cli import guarded
 from guts.fictitious import fictitious_play, payoff_tensor, symmetric_equilibrium
 from guts.figures import plot_fictitious_play
 from guts.resultio import ensure_output_dir, save_figure, write_csv, write_meta
@@ -81,16 +82,15 @@ def main(argv=None) -> int:
     p.add_argument("--seed", type=int, default=0, help="random state of the initial profile")
     p.add_argument("--out", default=str(Path(__file__).resolve().parents[1] / "results"), help="output folder")
     args = p.parse_args(argv)
-    try:
+
+    def _work():
         if args.mesh < 2 or args.iterations < 1 or args.seed < 0:
             raise GutsInputError("need mesh >= 2, iterations >= 1 and seed >= 0")
-        summ = run(args.mesh, args.iterations, args.seed, args.out)
-    except GutsInputError as exc:
-        print(f"fp_three_player: error: {exc}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        print("\nfp_three_player: interrupted; no partial output was written", file=sys.stderr)
-        return 130
+        return run(args.mesh, args.iterations, args.seed, args.out)
+
+    code, summ = guarded("fp_three_player", _work)
+    if code:
+        return code
     with pd.option_context("display.width", 200, "display.max_colwidth", 50):
         print(summ.T.to_string())
     return 0

@@ -26,6 +26,7 @@ import pandas as pd
 from tqdm.auto import tqdm
 
 from guts import GutsInputError, solve_coalition
+from guts.cli import guarded
 from guts.coalitions import MAX_COLUMNS
 from guts.game import format_profile
 from guts.resultio import ensure_output_dir, write_csv, write_meta
@@ -148,14 +149,13 @@ def main(argv=None) -> int:
     p.add_argument("--out", default=str(Path(__file__).resolve().parents[1] / "results"), help="output folder")
     p.add_argument("--quiet", action="store_true")
     args = p.parse_args(argv)
-    try:
-        df = run(parse_cases(args.cases), out=args.out, progress=not args.quiet)
-    except GutsInputError as exc:
-        print(f"full_vs_pseudo_bloc: error: {exc}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        print("\nfull_vs_pseudo_bloc: interrupted; no partial output was written", file=sys.stderr)
-        return 130
+
+    def _work():
+        return run(parse_cases(args.cases), out=args.out, progress=not args.quiet)
+
+    code, df = guarded("full_vs_pseudo_bloc", _work)
+    if code:
+        return code
     with pd.option_context("display.width", 220, "display.max_colwidth", 60, "display.float_format", "{:.10f}".format):
         print(df[["N", "mesh", "columns_full", "value_full", "value_pseudo_bloc", "difference",
                   "certified_strictly_greater", "full_bloc_spread_steps", "full_strategy"]].to_string(index=False))

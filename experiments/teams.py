@@ -20,6 +20,7 @@ import pandas as pd
 from tqdm.auto import tqdm
 
 from guts import GutsInputError, fixed_point
+from guts.cli import guarded
 from guts.coalitions import STRUCTURES
 from guts.fictitious import symmetric_equilibrium
 from guts.game import format_profile
@@ -127,14 +128,13 @@ def main(argv=None) -> int:
     p.add_argument("--out", default=str(Path(__file__).resolve().parents[1] / "results"), help="output folder")
     p.add_argument("--quiet", action="store_true")
     args = p.parse_args(argv)
-    try:
-        df = run(parse_cases(args.cases), out=args.out, progress=not args.quiet)
-    except GutsInputError as exc:
-        print(f"teams: error: {exc}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        print("\nteams: interrupted; no partial output was written", file=sys.stderr)
-        return 130
+
+    def _work():
+        return run(parse_cases(args.cases), out=args.out, progress=not args.quiet)
+
+    code, df = guarded("teams", _work)
+    if code:
+        return code
     with pd.option_context("display.width", 250, "display.max_colwidth", 80):
         print(df[["m", "n", "mesh", "structure", "team1_value", "team2_value", "certified_lower",
                   "certified_upper", "team1_strategy", "team2_vs_nash_bloc"]].to_string(index=False))

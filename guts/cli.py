@@ -47,17 +47,28 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def guarded(prog: str, func, *args, **kwargs):
+    """Run ``func``; return ``(exit_code, result)`` with bad input and Ctrl-C turned into codes.
+
+    :class:`GutsInputError` prints one line ``<prog>: error: ...`` and gives 2;
+    Ctrl-C prints a line and gives 130 (outputs are atomic, so nothing is half-written).
+    Shared by the ``guts`` command and the ``experiments/`` scripts.
+    """
+    try:
+        return 0, func(*args, **kwargs)
+    except GutsInputError as exc:
+        print(f"{prog}: error: {exc}", file=sys.stderr)
+        return 2, None
+    except KeyboardInterrupt:
+        print(f"\n{prog}: interrupted; no partial output was written", file=sys.stderr)
+        return 130, None
+
+
 def main(argv=None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    try:
-        return int(args._run(args) or 0)
-    except GutsInputError as exc:
-        print(f"guts {args.command}: error: {exc}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        print(f"\nguts {args.command}: interrupted; no partial output was written", file=sys.stderr)
-        return 130
+    code, result = guarded(f"guts {args.command}", args._run, args)
+    return code if code else int(result or 0)
 
 
 if __name__ == "__main__":  # pragma: no cover
