@@ -11,8 +11,7 @@ import numbers
 import numpy as np
 
 
-class GutsInputError(ValueError):
-    """Bad input to a public function of :mod:`guts` (bad mesh, size, option ...)."""
+from .errors import GutsInputError
 
 
 def check_int(name: str, value, minimum: int, maximum: int | None = None) -> int:

@@ -52,12 +52,7 @@ __all__ = [
 INNER_SOLVERS = ("lp", "fp")
 
 
-class SolverError(RuntimeError):
-    """An inner solver failed (e.g. HiGHS did not report an optimal solution)."""
-
-
-class ConvergenceWarning(UserWarning):
-    """A method stopped before meeting its tolerance."""
+from .errors import ConvergenceWarning, SolverError  # noqa: E402  (re-exported)
 
 
 @dataclass(frozen=True)

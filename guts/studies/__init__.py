@@ -1,0 +1,1 @@
+"""The artefacts that write ``results/``: sweeps over result objects. Solvers never write files."""
