@@ -17,3 +17,10 @@ __all__ = [
     "solve_lp", "sequence_form",
     "PROB_TOL", "ZERO_SUM_TOL", "LP_TOL", "LP_CERT_TOL",
 ]
+from .cfr import cfr_plus  # noqa: E402
+
+__all__ += ["cfr_plus"]
+from .fictitious import fictitious_play  # noqa: E402
+from .pool import pool  # noqa: E402
+
+__all__ += ["fictitious_play", "pool"]
