@@ -24,3 +24,6 @@ from .fictitious import fictitious_play  # noqa: E402
 from .pool import pool  # noqa: E402
 
 __all__ += ["fictitious_play", "pool"]
+from .explicit import ExplicitChance, ExplicitDecision, ExplicitGame, ExplicitTerminal  # noqa: E402
+
+__all__ += ["ExplicitDecision", "ExplicitChance", "ExplicitTerminal", "ExplicitGame"]

@@ -21,7 +21,6 @@ import numpy as np
 
 from ...errors import GutsInputError
 from ..._validate import check_choice
-from .strategies import _check_game
 from .tree import Chance, Deals, Decision, PublicTreeGame, Terminal
 
 __all__ = ["pool"]
@@ -40,7 +39,8 @@ def pool(game, team, *, rule: str = "split", share_information: bool = False) ->
     share_information : bool
         Each member observes the joint of the team's types.
     """
-    _check_game(game)
+    if not isinstance(game, PublicTreeGame):
+        raise GutsInputError(f"pool needs a PublicTreeGame; got {type(game).__name__}")
     n = game.num_players
     try:
         team = tuple(team)
