@@ -107,7 +107,7 @@ def _check_hands(name, x):
     a, scalar = _arr(x)
     bad = ~np.isfinite(a) | (a < 0.0) | (a > 1.0)
     if np.any(bad):
-        raise GutsInputError(f"{name} must be hand strengths in [0, 1]; got {a[bad].ravel()[0]!r}")
+        raise GutsInputError(f"{name} must be hand strengths in [0, 1]; got {float(a[bad].ravel()[0])!r}")
     return a, scalar
 
 
@@ -126,7 +126,7 @@ class _Profile:
         bad = np.isnan(a) | (a < lo - tol) | (a > hi + tol)
         if np.any(bad):
             raise GutsInputError(
-                f"bet size must be in [{lo:g}, {hi:g}] for {self.name}; got {a[bad].ravel()[0]!r}")
+                f"bet size must be in [{lo:g}, {hi:g}] for {self.name}; got {float(a[bad].ravel()[0])!r}")
         return np.clip(a, lo, hi), scalar
 
     def c(self, s):
