@@ -107,49 +107,52 @@ def _caller_constant(profile):
     return float(np.mean(ks))
 
 
-def _stationary_sizes(x, k, L, U):
-    """Sizes in [L, U] where d/ds [x(1 + 2s) - s(1 + c(s))] = 0, c = (k + s)/(1 + s).
+def _stationary_sizes(x, k):
+    """Both roots (NaN if complex) of d/ds [x(1 + 2s) - s(1 + c(s))] = 0, c = (k + s)/(1 + s).
 
-    Multiplying the derivative 2x - 1 - c - s c' by (1 + s)^2 gives the quadratic
-    (2x - 1)(1 + s)^2 - (k + s)(1 + s) - s(1 - k)."""
-    x, k = float(x), float(k)
-    coef = np.polysub(np.polysub(np.polymul([2.0 * x - 1.0], [1.0, 2.0, 1.0]), np.polymul([1.0, k], [1.0, 1.0])),
-                      [1.0 - k, 0.0])
-    r = np.roots(coef) if np.any(coef != 0) else np.array([])
-    r = r[np.abs(r.imag) < 1e-12].real
-    return [float(t) for t in r if L <= t <= U]
+    Multiplying 2x - 1 - c - s c' by (1 + s)^2 gives (2x - 1)(1 + s)^2 - (k + s)(1 + s)
+    - s(1 - k) = a2 s^2 + a1 s + a0 with a2 = 2x - 2, a1 = 4x - 4, a0 = 2x - 1 - k.
+    """
+    a2, a1, a0 = 2.0 * x - 2.0, 4.0 * x - 4.0, 2.0 * x - 1.0 - k
+    disc = a1 * a1 - 4.0 * a2 * a0
+    with np.errstate(invalid="ignore", divide="ignore"):
+        r = np.sqrt(np.where(disc >= 0, disc, np.nan))
+        return (-a1 + r) / (2.0 * a2), (-a1 - r) / (2.0 * a2)
 
 
 def bettor_best_payoff(profile, x, k=None):
-    """The bettor's best net payoff with hand ``x`` against ``profile``'s caller (exact).
+    """The bettor's best net payoff with hand(s) ``x`` against ``profile``'s caller (exact).
 
-    Returns ``(payoff, size)`` (size 0 = check).
+    Candidates: check, L, U, the stationary points of the value piece in [L, U] and the
+    switch point c(s) = x (and, if U = inf, any size on the constant bluff piece).
+    Returns ``(payoff, size)`` arrays (size 0 = check), floats for a float ``x``.
     """
     if k is None:
         k = _caller_constant(profile)
+    xa = np.asarray(x, dtype=float)
+    scalar = xa.ndim == 0
+    xa = np.atleast_1d(xa)
     L, U = profile.min_bet, profile.max_bet
-    cands = [L, U]
+    cands = [np.zeros_like(xa), np.full_like(xa, L), np.full_like(xa, U)]
     if L < U:
-        cands += _stationary_sizes(x, k, L, U)
-        if x < 1.0:  # switch point c(s) = x  <=>  s = (x - k)/(1 - x)
-            sx = (x - k) / (1.0 - x)
-            if L <= sx <= U:
-                cands.append(sx)
-            if math.isinf(U):  # the bluff piece (constant k) at any finite size beyond it
-                cands.append(max(L, sx) * 2.0 + 1.0)
-    cands = [t for t in cands if t > 0]
-    best, best_s = float(profile.bet_payoff(x, 0.0)), 0.0
-    for t in cands:
-        if math.isinf(t):
-            continue
-        e = float(profile.bet_payoff(x, t))
-        if e > best:
-            best, best_s = e, t
-    return best, best_s
+        cands += list(_stationary_sizes(xa, k))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            sx = (xa - k) / (1.0 - xa)  # c(s) = x
+        cands.append(sx)
+        if np.isinf(U):
+            cands.append(np.maximum(L, np.nan_to_num(sx, nan=L, posinf=L)) * 2.0 + 1.0)
+    S = np.vstack(cands)
+    ok = np.isfinite(S) & (S >= L) & (S <= U) | (S == 0.0)
+    S = np.where(ok, S, 0.0)  # invalid candidates become a check (always available)
+    E = profile.bet_payoff(np.broadcast_to(xa, S.shape), S)
+    i = np.argmax(E, axis=0)
+    cols = np.arange(xa.size)
+    best, size = E[i, cols], S[i, cols]
+    return (float(best[0]), float(size[0])) if scalar else (best, size)
 
 
 def _equilibrium_payoff(profile, x):
-    return float(profile.bet_payoff(x, profile.bet_size(x)))
+    return profile.bet_payoff(x, profile.bet_size(x))
 
 
 def _pos_part_integral(ys, ds, lo, hi, sign):
@@ -237,14 +240,16 @@ def check_equilibrium(profile) -> ContinuumCheck:
         if b > a:
             pts.extend(_cheb(a, b))
     pts += [min(1.0, max(0.0, t + d)) for t in breaks for d in (-1e-12, 0.0, 1e-12)]
-    gains = np.array([gain(t) for t in pts])
+    pts = np.array(pts)
+    gains = gain(pts)
     i = int(np.argmax(gains))
     max_bettor, arg_bettor = float(gains[i]), float(pts[i])
     bettor_int = value_int = 0.0
     for a, b in zip(breaks[:-1], breaks[1:]):
         if b > a:
-            bettor_int += quad(gain, a, b, epsabs=QUAD_EPSABS, limit=200)[0]
-            value_int += quad(lambda xx: _equilibrium_payoff(profile, xx), a, b, epsabs=QUAD_EPSABS, limit=200)[0]
+            bettor_int += quad(lambda xx: float(gain(xx)), a, b, epsabs=QUAD_EPSABS, limit=200)[0]
+            value_int += quad(lambda xx: float(_equilibrium_payoff(profile, xx)), a, b, epsabs=QUAD_EPSABS,
+                              limit=200)[0]
     # -- the caller ---------------------------------------------------------------
     caller_int, max_caller, arg_caller = 0.0, -1.0, (float("nan"), float("nan"))
     for size, ivs in _atoms(profile).items():
