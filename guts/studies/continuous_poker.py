@@ -28,7 +28,7 @@ DEFAULT_OUT = "results/continuous_poker"
 #: (L, U) of Figure 1, lenient to restricted (the seed's endpoints (0, 10) and (0.5, 1))
 FIGURE1_LIMITS = ((0.0, 10.0), (0.0, 2.0), (0.25, 1.5), (0.5, 1.0))
 #: LP convergence defaults: (L, U) pairs, meshes M and size counts K
-LP_LIMITS = ((0.5, 1.0), (0.25, 2.0))
+LP_LIMITS = ((0.5, 1.0), (0.25, 2.0), (1.0, 1.0))
 LP_MESHES = (20, 40, 80, 160, 320)
 LP_SIZES = (3, 5, 9, 17, 33)
 #: largest M * M * K solved in the default study (the LP grows like M^2 K)
@@ -174,20 +174,43 @@ def _public(folder):
             p.chmod(0o644)
 
 
-def fit_rates(df: pd.DataFrame) -> pd.DataFrame:
-    """Least squares log|error| = log C - p log M - q log K ... fitted per (L, U) on the rows
-    with the largest K (the M rate) and the largest M (the K rate)."""
+def fit_rates(df: pd.DataFrame, target: float = 1e-4) -> pd.DataFrame:
+    """Fit |error| ~ a M^-p + b (K - 1)^-q per (L, U) (least squares on the logarithm).
+
+    Also: the cheapest measured (M, K) (smallest M^2 K) with |error| <= ``target``, and the
+    model's: the smallest M with a M^-p <= target/2 and K with b (K - 1)^-q <= target/2.
+    For L = U (one size) only the M term is fitted.
+    """
+    from scipy.optimize import least_squares
+
     rows = []
     for (L, U), g in df.groupby(["L", "U"]):
-        kmax, mmax = g["K"].max(), g["M"].max()
-        gm, gk = g[g["K"] == kmax], g[g["M"] == mmax]
-        rate_m = float(-np.polyfit(np.log(gm["M"]), np.log(gm["error"].abs()), 1)[0]) if len(gm) > 1 else np.nan
-        rate_k = float(-np.polyfit(np.log(gk["K"]), np.log(gk["error"].abs()), 1)[0]) if len(gk) > 1 else np.nan
-        ok = g[g["error"].abs() <= 1e-4]
+        M = g["M"].to_numpy(float)
+        K = g["K"].to_numpy(float)
+        y = np.log(g["error"].abs().to_numpy())
+        one_size = bool(np.all(K == 1))
+        if one_size:
+            def model(th):
+                return th[0] - th[1] * np.log(M)
+            th0 = [0.0, 2.0]
+        else:
+            def model(th):
+                return np.logaddexp(th[0] - th[1] * np.log(M), th[2] - th[3] * np.log(K - 1.0))
+            th0 = [0.0, 2.0, 0.0, 2.0]
+        fit = least_squares(lambda th: model(th) - y, th0)
+        th = fit.x
+        a, p = float(np.exp(th[0])), float(th[1])
+        b, q = (float(np.exp(th[2])), float(th[3])) if not one_size else (0.0, float("nan"))
+        m_need = int(np.ceil((a / (target / (1 if one_size else 2))) ** (1.0 / p)))
+        k_need = 1 if one_size else int(np.ceil(1.0 + (b / (target / 2)) ** (1.0 / q)))
+        ok = g[g["error"].abs() <= target]
         best = ok.sort_values("work").iloc[0] if len(ok) else None
-        rows.append({"L": L, "U": U, "rate_M": rate_m, "at_K": int(kmax), "rate_K": rate_k, "at_M": int(mmax),
-                     "M_for_1e-4": int(best["M"]) if best is not None else -1,
-                     "K_for_1e-4": int(best["K"]) if best is not None else -1})
+        rows.append({"L": L, "U": U, "a": a, "rate_M": p, "b": b, "rate_K": q,
+                     "rms_log_residual": float(np.sqrt(np.mean(fit.fun ** 2))),
+                     "model_M_for_target": m_need, "model_K_for_target": k_need,
+                     "measured_M_for_target": int(best["M"]) if best is not None else -1,
+                     "measured_K_for_target": int(best["K"]) if best is not None else -1,
+                     "target": target})
     return pd.DataFrame(rows)
 
 
@@ -201,7 +224,8 @@ def run_lp_convergence(limits=LP_LIMITS, meshes=LP_MESHES, sizes=LP_SIZES, max_w
 
     out = ensure_output_dir(out) if out is not None else None
     rows = []
-    items = [(L, U, M, K) for (L, U) in limits for M in meshes for K in sizes if M * M * K <= max_work]
+    items = [(L, U, M, K) for (L, U) in limits for M in meshes for K in (sizes if L < U else (1,))
+             if M * M * K <= max_work]
     it = items
     if progress:
         from tqdm import tqdm
@@ -226,8 +250,8 @@ def run_lp_convergence(limits=LP_LIMITS, meshes=LP_MESHES, sizes=LP_SIZES, max_w
         write_meta(target, {"limits": limits, "meshes": meshes, "sizes": sizes, "max_work": max_work},
                    wall_seconds=time.perf_counter() - t0, rates=rates.to_dict(orient="records"))
         write_csv(rates, out / "lp_rates.csv", float_format="%.6g")
-        write_meta(out / "lp_rates.csv", {"source": "lp_convergence.csv", "fit": "log|error| on log M (largest K) "
-                                          "and on log K (largest M)"})
+        write_meta(out / "lp_rates.csv", {"source": "lp_convergence.csv",
+                                          "fit": "|error| ~ a M^-rate_M + b (K-1)^-rate_K, least squares in log"})
         import matplotlib.pyplot as plt
 
         fig = figure_convergence(df)

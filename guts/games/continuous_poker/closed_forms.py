@@ -38,7 +38,7 @@ Examples
 1.0
 >>> g = limit_poker(min_bet=0.5, max_bet=1.0)
 >>> g.bet_size(0.99), g.bet_size(0.5), round(g.call_threshold(1.0), 6)
-(1.0, 0.0, 0.537037)
+(1.0, 0.0, 0.561273)
 """
 from __future__ import annotations
 
