@@ -59,7 +59,8 @@ import numpy as np
 from scipy.optimize import brentq, minimize
 
 from guts._validate import GutsInputError, check_int, check_positive_float, check_thresholds
-from guts.engine.matrix_game import ConvergenceWarning, solve_lp
+from guts.engine.matrix_game import solve_lp
+from guts.errors import ConvergenceWarning
 from guts.games.guts.payoffs import alpha_matrix, beta_matrix
 from guts.engine.recursive import CERT_ROUNDING, fixed_point
 from guts.games.guts.stage import GutsStage

@@ -41,7 +41,7 @@ import numpy as np
 
 from guts._validate import GutsInputError, check_choice, check_int, check_positive_float, check_thresholds
 from guts.games.guts.strategies import resolve_grid
-from guts.engine.matrix_game import ConvergenceWarning
+from guts.errors import ConvergenceWarning
 from guts.games.guts.payoffs import alpha_all
 
 __all__ = ["payoff_tensor", "best_response", "FictitiousPlayResult", "fictitious_play", "symmetric_equilibrium"]

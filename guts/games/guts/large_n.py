@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from guts._validate import GutsInputError, check_choice, check_int, check_positive_float, check_thresholds
-from guts.engine.matrix_game import ConvergenceWarning
+from guts.errors import ConvergenceWarning
 from guts.engine.recursive import Certificate, FixedPointResult, certify, fixed_point
 from guts.engine.stage import LazyStage
 

@@ -234,7 +234,7 @@ def test_large_coalition_200():
 
 def test_warnings_are_kept_when_certificates_fail(monkeypatch):
     import guts.games.guts.large_n as ln
-    from guts.engine.matrix_game import ConvergenceWarning
+    from guts.errors import ConvergenceWarning
 
     real = ln.fixed_point
 
