@@ -131,6 +131,12 @@ def compiled_bytes(cg):
     for c in cg.chunks:
         total += sum(v.nbytes for v in vars(c).values() if isinstance(v, np.ndarray))
         total += sum(m.data.nbytes + m.indices.nbytes + m.indptr.nbytes for m in c.scatter)
+    fused = getattr(cg, "_fused", None) or {}          # the numba kernel's permuted copies
+    for v in fused.values():
+        if isinstance(v, np.ndarray):
+            total += v.nbytes
+    for per in fused.get("per", []):
+        total += sum(v.nbytes for v in per.values())
     return total
 
 

@@ -15,6 +15,8 @@ from . import _fused
 
 #: Use the fused numba kernel for the terminal pass (the numpy path is the reference).
 USE_FUSED = _fused.HAVE_NUMBA
+#: Within the fused path, stream over deals sorted by the player's type.
+BLOCKED = True
 
 
 def _fused_data(cg):
@@ -34,6 +36,23 @@ def _fused_data(cg):
             info=np.ascontiguousarray(cg.info),
             rstride=np.array(cg.num_types, dtype=np.int64),
         )
+        # per player: deals sorted by his type (streaming loops, one write per type)
+        per = []
+        for p in range(cg.num_players):
+            perm = cg.perm[p]
+            counts = np.bincount(cg.info[p], minlength=cg.num_types[p])
+            ends = np.cumsum(counts)
+            present = counts > 0
+            per.append(dict(
+                others=np.array([q for q in range(cg.num_players) if q != p], dtype=np.int64),
+                ctxp=np.ascontiguousarray(fd["ctx"][:, perm]),
+                tabp=np.ascontiguousarray(fd["tables"][:, p, :][:, perm]),
+                infop=np.ascontiguousarray(cg.info[:, perm]),
+                bstart=(ends - counts)[present].astype(np.int64),
+                bend=ends[present].astype(np.int64),
+                btype=np.flatnonzero(present).astype(np.int64),
+            ))
+        fd["per"] = per
         cg._fused = fd
     return fd
 
@@ -78,6 +97,12 @@ def terminal_values(cg, p, reaches, fused=None):
         rbase = np.concatenate(([0], np.cumsum(sizes)[:-1])).astype(np.int64)
         rflat = np.concatenate([np.ascontiguousarray(r).ravel() for r in reaches])
         g = np.zeros((cg.players[p].num_seqs, cg.num_types[p]))
+        if BLOCKED:
+            pp = fd["per"][p]
+            return _fused.terminal_values_blocked(
+                p, pp["others"], pp["ctxp"], fd["tvid"], fd["tscal"], fd["tseq"], fd["toff"],
+                fd["tscale"], fd["ttid"], pp["tabp"], pp["infop"], pp["bstart"], pp["bend"],
+                pp["btype"], rflat, rbase, fd["rstride"], g)
         return _fused.terminal_values_fused(
             p, fd["ctx"], fd["tvid"], fd["tscal"], fd["tseq"], fd["toff"], fd["tscale"],
             fd["ttid"], fd["tables"], fd["info"], rflat, rbase, fd["rstride"], g)
