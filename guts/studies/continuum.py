@@ -8,23 +8,100 @@ strategies force in the continuum) and ``mesh_refinement.png``, each with a
 """
 from __future__ import annotations
 
+import math
 import time
 
 import numpy as np
 import pandas as pd
 
+from guts.games.guts.coalition import solve_coalition
+from guts.games.guts.strategies import classify_components
+from guts.games.guts.continuum import (BLOC_ATOL, certify_coalition, certify_player1, full_coalition_response,
+                                       solve_continuum)
 from guts.studies.sweep import run_sweep
 
 
-def _continuum_item(item):
-    from guts.games.guts.continuum import continuum_row
+def continuum_row(size: int, tol: float = 1e-10) -> dict:
+    """One row of ``results/continuum.csv``: value, strategies, certificate of the 1 v. N continuum game.
 
+    Coalition components with ``|a - b| <= BLOC_ATOL`` are *bloc* (every member at
+    ``b``), the others *pseudo-bloc* (player 2 at ``a``, the rest at ``b``).
+    ``full_coalition_gain`` is how much an unrestricted coalition profile found by
+    :func:`full_coalition_response` improves on the value against player 1's
+    threshold (<= 0 up to rounding: none found; not a certificate).
+    """
+    r = solve_continuum(size, tol=tol)
+    full_value, full_profile = full_coalition_response(size, r.player1_threshold, r.player1_value)
+    comps = r.components()
+    # for N = 1 the pair is (a, 0) with b meaningless: the one member is a bloc of one
+    kinds = classify_components(comps, lambda ab: math.inf if size == 1 else BLOC_ATOL)
+    bloc, pseudo = kinds["bloc"], kinds["pseudo-bloc"]
+    nan = math.nan
+
+    def fmt(ab):
+        return f"{ab[0]:.10f}" if size == 1 else f"({ab[0]:.10f},{ab[1]:.10f})"
+
+    return {
+        "N": size,
+        "value": r.coalition_value,
+        "player1_value": r.player1_value,
+        "certified_lower": r.certified_lower,
+        "certified_upper": r.certified_upper,
+        "certified_width": r.certified_width,
+        "gap": r.gap,
+        "error_estimate": r.error_estimate,
+        "player1_threshold": r.player1_threshold,
+        "bloc_threshold": (bloc[0][0][0] if size == 1 else bloc[0][0][1]) if bloc else nan,
+        "bloc_weight": float(sum(w for _, w in bloc)),
+        "pseudo_bloc_free": pseudo[0][0][0] if pseudo else nan,
+        "pseudo_bloc_threshold": pseudo[0][0][1] if pseudo else nan,
+        "pseudo_bloc_weight": float(sum(w for _, w in pseudo)),
+        "coalition_support": " ".join(f"{fmt(ab)}:{w:.10f}" for ab, w in comps),
+        "full_coalition_gain": r.player1_value - full_value,
+        "full_coalition_profile": " ".join(f"{v:.6f}" for v in full_profile),
+        "epsilon": r.certificate_lower.epsilon,
+        "certified_rigorous": bool(r.certificate_lower.rigorous and r.certificate_upper.rigorous),
+        "slope": r.slope,
+        "num_iter": r.num_iter,
+        "polished": r.polished,
+        "converged": r.converged,
+        "seconds": r.seconds,
+    }
+
+
+def refinement_row(size: int, mesh: int, continuum_value: float) -> dict:
+    """One row of ``results/mesh_refinement.csv``: the mesh game against the continuum.
+
+    Values are the coalition's (Table 1's "opponent value").  Besides the mesh value,
+    both mesh strategies are certified *in the continuum* (Theorem 1.2 against every
+    opponent threshold): ``coalition_forces`` is what the coalition's mesh strategy
+    forces, ``player1_concedes`` what player 1's mesh strategy concedes at most.
+    Whatever the mesh, ``coalition_forces <= continuum value <= player1_concedes``.
+    """
+    t0 = time.perf_counter()
+    r = solve_coalition(size, mesh=mesh, solver="oracle", certify_result=False)
+    x, y = r.player1.row_strategy, r.coalition.row_strategy
+    I, J = x > 0, y > 0
+    c1 = certify_player1(size, r.player1_grid[I], x[I], v_target=r.player1_value)
+    c2 = certify_coalition(size, r.coalition_profiles[J], y[J], v_target=r.coalition_value)
+    return {
+        "N": size,
+        "mesh": int(mesh),
+        "value": r.coalition_value,
+        "continuum_value": continuum_value,
+        "diff": continuum_value - r.coalition_value,
+        "coalition_forces": c2.v_certified if c2.valid else math.nan,
+        "player1_concedes": -c1.v_certified if c1.valid else math.nan,
+        "converged": r.converged,
+        "seconds": time.perf_counter() - t0,
+    }
+
+
+def _continuum_item(item):
     return continuum_row(*item)
 
 
 def _refinement_item(item):
-    from guts.games.guts.continuum import refinement_row
-
     return refinement_row(*item)
 
 

@@ -11,7 +11,8 @@ import time
 
 from guts import __version__
 from guts._validate import GutsInputError, check_int, check_positive_float
-from guts.games.guts.large_n import equilibrium_threshold, solve_large_n, solve_pseudo_bloc, threshold_mesh
+from guts.games.guts.large_n import solve_large_n, solve_pseudo_bloc, threshold_mesh
+from guts.games.guts.payoffs import symmetric_equilibrium
 from guts.studies.output import ensure_output_dir, write_csv, write_meta
 from guts.studies.sweep import check_backend, run_sweep
 
@@ -57,7 +58,7 @@ def large_n_row(params: dict) -> dict:
         "player1_threshold": p1, "bloc_threshold": bloc, "pseudo_bloc_threshold": pseudo,
         "pseudo_bloc_free": free, "pseudo_bloc_weight": weight,
         "player1_scaled": N * (1.0 - p1), "bloc_scaled": N * (1.0 - bloc), "pseudo_bloc_scaled": N * (1.0 - pseudo),
-        "equilibrium_threshold": float(equilibrium_threshold(N + 1)),
+        "equilibrium_threshold": symmetric_equilibrium(N + 1),  # n = N + 1 players
         "player1_support": " ".join(f"{t:.10g}:{w:.6f}" for t, w in sorted(v.player1_strategy.items())),
         "coalition_support": " ".join(f"{a:.10g}/{b:.10g}:{w:.6f}"
                                       for (a, b), w in sorted(v.coalition_strategy.items(), key=lambda kv: -kv[1])),

@@ -17,20 +17,18 @@ True
 """
 from __future__ import annotations
 
-import math
 import time
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from guts._validate import check_choice, check_int, check_positive_float
-from guts.games.guts.strategies import STRUCTURES, coalition_profiles, pseudo_bloc_parts, resolve_grid
-from guts.engine.recursive import METHODS, SOLVERS, Certificate, FixedPointResult, certify, fixed_point
+from guts.games.guts.strategies import STRUCTURES, coalition_profiles, resolve_grid
+from guts.engine.recursive import METHODS, SOLVERS, Certificate, FixedPointResult, solve_both_sides
+from guts.engine.tolerances import FIXED_POINT_TOL, SUPPORT_TOL
 from guts.games.guts.stage import GutsStage
 
-__all__ = ["CoalitionResult", "solve_coalition", "coalition_stage", "table1_row", "format_profile"]
-
-SUPPORT_TOL = 1e-9
+__all__ = ["CoalitionResult", "solve_coalition", "coalition_stage", "format_profile"]
 
 
 @dataclass(frozen=True)
@@ -58,6 +56,8 @@ class CoalitionResult:
         The same for the coalition (its own value, starting at ``-N``).
     converged : bool
         Both sides converged.
+    num_iter : int
+        Outer iterations, both sides.
     player1, coalition : FixedPointResult
         The raw results of both fixed points.
     certificate_lower, certificate_upper : Certificate
@@ -87,6 +87,7 @@ class CoalitionResult:
     coalition_iterations: int
     coalition_history: tuple
     converged: bool
+    num_iter: int
     player1: FixedPointResult = field(repr=False)
     coalition: FixedPointResult = field(repr=False)
     certificate_lower: Certificate = field(repr=False)
@@ -112,10 +113,6 @@ class CoalitionResult:
         """Coalition support as a list of ``(profile, probability)``, heaviest first."""
         return sorted(self.coalition_strategy.items(), key=lambda kv: -kv[1])
 
-    def summary(self) -> dict:
-        """The Table 1 columns for this row (see :func:`table1_row`)."""
-        return table1_row(self)
-
 
 def coalition_stage(size: int, mesh=101, structure: str = "pseudo-bloc", coalition_mesh=None) -> GutsStage:
     """The one-round game of player 1 (rows) against a coalition of ``size`` (columns).
@@ -132,7 +129,7 @@ def coalition_stage(size: int, mesh=101, structure: str = "pseudo-bloc", coaliti
 
 
 def solve_coalition(size: int, mesh=101, structure: str = "pseudo-bloc", solver: str = "lp",
-                    method: str = "newton", coalition_mesh=None, tol: float = 1e-11,
+                    method: str = "newton", coalition_mesh=None, tol: float = FIXED_POINT_TOL,
                     max_iter: int = 10_000, fp_iterations: int = 10_000, random_state=None,
                     certify_result: bool = True) -> CoalitionResult:
     """Solve the 1 v. N recursive Guts game (one row of Table 1, paper §5).
@@ -173,19 +170,11 @@ def solve_coalition(size: int, mesh=101, structure: str = "pseudo-bloc", solver:
     check_choice("method", method, METHODS)
     check_positive_float("tol", tol)
     stage = coalition_stage(size, mesh, structure, coalition_mesh)
-    common = dict(solver=solver, method=method, tol=tol, max_iter=max_iter,
-                  fp_iterations=fp_iterations, random_state=random_state)
-    # The other side forfeits its antes by leaving: caps of N (player 1) and 1 (coalition).
-    p1 = fixed_point(stage, v0=-1.0, cap=float(size), **common)
-    co = fixed_point(stage.transpose(), v0=-float(size), cap=1.0, **common)
-    if certify_result:
-        cert_lo = certify(stage, strategy=p1.row_strategy, v_start=-1.0)
-        cert_hi = certify(stage.transpose(), strategy=co.row_strategy, v_start=-float(size))
-    else:
-        nan = Certificate(False, math.nan, math.nan, math.nan, "not computed")
-        cert_lo = cert_hi = nan
-    certified_lower = cert_lo.v_certified if cert_lo.valid else math.nan
-    certified_upper = -cert_hi.v_certified if cert_hi.valid else math.nan
+    # player 1 from -1, the coalition from -N; each capped at what the other forfeits by leaving
+    both = solve_both_sides(stage, -1.0, -float(size), certify_result=certify_result, solver=solver,
+                            method=method, tol=tol, max_iter=max_iter, fp_iterations=fp_iterations,
+                            random_state=random_state)
+    p1, co = both.row, both.col
     g1 = stage.row_thresholds
     prof = stage.col_profiles
     x = p1.row_strategy
@@ -198,16 +187,12 @@ def solve_coalition(size: int, mesh=101, structure: str = "pseudo-bloc", solver:
         player1_strategy=p1_strat, coalition_strategy=co_strat,
         iterations=p1.num_iter, history=p1.history,
         coalition_iterations=co.num_iter, coalition_history=co.history,
-        converged=p1.converged and co.converged, player1=p1, coalition=co,
-        certificate_lower=cert_lo, certificate_upper=cert_hi,
-        certified_lower=certified_lower, certified_upper=certified_upper,
-        num_solves=p1.num_solves + co.num_solves, seconds=time.perf_counter() - t0,
+        converged=both.converged, num_iter=both.num_iter, player1=p1, coalition=co,
+        certificate_lower=both.certificate_lower, certificate_upper=both.certificate_upper,
+        certified_lower=both.certified_lower, certified_upper=both.certified_upper,
+        num_solves=both.num_solves, seconds=time.perf_counter() - t0,
         player1_grid=g1, coalition_profiles=prof,
     )
-
-
-def _fmt_support(items) -> str:
-    return " ".join(f"{k}:{v:.6f}" for k, v in items)
 
 
 def format_profile(profile) -> str:
@@ -227,54 +212,3 @@ def format_profile(profile) -> str:
         parts.append(f"{vals[k]:g}" + (f"*{run}" if run > 1 else ""))
         k = j + 1
     return "/".join(parts)
-
-
-def table1_row(r: CoalitionResult) -> dict:
-    """The Table 1 columns for one solved row.
-
-    ``player1_strategy`` is player 1's heaviest support threshold.  Coalition
-    components ``(p_2, p_3, ..., p_3)`` are split into *bloc* ones, whose free
-    member is within one mesh step of the others (on a mesh the continuous bloc
-    threshold is often straddled by two neighbouring points), and *pseudo-bloc*
-    ones (the paper's has ``p_2 = 0``: always hold).  ``bloc_strategy`` is the common
-    threshold ``p_3`` of the heaviest bloc component, ``pseudo_bloc_strategy`` the
-    ``p_3`` of the heaviest pseudo-bloc one, ``pseudo_bloc_free`` its ``p_2`` and
-    ``pseudo_bloc_weight`` the total weight of pseudo-bloc components.
-    """
-    p1 = sorted(r.player1_strategy.items(), key=lambda kv: -kv[1])
-    step = 1.5 * float(np.min(np.diff(np.unique(r.coalition_profiles)))) if r.coalition_profiles.size > 1 else 0.0
-    bloc, pseudo = [], []
-    for prof, w in r.coalition_components():
-        parts = pseudo_bloc_parts(prof)
-        if parts is not None and abs(parts[0] - parts[1]) <= step:
-            bloc.append((parts, w))
-        elif parts is not None:
-            pseudo.append((parts, w))
-        else:
-            pseudo.append(((math.nan, math.nan), w))
-    co_items = [(format_profile(prof), w) for prof, w in r.coalition_components()]
-    return {
-        "N": r.size,
-        "mesh": r.mesh,
-        "structure": r.structure,
-        "solver": r.solver,
-        "method": r.method,
-        "opponent_value": r.coalition_value,
-        "value_lower": r.lower,
-        "value_upper": r.upper,
-        "certified_lower": r.certified_lower,
-        "certified_upper": r.certified_upper,
-        "epsilon": r.epsilon,
-        "player1_strategy": p1[0][0],
-        "bloc_strategy": bloc[0][0][1] if bloc else math.nan,
-        "pseudo_bloc_strategy": pseudo[0][0][1] if pseudo else math.nan,
-        "pseudo_bloc_free": pseudo[0][0][0] if pseudo else math.nan,
-        "pseudo_bloc_weight": float(sum(w for _, w in pseudo)),
-        "player1_support": _fmt_support(p1),
-        "coalition_support": _fmt_support(co_items),
-        "iterations": r.iterations,
-        "coalition_iterations": r.coalition_iterations,
-        "num_solves": r.num_solves,
-        "converged": r.converged,
-        "seconds": r.seconds,
-    }
