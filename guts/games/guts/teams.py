@@ -17,9 +17,11 @@ game is fair: value 0 (the paper's 2 v. 2 finding at mesh 21).
 Examples
 --------
 >>> from guts.games.guts.teams import solve_teams
+>>> from guts import solve_coalition
 >>> r = solve_teams(1, 2, mesh=21, structure="full", solver="oracle")
->>> round(r.team2_value, 6)          # the 1 v. 2 coalition value at mesh 21
-0.00986
+>>> c = solve_coalition(2, mesh=21, structure="full", solver="oracle")
+>>> abs(r.team2_value - c.coalition_value) < 1e-10      # 1 v. 2 teams = the 1 v. 2 coalition game
+True
 >>> r = solve_teams(2, 2, mesh=11, structure="full", solver="oracle")
 >>> abs(r.team1_value) < 1e-9 and abs(r.team2_value) < 1e-9    # fair by symmetry
 True
@@ -34,7 +36,8 @@ import numpy as np
 from guts._validate import GutsInputError, check_choice, check_int, check_positive_float, check_thresholds
 from guts.games.guts.strategies import STRUCTURES, coalition_profiles, count_profiles, resolve_grid
 from guts.games.guts.payoffs import _alpha
-from guts.engine.recursive import METHODS, SOLVERS, Certificate, FixedPointResult, solve_both_sides
+from guts.engine.recursive import (METHODS, SOLVERS, Certificate, CertifiedInterval, FixedPointResult,
+                                   solve_both_sides)
 from guts.engine.tolerances import FIXED_POINT_TOL, SUPPORT_TOL
 from guts.engine.stage import LazyStage
 
@@ -146,7 +149,7 @@ def team_stage(m: int, n: int, mesh=21, structure="full") -> TeamStage:
 
 
 @dataclass(frozen=True)
-class TeamResult:
+class TeamResult(CertifiedInterval):
     """Solution of the m v. n team recursive game.
 
     Attributes
@@ -213,9 +216,6 @@ class TeamResult:
         """Both sides meet (``|lower - upper| <= 1e-9``): the game has a value (§1)."""
         return abs(self.lower - self.upper) <= 1e-9
 
-    @property
-    def certified_width(self) -> float:
-        return self.certified_upper - self.certified_lower
 
     def components(self, team: int = 1):
         """A team's support as ``[(profile, probability), ...]``, heaviest first."""

@@ -12,7 +12,7 @@ import numpy as np
 from scipy.optimize import minimize
 
 from guts._validate import check_int, check_positive_float, check_thresholds
-from guts.engine.recursive import fixed_point
+from guts.engine.recursive import CertifiedInterval, fixed_point
 from guts.engine.tolerances import SUPPORT_TOL
 from guts.errors import ConvergenceWarning
 from guts.games.guts.payoffs import alpha_matrix, beta_matrix
@@ -26,7 +26,7 @@ from guts.games.guts.continuum.oracle import _double_oracle, _initial_sets
 
 
 @dataclass(frozen=True)
-class ContinuumResult:
+class ContinuumResult(CertifiedInterval):
     """The 1 v. N pseudo-bloc recursive game without a mesh.
 
     Attributes
@@ -98,10 +98,6 @@ class ContinuumResult:
     certificate_lower: ContinuumCertificate = field(repr=False)
     certificate_upper: ContinuumCertificate = field(repr=False)
 
-    @property
-    def certified_width(self) -> float:
-        """``certified_upper - certified_lower``."""
-        return self.certified_upper - self.certified_lower
 
     def components(self):
         """Coalition support ``[((a, b), probability), ...]``, heaviest first."""

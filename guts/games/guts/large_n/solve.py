@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from guts._validate import check_int, check_positive_float
-from guts.engine.recursive import FixedPointResult, solve_both_sides
+from guts.engine.recursive import CertifiedInterval, FixedPointResult, solve_both_sides
 from guts.engine.tolerances import SUPPORT_TOL
 from guts.errors import ConvergenceWarning
 from guts.games.guts.pseudo_bloc import PseudoBlocStage
@@ -23,7 +23,7 @@ HELD_WARNING_WIDTH = 1e-8
 
 
 @dataclass(frozen=True)
-class LargeNResult:
+class LargeNResult(CertifiedInterval):
     """The 1 v. N pseudo-bloc game on one threshold mesh.
 
     Attributes
@@ -75,10 +75,6 @@ class LargeNResult:
     player1: FixedPointResult = field(repr=False)
     coalition: FixedPointResult = field(repr=False)
 
-    @property
-    def certified_width(self) -> float:
-        """Width of the certified interval (nan if a certificate failed)."""
-        return self.certified_upper - self.certified_lower
 
     def bloc_and_pseudo_bloc(self):
         """``(player1, bloc, pseudo_bloc, pseudo_free, pseudo_weight)`` summary thresholds.
