@@ -18,6 +18,9 @@ from guts.games.guts.coalition import solve_coalition
 from guts.games.guts.strategies import classify_components
 from guts.games.guts.continuum import (BLOC_ATOL, certify_coalition, certify_player1, full_coalition_response,
                                        solve_continuum)
+from guts._validate import check_int, check_positive_float
+from guts.errors import Interrupted
+from guts.studies.output import ensure_output_dir, meta_path as _meta_path, save_figure, write_csv, write_meta
 from guts.studies.sweep import run_sweep
 
 
@@ -170,17 +173,29 @@ def run_continuum_study(sizes=range(1, 16), meshes=(21, 51, 101, 201, 401, 801),
                         jobs: int = 1, out="results", progress: bool = True, refinement: bool = True, echo=None):
     """Solve the continuum game for every N and (optionally) the meshes; write the results.
 
+    Two stages, each written atomically as soon as it is done: ``continuum`` (continuum.csv)
+    and ``mesh_refinement`` (mesh_refinement.csv and .png).  Each meta file records the
+    stages finished when it was written; Ctrl-C in the second stage raises
+    :class:`guts.errors.Interrupted` naming the files that are complete.
+
     Returns
     -------
     (continuum, refinement, rates) : pandas.DataFrame, DataFrame or None, DataFrame or None
     """
-    from guts._validate import check_int, check_positive_float
-    from guts.studies.output import ensure_output_dir, save_figure, write_csv, write_meta
-
     sizes = [check_int("size", s, 1) for s in sizes]
     meshes = [check_int("mesh", m, 2) for m in meshes]
     tol = check_positive_float("tol", tol)
     out_dir = ensure_output_dir(out) if out is not None else None
+    completed, stages = [], []
+    try:
+        return _run_stages(sizes, meshes, tol, jobs, out_dir, progress, refinement, echo, completed, stages)
+    except KeyboardInterrupt:
+        if completed:
+            raise Interrupted(completed) from None
+        raise
+
+
+def _run_stages(sizes, meshes, tol, jobs, out_dir, progress, refinement, echo, completed, stages):
     t0 = time.perf_counter()
     cont = pd.DataFrame(run_sweep(_continuum_item, [(N, tol) for N in sizes], jobs=jobs, progress=progress,
                                   desc="continuum"))
@@ -195,7 +210,9 @@ def run_continuum_study(sizes=range(1, 16), meshes=(21, 51, 101, 201, 401, 801),
     if out_dir is not None:
         target = out_dir / "continuum.csv"
         write_csv(cont, target, float_format="%.15g")
-        write_meta(target, {"sizes": sizes, "tol": tol}, wall_seconds=wall_c)
+        stages.append("continuum")
+        write_meta(target, {"sizes": sizes, "tol": tol}, wall_seconds=wall_c, stages_finished=list(stages))
+        completed += [str(target), str(_meta_path(target))]
     ref = rates = None
     if refinement:
         cvalue = dict(zip(cont["N"], cont["value"]))
@@ -212,12 +229,14 @@ def run_continuum_study(sizes=range(1, 16), meshes=(21, 51, 101, 201, 401, 801),
             echo(f"  all N (one constant per N): r = {pooled:.2f}")
         if out_dir is not None:
             target = out_dir / "mesh_refinement.csv"
-            write_csv(ref, target, float_format="%.15g")
-            write_meta(target, {"sizes": sizes, "meshes": meshes, "tol": tol, "jobs": jobs},
-                       wall_seconds=wall_r, rates=rates.to_dict(orient="records"), pooled_rate=pooled)
             import matplotlib.pyplot as plt
 
             fig = _figure(ref, rates)
             save_figure(fig, out_dir / "mesh_refinement.png", dpi=130)
             plt.close(fig)
+            write_csv(ref, target, float_format="%.15g")
+            stages.append("mesh_refinement")
+            write_meta(target, {"sizes": sizes, "meshes": meshes, "tol": tol, "jobs": jobs},
+                       wall_seconds=wall_r, rates=rates.to_dict(orient="records"), pooled_rate=pooled,
+                       stages_finished=list(stages))
     return cont, ref, rates

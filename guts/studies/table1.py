@@ -19,7 +19,7 @@ import pandas as pd
 
 from guts._validate import check_choice, check_int
 from guts.games.guts.strategies import STRUCTURES
-from guts.games.guts.coalition import CoalitionResult, format_profile, solve_coalition
+from guts.games.guts.coalition import CoalitionResult, check_coalition_memory, format_profile, solve_coalition
 from guts.games.guts.strategies import BLOC_STEPS, classify_components, mesh_step, pseudo_bloc_parts
 from guts.engine.recursive import METHODS, SOLVERS
 from guts.studies.output import ensure_output_dir, write_csv, write_meta
@@ -103,7 +103,7 @@ def solve_table1_row(params: dict) -> dict:
     return row
 
 
-def run_table1(sizes=range(1, 16), mesh: int = 101, structure: str = "pseudo-bloc", solver: str = "lp",
+def run_table1(sizes=range(1, 16), mesh: int = 101, structure: str = "pseudo-bloc", solver: str = "oracle",
                method: str = "newton", jobs: int = 1, out="results", fp_iterations: int = 10_000,
                random_state: int = 0, progress: bool = True, echo=None) -> pd.DataFrame:
     """Reproduce Table 1 and write ``<out>/table1.csv`` (+ ``table1.meta.json``).
@@ -135,6 +135,7 @@ def run_table1(sizes=range(1, 16), mesh: int = 101, structure: str = "pseudo-blo
     check_choice("structure", structure, STRUCTURES)
     check_choice("solver", solver, SOLVERS)
     check_choice("method", method, METHODS)
+    check_coalition_memory(max(sizes), mesh, structure, solver)  # before any worker starts
     out_dir = ensure_output_dir(out) if out is not None else None
     params = [dict(size=N, mesh=mesh, structure=structure, solver=solver, method=method,
                    fp_iterations=fp_iterations, random_state=random_state) for N in sizes]

@@ -22,14 +22,15 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from guts._validate import check_choice, check_int, check_positive_float
-from guts.games.guts.strategies import STRUCTURES, coalition_profiles, resolve_grid
+from guts._validate import check_choice, check_int, check_memory, check_positive_float
+from guts.games.guts.strategies import STRUCTURES, coalition_profiles, count_profiles, resolve_grid
 from guts.engine.recursive import (METHODS, SOLVERS, Certificate, CertifiedInterval, FixedPointResult,
                                    solve_both_sides)
 from guts.engine.tolerances import FIXED_POINT_TOL, SUPPORT_TOL
 from guts.games.guts.stage import GutsStage
 
-__all__ = ["CoalitionResult", "solve_coalition", "coalition_stage", "format_profile"]
+__all__ = ["CoalitionResult", "solve_coalition", "coalition_stage", "format_profile", "coalition_bytes",
+           "check_coalition_memory"]
 
 
 @dataclass(frozen=True)
@@ -125,7 +126,44 @@ def coalition_stage(size: int, mesh=101, structure: str = "pseudo-bloc", coaliti
     return GutsStage(g1, coalition_profiles(size, gc, structure))
 
 
-def solve_coalition(size: int, mesh=101, structure: str = "pseudo-bloc", solver: str = "lp",
+def _points(mesh) -> int:
+    """Number of thresholds a mesh argument stands for, without building it."""
+    if isinstance(mesh, (int, np.integer, float, np.floating)) and not isinstance(mesh, bool):
+        return check_int("mesh", mesh, 2)
+    return int(np.size(mesh))
+
+
+def coalition_bytes(size: int, points: int, coalition_points: int, structure: str, solver: str) -> float:
+    """Estimated peak memory of :func:`solve_coalition` in bytes (checked before allocating).
+
+    The coalition profiles (``C x N`` floats), the temporaries of the closed-form payoff
+    (blocks of up to 4096 sorted profiles, about six arrays), and the stage matrices:
+    dense ``A`` and ``B`` plus HiGHS's copies (about five ``R x C`` arrays) for the LP and
+    fictitious play; for the double oracle a few dozen full rows and columns.
+    """
+    C = count_profiles(size, coalition_points, structure)
+    R = points
+    profiles = 8.0 * C * size
+    block = min(C, 4096)
+    temporaries = 6 * 8.0 * block * (size + 2) + 5 * 8.0 * R * block
+    if solver == "oracle":
+        matrices = 2 * 8.0 * 64 * (R + C)
+    else:
+        matrices = 5 * 8.0 * R * C
+    return profiles + temporaries + matrices
+
+
+def check_coalition_memory(size: int, mesh=101, structure: str = "pseudo-bloc", solver: str = "oracle",
+                           coalition_mesh=None) -> None:
+    """Refuse (GutsInputError) a 1 v. N game whose :func:`coalition_bytes` exceed the memory budget."""
+    points = _points(mesh)
+    check_memory(f"the 1 v. {size} game ({structure}, mesh {points}, solver {solver!r})",
+                 coalition_bytes(size, points, _points(mesh if coalition_mesh is None else coalition_mesh),
+                                 structure, solver),
+                 "use a smaller mesh or coalition" + ("" if solver == "oracle" else ", or solver='oracle'"))
+
+
+def solve_coalition(size: int, mesh=101, structure: str = "pseudo-bloc", solver: str = "oracle",
                     method: str = "newton", coalition_mesh=None, tol: float = FIXED_POINT_TOL,
                     max_iter: int = 10_000, fp_iterations: int = 10_000, random_state=None,
                     certify_result: bool = True) -> CoalitionResult:
@@ -140,10 +178,10 @@ def solve_coalition(size: int, mesh=101, structure: str = "pseudo-bloc", solver:
         101) or explicit thresholds in [0, 1].
     structure : {"pseudo-bloc", "bloc", "full", "product"}
         Coalition strategy space (:mod:`guts.games.guts.strategies`).
-    solver : {"lp", "fp", "oracle"}
-        Inner matrix-game solver: exact LP (HiGHS), nashpy fictitious play (the
-        paper's method, approximate), or double oracle (exact LP on generated rows
-        and columns; fastest).
+    solver : {"oracle", "lp", "fp"}
+        Inner matrix-game solver: double oracle (default: exact LP on generated rows
+        and columns, the fastest), one full LP per stage game (HiGHS), or nashpy
+        fictitious play (the paper's method, approximate).
     method : {"newton", "iterate"}
         Fixed-point method (:func:`guts.engine.recursive.fixed_point`).
     coalition_mesh : int or array_like, optional
@@ -166,6 +204,8 @@ def solve_coalition(size: int, mesh=101, structure: str = "pseudo-bloc", solver:
     check_choice("solver", solver, SOLVERS)
     check_choice("method", method, METHODS)
     check_positive_float("tol", tol)
+    check_choice("structure", structure, STRUCTURES)
+    check_coalition_memory(size, mesh, structure, solver, coalition_mesh)
     stage = coalition_stage(size, mesh, structure, coalition_mesh)
     # player 1 from -1, the coalition from -N; each capped at what the other forfeits by leaving
     both = solve_both_sides(stage, -1.0, -float(size), certify_result=certify_result, solver=solver,

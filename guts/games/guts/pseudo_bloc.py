@@ -11,12 +11,12 @@ from __future__ import annotations
 import numpy as np
 from scipy.optimize import minimize
 
-from guts._validate import check_int, check_thresholds
+from guts._validate import check_int, check_memory, check_thresholds
 from guts.engine.stage import LazyStage
 from guts.games.guts.strategies import resolve_grid
 
 __all__ = ["pseudo_bloc", "pseudo_bloc_alpha", "pseudo_bloc_beta", "stage_payoff", "stage_gradient",
-           "PseudoBlocStage", "minimize_on_box"]
+           "PseudoBlocStage", "stage_bytes", "minimize_on_box"]
 
 
 def pseudo_bloc(size: int, a, b) -> np.ndarray:
@@ -175,6 +175,21 @@ def _gradient_bounds(size, q, w, V, a0, a1, b0, b1):
     return out
 
 
+#: Full rows kept by :class:`PseudoBlocStage` (each row holds M^2 payoffs).
+MAX_CACHED_ROWS = 64
+
+
+def stage_bytes(size: int, points: int) -> float:
+    """Estimated peak memory of a :class:`PseudoBlocStage` solve with ``points`` thresholds.
+
+    Rows are ``C = points^2`` long (``points`` for N = 1); the double oracle keeps up
+    to :data:`MAX_CACHED_ROWS` of them (α and β) in the cache and as many in its
+    restricted game, plus a few full-row temporaries.
+    """
+    C = float(points) if size == 1 else float(points) ** 2
+    return 2 * 8.0 * C * (2 * MAX_CACHED_ROWS + 8)
+
+
 class PseudoBlocStage(LazyStage):
     """Player 1 (rows: thresholds) against pseudo-bloc coalitions (columns), stored compactly.
 
@@ -199,6 +214,8 @@ class PseudoBlocStage(LazyStage):
         self.col_grid = (self.row_thresholds if col_thresholds is None
                          else resolve_grid(col_thresholds, "coalition_mesh", minimum=1))
         M = self.col_grid.size
+        check_memory(f"the pseudo-bloc game with {M} coalition thresholds", stage_bytes(self.size, M),
+                     "use fewer mesh points")
         super().__init__((self.row_thresholds.size, M if self.size == 1 else M * M))
 
     def profile_parts(self, J) -> tuple[np.ndarray, np.ndarray]:
@@ -213,7 +230,7 @@ class PseudoBlocStage(LazyStage):
         """Columns ``J`` as explicit profiles, shape ``(len(J), N)``."""
         return pseudo_bloc(self.size, *self.profile_parts(J))
 
-    max_cached_rows = 64  # rows are M^2 long: keep only the ones in use
+    max_cached_rows = MAX_CACHED_ROWS  # rows are M^2 long: keep only the ones in use
 
     def _block(self, I, J):
         q = self.row_thresholds[I]

@@ -36,10 +36,12 @@ from math import comb
 
 import numpy as np
 
-from guts._validate import GutsInputError, check_choice, check_int, check_thresholds
+from guts._validate import GutsInputError, check_choice, check_int, check_memory, check_thresholds
 
 STRUCTURES = ("pseudo-bloc", "bloc", "full", "product")
 MAX_COLUMNS = 20_000_000
+#: Bytes held per mesh point while a mesh is built and used (the array and a few copies).
+BYTES_PER_MESH_POINT = 32
 #: Thresholds of one profile closer than this are equal (profiles are rounded to 1e-12).
 PROFILE_ATOL = 1e-12
 #: Members within this many mesh steps of each other form a bloc (a continuous bloc
@@ -56,7 +58,9 @@ def mesh(points: int, name: str = "mesh") -> np.ndarray:
     >>> mesh(5).tolist()
     [0.0, 0.25, 0.5, 0.75, 1.0]
     """
-    return np.linspace(0.0, 1.0, check_int(name, points, 2))
+    points = check_int(name, points, 2)
+    check_memory(f"{name} {points}", BYTES_PER_MESH_POINT * points, "use fewer mesh points")
+    return np.linspace(0.0, 1.0, points)
 
 
 def resolve_grid(grid, name: str = "mesh", minimum: int = 2, unique: bool = True) -> np.ndarray:
@@ -118,6 +122,10 @@ def coalition_profiles(size: int, grid, structure: str = "pseudo-bloc") -> np.nd
             f"structure {structure!r} with size {size} and mesh {M} has {C} coalition strategies; "
             f"at most {MAX_COLUMNS} are supported (use a smaller mesh or size)"
         )
+    # the profile array, and for "full" the index tuples it is built from
+    per_entry = 8 + (16 if structure == "full" else 0)
+    check_memory(f"the {C} coalition strategies of size {size} ({structure!r}, mesh {M})", per_entry * C * size,
+                 "use a smaller mesh or coalition")
     if size == 1 or structure == "bloc":
         return np.repeat(g[:, None], size, axis=1)
     if structure == "pseudo-bloc":

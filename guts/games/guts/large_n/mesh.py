@@ -7,8 +7,8 @@ import math
 
 import numpy as np
 
-from guts._validate import GutsInputError, check_choice, check_int, check_positive_float
-from guts.games.guts.strategies import mesh
+from guts._validate import GutsInputError, check_choice, check_int, check_memory, check_positive_float
+from guts.games.guts.strategies import BYTES_PER_MESH_POINT, mesh
 
 
 MESH_KINDS = ("scaled", "uniform")
@@ -50,6 +50,7 @@ def threshold_mesh(size: int, points: int, kind: str = "scaled", s_min: float = 
     size = check_int("size", size, 1)
     check_choice("mesh kind", kind, MESH_KINDS)
     points = check_int("points", points, 3)
+    check_memory(f"a threshold mesh of {points} points", BYTES_PER_MESH_POINT * points, "use fewer points")
     if kind == "uniform":
         return mesh(points)
     s_min = check_positive_float("s_min", s_min)
