@@ -23,6 +23,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.optimize import linprog
 
+from ..._validate import check_choice, check_positive_float
 from ...errors import ConvergenceWarning, GutsInputError, SolverError
 from . import _kernels as K
 from .result import ExtensiveResult
@@ -95,7 +96,7 @@ def sequence_form(game, player: int = 0):
     return A, E, e, F, f
 
 
-def _maxmin(A, E, e, F, f, tol):
+def _maxmin(A, E, e, F, f, tol, method="highs", time_limit=None):
     """Solve max_x min_y x^T A y over the two plan polytopes; returns (x, y, value, nit)."""
     n1 = A.shape[0]
     m2 = F.shape[0]
@@ -104,8 +105,11 @@ def _maxmin(A, E, e, F, f, tol):
     b_ub = np.zeros(A.shape[1])
     A_eq = sp.hstack([E, sp.csr_matrix((E.shape[0], m2))], format="csr")
     bounds = [(0, None)] * n1 + [(None, None)] * m2
-    res = linprog(c, A_ub=A_ub, b_ub=b_ub, A_eq=A_eq, b_eq=e, bounds=bounds, method="highs",
-                  options={"primal_feasibility_tolerance": tol, "dual_feasibility_tolerance": tol})
+    options = {"primal_feasibility_tolerance": tol, "dual_feasibility_tolerance": tol}
+    if time_limit is not None:
+        options["time_limit"] = float(time_limit)
+    res = linprog(c, A_ub=A_ub, b_ub=b_ub, A_eq=A_eq, b_eq=e, bounds=bounds, method=method,
+                  options=options)
     if res.status != 0 or res.x is None:
         raise SolverError(f"HiGHS did not solve the sequence-form LP: status {res.status} ({res.message})")
     x = np.clip(res.x[:n1], 0.0, None)
@@ -113,7 +117,8 @@ def _maxmin(A, E, e, F, f, tol):
     return x, y, -float(res.fun), int(getattr(res, "nit", 0) or 0)
 
 
-def solve_lp(game, *, tol: float = LP_TOL) -> ExtensiveResult:
+def solve_lp(game, *, tol: float = LP_TOL, method: str = "highs",
+             time_limit: float | None = None) -> ExtensiveResult:
     """Exact equilibrium of a two-player zero-sum game by the sequence-form LP.
 
     Parameters
@@ -122,6 +127,13 @@ def solve_lp(game, *, tol: float = LP_TOL) -> ExtensiveResult:
         Two players, zero-sum (``game.zero_sum``).
     tol : float
         HiGHS primal and dual feasibility tolerance.
+    method : {"highs", "highs-ds", "highs-ipm"}
+        HiGHS algorithm (``"highs"`` lets HiGHS choose).  For games whose payoff blocks
+        are dense over many types (e.g. a one-street raise game with 169 x 169 hand
+        classes), the interior-point method (with crossover) is usually much faster
+        than the simplex.
+    time_limit : float, optional
+        HiGHS time limit in seconds (SolverError when reached).
 
     Returns
     -------
@@ -148,9 +160,12 @@ def solve_lp(game, *, tol: float = LP_TOL) -> ExtensiveResult:
         raise GutsInputError(f"tol must be a positive number; got {tol!r}") from None
     if not (1e-13 <= tol <= 1e-3):
         raise GutsInputError(f"tol must be in [1e-13, 1e-3]; got {tol!r}")
+    method = check_choice("method", method, ("highs", "highs-ds", "highs-ipm"))
+    if time_limit is not None:
+        time_limit = check_positive_float("time_limit", time_limit)
     t0 = time.perf_counter()
     A, E, e, F, f = sequence_form(game, 0)
-    x, y, _, nit = _maxmin(A, E, e, F, f, tol)
+    x, y, _, nit = _maxmin(A, E, e, F, f, tol, method, time_limit)
     p0, p1 = cg.players
     flat = [normalise_blocks(p0, x.reshape(p0.num_seqs, p0.num_types)),
             normalise_blocks(p1, y.reshape(p1.num_seqs, p1.num_types))]
@@ -159,7 +174,7 @@ def solve_lp(game, *, tol: float = LP_TOL) -> ExtensiveResult:
     bound = LP_CERT_TOL * cg.payoff_scale
     if nc / 2 > bound:
         # the duals can be less accurate than the primal: solve player 2's own LP
-        y2, _, _, nit2 = _maxmin(-A.T.tocsr(), F, f, E, e, tol)
+        y2, _, _, nit2 = _maxmin(-A.T.tocsr(), F, f, E, e, tol, method, time_limit)
         nit += nit2
         flat[1] = normalise_blocks(p1, y2.reshape(p1.num_seqs, p1.num_types))
         ev, br, _ = K.values_and_br(cg, flat)

@@ -58,9 +58,10 @@ def test_fictitious_play_first_iterations_by_hand():
 
 
 def test_fictitious_play_converges_to_half_street_value():
-    r = fictitious_play(half_street(), epsilon=2e-3, max_iterations=20000)
-    assert r.converged and np.all(r.regrets[-1] < 2e-3)
-    assert abs(r.value - 1 / 3) < 2e-3
+    r = fictitious_play(half_street(), epsilon=5e-3, max_iterations=20000)
+    assert r.converged and np.all(r.regrets[-1] < 5e-3) and np.any(r.regrets[-2] >= 5e-3)
+    # |value - 1/3| <= max regret (the BR values bracket the game value)
+    assert abs(r.value - 1 / 3) < 5e-3
     assert abs(r.nash_conv - r.regrets[-1].sum()) < 1e-15
 
 
