@@ -94,7 +94,9 @@ class DiscretisedSolution:
     bet_size : ndarray (M,)
         The LP bettor's (most likely) action per hand: its size, 0 for a check.
     call_threshold : ndarray (K,)
-        Per size, the smallest mesh hand the LP caller calls with probability > 1/2.
+        Per size, the smallest mesh hand the LP caller calls with probability > 1/2.  Not
+        comparable with c(s): every threshold between a size's bluffs and value bets is a
+        best response, and the LP need not pick the admissible one.
     seconds : float
         Build + solve time.
     """
