@@ -12,7 +12,9 @@ table (pasted into docs/engine.md).  Sections:
    time counts ONLY its ``evaluate_and_update_policy`` calls (its checks excluded); ours
    counts everything, checks included: the ratio is conservative.  The final
    exploitability of our policy is also measured by OpenSpiel (converted policy).
-2. ``leduc_lp``: the exact sequence-form LP on Leduc (HiGHS), with its certificate.
+2. ``leduc_lp``: the exact sequence-form LP on Leduc (HiGHS), with its certificate;
+   ``raise_lp``: the LP of a synthetic one-street raise game shaped like seed 001's
+   (169 hand classes, 40 raise sizes): wall and CPU seconds.
 3. ``scale``: time per CFR+ iteration and memory for poker-shaped games of growing size
    (Leduc rules with larger decks and 3 players): (public node x deal) pairs from 1e5
    to ~4e7 (the last one has the size of seed 004's 3-player Mercer hold'em: ~3e3
@@ -120,6 +122,40 @@ def leduc_lp():
                  exploitability=r.exploitability, value=r.value)]
 
 
+def raise_game(types, sizes, seed=0):
+    """Synthetic one-street raise game shaped like seed 001's (169 hand classes): the
+    first player folds (-0.5) or raises one of ``sizes`` amounts, the second folds or
+    calls; random deal weights and a random antisymmetric equity table (shared)."""
+    from guts.engine.extensive import Deals, Decision, PublicTreeGame, Terminal
+
+    rng = np.random.default_rng(seed)
+    t1, t2 = np.meshgrid(np.arange(types), np.arange(types), indexing="ij")
+    w = rng.random(types * types) + 0.1
+    eq = rng.random((types, types))
+    eq = (eq + 1 - eq.T) / 2
+    np.fill_diagonal(eq, 0.5)
+    share = np.stack([eq.ravel(), 1 - eq.ravel()])
+    acts = {"f": Terminal([-0.5, 0.5])}
+    for s in np.linspace(1, 100, sizes):
+        acts[f"r{s:.2f}"] = Decision(1, {"f": Terminal([1.0, -1.0]),
+                                         "c": Terminal.showdown([1 + s, 1 + s], share)})
+    return PublicTreeGame(Decision(0, acts), Deals(w / w.sum(), np.stack([t1.ravel(), t2.ravel()])), 2,
+                          name=f"raise game {types} types x {sizes} sizes")
+
+
+def raise_lp(types, sizes):
+    from guts.engine.extensive.lp import sequence_form
+
+    game = raise_game(types, sizes)
+    nnz = sequence_form(game)[0].nnz
+    t = time.process_time()
+    r = solve_lp(game)
+    cpu = time.process_time() - t
+    return [dict(section="raise_lp", game=game.name, solver="guts solve_lp (HiGHS, auto)",
+                 iterations=r.num_iter, seconds=r.seconds, seconds_with_checks=r.seconds, cpu_seconds=cpu,
+                 exploitability=r.exploitability, value=r.value, lp_nonzeros=nnz)]
+
+
 def compiled_bytes(cg):
     total = 0
     for v in vars(cg).values():
@@ -193,6 +229,7 @@ def main(argv=None):
     rows = []
     rows += leduc_race(args.check_every, args.max_iterations)
     rows += leduc_lp()
+    rows += raise_lp(40, 10) if args.quick else raise_lp(169, 40)
     games = [
         ("leduc 2p, 12 cards", lambda: leduc_poker(2, ranks=6), 50),
         ("leduc 2p, 20 cards", lambda: leduc_poker(2, ranks=5, suits=4), 20),
@@ -207,7 +244,7 @@ def main(argv=None):
     write_csv(df, target)
     write_meta(target, dict(quick=args.quick, check_every=args.check_every, target=TARGET,
                             max_iterations=args.max_iterations))
-    race = df[df.section != "scale"][["solver", "iterations", "seconds", "seconds_with_checks",
+    race = df[df.section != "scale"][["section", "game", "solver", "iterations", "seconds", "seconds_with_checks",
                                       "exploitability", "openspiel_exploitability", "speedup_vs_openspiel"]]
     print(markdown(race))
     print()
