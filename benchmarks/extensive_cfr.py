@@ -20,6 +20,8 @@ table (pasted into docs/engine.md).  Sections:
    to ~4e7 (the last one has the size of seed 004's 3-player Mercer hold'em: ~3e3
    deals, ~1e4 public nodes).  Memory: bytes of the compiled flat form and the peak of
    numpy allocations (tracemalloc) during the iterations.
+4. ``to_target``: the Mercer-size game, CFR+ and DCFR to exploitability <= 0.01
+   (NashConv / 3), checks every 25 iterations included.
 """
 from __future__ import annotations
 
@@ -218,6 +220,21 @@ def markdown(df):
     return "\n".join(lines)
 
 
+def to_target(label, make, target, k):
+    """Wall time of CFR+ and DCFR to exploitability <= target (checks every k included)."""
+    game = make()
+    cfr_plus(game, iterations=1)
+    rows = []
+    for variant in ("cfr+", "dcfr"):
+        r = cfr_plus(game, target_exploitability=target, report_every=k, variant=variant,
+                     iterations=100_000)
+        rows.append(dict(section="to_target", game=label, solver=f"guts cfr_plus variant={variant}",
+                         iterations=r.num_iter, seconds=r.seconds, seconds_with_checks=r.seconds,
+                         exploitability=r.exploitability, target=target,
+                         seconds_per_iteration=r.seconds / r.num_iter))
+    return rows
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="smaller scale section (CI smoke run)")
@@ -239,15 +256,21 @@ def main(argv=None):
         games.append(("leduc 3p, 15 cards (Mercer-size)", lambda: leduc_poker(3, ranks=5, suits=3), 5))
     for label, make, iters in games:
         rows.append(scale_row(label, make, iters))
+    if not args.quick:
+        rows += to_target("leduc 3p, 15 cards (Mercer-size)", lambda: leduc_poker(3, ranks=5, suits=3), 0.01, 25)
     df = pd.DataFrame(rows)
     target = Path(out) / "benchmarks_extensive.csv"
     write_csv(df, target)
     write_meta(target, dict(quick=args.quick, check_every=args.check_every, target=TARGET,
                             max_iterations=args.max_iterations))
-    race = df[df.section != "scale"][["section", "game", "solver", "iterations", "seconds", "seconds_with_checks",
+    race = df[df.section.isin(["leduc_race", "leduc_lp", "raise_lp"])][["section", "game", "solver", "iterations", "seconds", "seconds_with_checks",
                                       "exploitability", "openspiel_exploitability", "speedup_vs_openspiel"]]
     print(markdown(race))
     print()
+    tt = df[df.section == "to_target"]
+    if len(tt):
+        print(markdown(tt[["game", "solver", "iterations", "seconds", "exploitability"]]))
+        print()
     sc = df[df.section == "scale"][["game", "players", "deals", "public_nodes", "node_deal_pairs", "infosets",
                                     "seconds_per_iteration", "seconds_per_check", "compiled_mb", "peak_numpy_mb"]]
     print(markdown(sc))
