@@ -26,6 +26,7 @@ table (pasted into docs/engine.md).  Sections:
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 import tracemalloc
@@ -261,8 +262,10 @@ def main(argv=None):
     df = pd.DataFrame(rows)
     target = Path(out) / "benchmarks_extensive.csv"
     write_csv(df, target)
-    write_meta(target, dict(quick=args.quick, check_every=args.check_every, target=TARGET,
-                            max_iterations=args.max_iterations))
+    meta = write_meta(target, dict(quick=args.quick, check_every=args.check_every, target=TARGET,
+                                   max_iterations=args.max_iterations))
+    for path in (target, meta):      # mkstemp creates 0600 files; results are shared (0644)
+        os.chmod(path, 0o644)
     race = df[df.section.isin(["leduc_race", "leduc_lp", "raise_lp"])][["section", "game", "solver", "iterations", "seconds", "seconds_with_checks",
                                       "exploitability", "openspiel_exploitability", "speedup_vs_openspiel"]]
     print(markdown(race))
