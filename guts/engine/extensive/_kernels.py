@@ -63,12 +63,11 @@ def _aux(cg):
     if aux is None:
         n = cg.num_players
         info_perm = [[cg.info[q][cg.perm[p]] for q in range(n)] for p in range(n)]
-        ctx_perm = None
         multi = any(c.single_table < 0 for c in cg.chunks)
         table_rows = [np.stack([t[p] for t in cg.tables]) for p in range(n)] if multi else None
         ones_scal = [bool(np.all(c.scal == 1.0)) for c in cg.chunks]
         all_present = [cg.type_present[p].size == cg.num_types[p] for p in range(n)]
-        aux = dict(info_perm=info_perm, ctx_perm=ctx_perm, table_rows=table_rows,
+        aux = dict(info_perm=info_perm, table_rows=table_rows,
                    ones_scal=ones_scal, all_present=all_present)
         cg._aux = aux
     return aux
@@ -171,7 +170,6 @@ def best_actions(pt, V, Vdec):
     is_max = V[1:] >= Vdec[pt.seq_dec[1:]]
     # first maximiser per (decision, type): cumulative count within the block == 1
     cnt = np.cumsum(is_max, axis=0)
-    before = np.zeros_like(cnt)
     firsts = pt.dec_first - 1
     base = np.where(firsts[:, None] > 0, cnt[np.maximum(firsts - 1, 0)], 0)
     before = base[pt.seq_dec[1:]]
