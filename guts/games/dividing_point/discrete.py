@@ -31,10 +31,21 @@ def engine_history(history: tuple) -> tuple:
     return tuple(a for _, a in history)
 
 
-def discretised_game(rules: BettingRules, pot, mesh: int):
+def _aggressiveness(seq) -> int:
+    return sum({"fold": 0, "pass": 1, "call": 2}.get(a, 3) for a in seq)
+
+
+def discretised_game(rules: BettingRules, pot, mesh: int, perturbation: float = 0.0):
     """The :class:`guts.engine.extensive.PublicTreeGame` of ``rules`` on an ``M``-point mesh.
 
     Payoffs are returns (net gains, ante included), so the game value is the patent's E1.
+
+    ``perturbation = eps > 0`` adds ``eps * (a1 (x - 1/2) - a2 (y - 1/2))`` to P1's payoff
+    (and its negative to P2's) at every terminal, ``a_i`` the aggressiveness of player i's
+    sequence (fold 0, pass 1, call 2, bet or raise 3 per action): a supermodular tie-break
+    that steers the LP, among the many equilibria of games with whole intervals of
+    indifference, to one where more aggressive plans go with better hands.  It is only a
+    selection device: every solution is then certified on the *unperturbed* game.
     """
     from guts.engine.extensive import Deals, Decision, PublicTreeGame, Terminal
 
@@ -55,9 +66,23 @@ def discretised_game(rules: BettingRules, pot, mesh: int):
     def num(x):
         return float(sp.sympify(x).subs(P, p))
 
+    hands = mesh_hands(mesh)
+    tilt = (np.stack([hands[info[0]] - 0.5, -(hands[info[0]] - 0.5)]),
+            np.stack([-(hands[info[1]] - 0.5), hands[info[1]] - 0.5]))
+
     def build(node):
         if isinstance(node, TerminalNode):
             contrib = np.array([num(c) for c in node.contrib])
+            if perturbation:
+                if node.folder is None:
+                    pay = contrib.sum() * share - contrib[:, None]
+                else:
+                    w = 1 - node.folder
+                    pay = np.repeat(-contrib[:, None], D, axis=1)
+                    pay[w] = contrib.sum() - contrib[w]
+                for p_ in (0, 1):
+                    pay = pay + perturbation * _aggressiveness(node.sequence(p_)) * tilt[p_]
+                return Terminal(pay)
             if node.folder is None:
                 return Terminal.showdown(contrib, share)
             w = 1 - node.folder
@@ -105,22 +130,34 @@ class MeshSolution:
     seconds: float
 
 
-def solve_mesh(rules: BettingRules, pot, mesh: int) -> MeshSolution:
-    """Build and solve the mesh game with :func:`guts.engine.extensive.solve_lp`."""
+def solve_mesh(rules: BettingRules, pot, mesh: int, perturbation: float = 0.0) -> MeshSolution:
+    """Build and solve the mesh game with :func:`guts.engine.extensive.solve_lp`.
+
+    With ``perturbation > 0`` (see :func:`discretised_game`) the reported ``value`` and
+    ``exploitability`` are still those of the *unperturbed* mesh game, evaluated by the
+    engine at the perturbed game's LP strategies.
+    """
     import time
 
     from guts.engine.extensive import solve_lp
 
     t0 = time.perf_counter()
-    game = discretised_game(rules, pot, mesh)
+    game = discretised_game(rules, pot, mesh, perturbation)
     res = solve_lp(game)
+    value, expl = float(res.value), float(res.exploitability)
+    if perturbation:
+        from guts.engine.extensive import expected_values, exploitability
+
+        plain = discretised_game(rules, pot, mesh)
+        value = float(expected_values(plain, res.strategies)[0])
+        expl = float(exploitability(plain, res.strategies))
     structure = derive(rules)
     probs = {}
     for p in (0, 1):
         for comp in structure.components[p]:
             probs[(p, comp)] = plan_probabilities(structure, res.strategies, p, comp)
-    return MeshSolution(rules=rules, pot=float(pot), mesh=int(mesh), value=float(res.value),
-                        exploitability=float(res.exploitability), plan_probs=probs,
+    return MeshSolution(rules=rules, pot=float(pot), mesh=int(mesh), value=value,
+                        exploitability=expl, plan_probs=probs,
                         strategies=tuple(res.strategies), seconds=time.perf_counter() - t0)
 
 

@@ -13,9 +13,10 @@ fold all lose every showdown they reach).  Any arrangement of those plans inside
 stretch, with the same masses, is an equilibrium, and a vertex of the LP may interleave
 them.  Such stretches (consecutive types with the same set of >= 2 optimal plans) are
 rearranged canonically: the plan also played just below stays at the bottom, the one
-played just above at the top, and the others are stacked with the most aggressive first
-action lowest, then the least aggressive later actions lowest -- the patent's own
-convention in FIGS. 12 and 24 (bluff with the worst hands; bet-fold below bet-reraise).
+played just above at the top (except in the bottom block), and the others are stacked
+with plans that never bet on top, then the most aggressive first action lowest, then the
+least aggressive later actions lowest -- the patent's own convention in FIGS. 12 and 24
+(bluff with the worst hands; bet-fold below bet-reraise below a bluff check-raise).
 """
 from __future__ import annotations
 
@@ -31,7 +32,7 @@ from .layout import Layout, make_layout
 from .method import DividingPointResult, solve_layout
 from .rules import P, BettingRules, GameStructure, TerminalNode, derive, label
 
-__all__ = ["TIE_TOL", "MASS_TOL", "mesh_plan_returns", "infer_segments", "infer_layout", "InferredOrder",
+__all__ = ["TIE_TOL", "MASS_TOL", "mesh_plan_returns", "read_component", "infer_layout", "InferredOrder",
            "infer_and_solve", "same_polynomial"]
 
 #: Two plans whose returns at a mesh type differ by less than this (times 1 + P) tie.
@@ -49,8 +50,12 @@ def _aggr(action: str) -> int:
 
 
 def _stack_key(plan_name: str):
+    """Bottom-to-top order inside an indifference block (the patent's FIGS. 12 and 24):
+    plans that never bet or raise on top; the others with the most aggressive first action
+    lowest, then the least aggressive later actions lowest."""
     acts = plan_name.split("-")
-    return (-_aggr(acts[0]),) + tuple(_aggr(a) for a in acts[1:])
+    passive = all(_aggr(a) < 3 for a in acts)
+    return (passive, -_aggr(acts[0])) + tuple(_aggr(a) for a in acts[1:])
 
 
 def _component_reached(structure, plan, other):
@@ -95,8 +100,32 @@ def mesh_plan_returns(structure: GameStructure, sol: MeshSolution, player: int, 
     return out
 
 
-def infer_segments(structure: GameStructure, sol: MeshSolution, player: int, component):
-    """Bottom-to-top ``[(plan, mass)]`` on one component (masses in units of the axis)."""
+def _common(opt, k, e):
+    out = opt[k]
+    for j in range(k + 1, e + 1):
+        out = out & opt[j]
+    return out
+
+
+@dataclass
+class _Seg:
+    plan: str
+    mass: float        # in units of the axis
+    block: int | None  # index of the indifference block it was read from
+
+
+@dataclass(frozen=True)
+class _Block:
+    start: int          # first mesh type
+    stop: int           # last mesh type
+    optimal: frozenset  # plan names optimal at every type of the block
+
+
+def read_component(structure: GameStructure, sol: MeshSolution, player: int, component):
+    """Read one component of the LP strategy: bottom-to-top segments and indifference blocks.
+
+    Returns ``(segments, blocks)``; ``segments`` are ``_Seg(plan, mass, block)``.
+    """
     M = sol.mesh
     probs = sol.plan_probs[(player, component)]
     names = list(probs)
@@ -106,36 +135,51 @@ def infer_segments(structure: GameStructure, sol: MeshSolution, player: int, com
     best = U.max(axis=0)
     opt = [frozenset(np.flatnonzero(U[:, k] >= best[k] - tol)) for k in range(M)]
     dom = Q.argmax(axis=0)
-    entries = []  # (plan index, mass in types)
+    used_at = [frozenset(np.flatnonzero(Q[:, k] > MASS_TOL)) for k in range(M)]
+    entries = []  # (plan index, mass in types, block id)
+    blocks = []
     k = 0
     while k < M:
-        e = k
-        if len(opt[k]) >= 2:
-            while e + 1 < M and opt[e + 1] == opt[k]:
+        # an indifference block: the plans the LP uses over it are all optimal at every type
+        e, used = k, set(used_at[k])
+        if len(opt[k]) >= 2 and used <= opt[k]:
+            while e + 1 < M:
+                common = _common(opt, k, e + 1)
+                if len(common) < 2 or not (used | used_at[e + 1]) <= common:
+                    break
                 e += 1
-        if e > k:  # an indifference block of >= 2 types: restack canonically
+                used |= used_at[e]
+        if e > k:  # an indifference block: restack what the LP plays in it canonically
             mass = Q[:, k:e + 1].sum(axis=1)
-            used = [i for i in range(len(names)) if mass[i] > MASS_TOL]
-            below = entries[-1][0] if entries else None
+            below = int(dom[k - 1]) if k > 0 else None
             above = int(dom[e + 1]) if e + 1 < M else None
+            if k == 0:  # the bottom block: pure convention, no continuity pin
+                below = above = None
             mid = sorted((i for i in used if i not in (below, above)), key=lambda i: _stack_key(names[i]))
             order = ([below] if below in used else []) + mid + ([above] if above in used and above != below else [])
-            entries += [(i, mass[i]) for i in order]
+            bid = len(blocks)
+            blocks.append(_Block(k, e, frozenset(names[i] for i in _common(opt, k, e))))
+            entries += [(i, mass[i], bid) for i in order]
         else:
+            e = k
             prev = entries[-1][0] if entries else None
             nxt = int(dom[k + 1]) if k + 1 < M else None
             used = [i for i in range(len(names)) if Q[i, k] > MASS_TOL]
             used.sort(key=lambda i: (0 if i == prev else (2 if i == nxt else 1), _stack_key(names[i])))
-            entries += [(i, Q[i, k]) for i in used]
+            entries += [(i, Q[i, k], None) for i in used]
         k = e + 1
-    merged = []
-    for i, m in entries:
-        if merged and merged[-1][0] == i:
-            merged[-1][1] += m
+    segs = []
+    for i, m, b in entries:
+        if segs and segs[-1].plan == names[i]:
+            segs[-1].mass += m
+            if segs[-1].block is None:
+                segs[-1].block = b
         else:
-            merged.append([i, m])
-    total = sum(m for _, m in merged)
-    return [(names[i], m / total) for i, m in merged]
+            segs.append(_Seg(names[i], float(m), b))
+    total = sum(sg.mass for sg in segs)
+    for sg in segs:
+        sg.mass /= total
+    return segs, blocks
 
 
 def _point_names(player, component, n):
@@ -144,74 +188,202 @@ def _point_names(player, component, n):
     return [f"{tag}{'' if comp == 'root' else '_' + comp}_{k + 1}" for k in range(n)]
 
 
+def _layout_from_segments(structure, comp_segs: dict):
+    """Layout (points named by position) and the segments' cumulative positions."""
+    segs_text, values = {}, {}
+    for (p, comp), segs in comp_segs.items():
+        plans = [sg.plan for sg in segs]
+        names = _point_names(p, comp, len(plans) - 1)
+        cum = np.cumsum([sg.mass for sg in segs])[:-1]
+        text = plans[0]
+        for nm, pl in zip(names, plans[1:]):
+            text += f" | {nm} | {pl}"
+        segs_text[(p, comp)] = text
+        values.update({n: float(v) for n, v in zip(names, cum)})
+    order = sorted(values, key=lambda n: values[n])
+    return make_layout(structure, segs_text, order), values
+
+
 def infer_layout(structure: GameStructure, sol: MeshSolution):
     """``(layout, lp_points)``: the order read from the LP solution, and where the LP puts each point."""
-    segs, values = {}, {}
+    comp_segs = {}
     for p in (0, 1):
         for comp in structure.components[p]:
-            runs = infer_segments(structure, sol, p, comp)
-            plans = [r[0] for r in runs]
-            names = _point_names(p, comp, len(plans) - 1)
-            cum = np.cumsum([r[1] for r in runs])[:-1]
-            text = plans[0]
-            for nm, pl in zip(names, plans[1:]):
-                text += f" | {nm} | {pl}"
-            segs[(p, comp)] = text
-            values.update(dict(zip(names, cum)))
-    order = sorted(values, key=lambda n: values[n])
-    return make_layout(structure, segs, order), values
+            comp_segs[(p, comp)] = read_component(structure, sol, p, comp)[0]
+    return _layout_from_segments(structure, comp_segs)
 
 
 @dataclass(frozen=True)
 class InferredOrder:
-    """The order read from the LP, the LP's estimate of each point and the certified solve."""
+    """The order read from the LP, repaired and certified.
+
+    ``layout``/``result``: the certified order and its solution; ``lp_points``: where the
+    LP put each point of the order first read; ``steps``: the repairs and convention moves
+    applied, each accepted only because the re-solved point certified.
+    """
 
     layout: Layout
     lp_points: dict
     result: DividingPointResult
-    swaps: tuple
+    steps: tuple
     mesh: int
     lp_value: float
+    first_layout: Layout
+
+
+def _merge(segs):
+    out = []
+    for sg in segs:
+        if out and out[-1].plan == sg.plan:
+            out[-1] = _Seg(sg.plan, out[-1].mass + sg.mass, out[-1].block if out[-1].block is not None else sg.block)
+        else:
+            out.append(_Seg(sg.plan, sg.mass, sg.block))
+    return out
+
+
+def _restack_bottom(segs, blocks, plan, mass):
+    """Insert ``plan`` into the bottom indifference block (block 0 starting at type 0)."""
+    bottom = [sg for sg in segs if sg.block == 0]
+    rest = [sg for sg in segs if sg.block != 0]
+    if not bottom:
+        return None
+    pool = {}
+    for sg in bottom:
+        pool[sg.plan] = pool.get(sg.plan, 0.0) + sg.mass
+    pool[plan] = pool.get(plan, 0.0) + mass
+    return _merge([_Seg(p, pool[p], 0) for p in sorted(pool, key=_stack_key)] + rest)
+
+
+def _candidates(comp_segs, comp_blocks, mesh, keep_plans: bool = False):
+    """Layout changes to try: tied segments moved to the bottom indifference block (the
+    patent's convention: bluff with the worst hands), then tiny segments dropped (with
+    ``keep_plans``, only fragments of a plan that has another segment on the component)."""
+    drops, moves = [], []
+    for key, segs in comp_segs.items():
+        blocks = comp_blocks[key]
+        counts = {}
+        for sg in segs:
+            counts[sg.plan] = counts.get(sg.plan, 0) + 1
+        for i in sorted(range(len(segs)), key=lambda i: segs[i].mass):
+            small = segs[i].mass < 2.0 / mesh
+            if len(segs) > 1 and ((small and not keep_plans) or (keep_plans and counts[segs[i].plan] > 1)):
+                drops.append((f"drop a {segs[i].mass * mesh:.2f}-type {segs[i].plan} segment at {label(key[1])}",
+                              key, _merge(segs[:i] + segs[i + 1:])))
+        if not (blocks and blocks[0].start == 0):
+            continue
+        for i, sg in enumerate(segs):
+            if sg.block not in (None, 0) and sg.plan in blocks[0].optimal:
+                new = _restack_bottom(segs[:i] + segs[i + 1:], blocks, sg.plan, sg.mass)
+                if new is not None:
+                    moves.append((f"move {sg.plan} at {label(key[1])} to the bottom block", key, new))
+    return moves + drops
+
+
+class _Failed:
+    """Stands for a layout whose stationarity equations have no solution."""
+
+    converged = False
+    order_ok = False
+    certificate = float("inf")
+    order_violations = ()
+
+
+def _solve_or_fail(rules, layout, pot, values, game):
+    try:
+        return solve_layout(rules, layout, pot, start=values, game=game, warn=False)
+    except SolverError:  # singular and inconsistent: no stationary point for this order
+        return _Failed()
+
+
+def _solve(rules, structure, comp_segs, pot, game):
+    try:
+        layout, values = _layout_from_segments(structure, comp_segs)
+    except GutsInputError:
+        return None, _Failed(), []
+    res = _solve_or_fail(rules, layout, pot, values, game)
+    swaps = []
+    seen = {layout.order}
+    for _ in range(MAX_SWAPS):
+        if res.converged or res.order_ok or not res.order_violations:
+            break
+        a, b = res.order_violations[0]
+        if "0" in (a, b) or "1" in (a, b) or layout.owner(a) == layout.owner(b):
+            break
+        trial_order = list(layout.order)
+        i, j = trial_order.index(a), trial_order.index(b)
+        trial_order[i], trial_order[j] = trial_order[j], trial_order[i]
+        if tuple(trial_order) in seen:  # the swap would undo an earlier one
+            break
+        seen.add(tuple(trial_order))
+        order = list(layout.order)
+        i, j = order.index(a), order.index(b)
+        order[i], order[j] = order[j], order[i]
+        layout = make_layout(structure, {(s.player, s.component): _seg_text(s) for s in layout.segmentations}, order)
+        res = _solve_or_fail(rules, layout, pot, values, game)
+        swaps.append(f"swap {a} and {b}")
+    return layout, res, swaps
 
 
 def infer_and_solve(rules: BettingRules, pot, mesh: int = 120, *, sol: MeshSolution | None = None,
-                    game: str = "") -> InferredOrder:
-    """Solve the mesh game by LP, infer the order, then solve and certify on the continuum.
+                    game: str = "", convention: bool = True, max_steps: int = 8) -> InferredOrder:
+    """Solve the mesh game by LP, read the order, repair it, solve and certify on the continuum.
+
+    Parameters
+    ----------
+    convention : bool
+        After a certified order is found, also try dropping tiny segments and moving tied
+        segments into the bottom indifference block (the patent's convention of bluffing
+        with the worst hands); each change is kept only if the re-solved point still
+        certifies.
 
     Raises
     ------
     SolverError
-        If no certified equilibrium is reached after :data:`MAX_SWAPS` neighbour swaps.
+        If no certified equilibrium is found.
     """
     mesh = check_int("mesh", mesh, 8)
     structure = derive(rules)
     if sol is None:
         sol = solve_mesh(rules, pot, mesh)
-    layout, lp_points = infer_layout(structure, sol)
-    swaps = []
-    for _ in range(MAX_SWAPS + 1):
-        res = solve_layout(rules, layout, pot, start=lp_points, game=game, warn=False)
-        if res.converged or res.order_ok:
+    comp_segs, comp_blocks = {}, {}
+    for p in (0, 1):
+        for comp in structure.components[p]:
+            comp_segs[(p, comp)], comp_blocks[(p, comp)] = read_component(structure, sol, p, comp)
+    first_layout, lp_points = _layout_from_segments(structure, comp_segs)
+    layout, res, steps = _solve(rules, structure, comp_segs, pot, game)
+    # repair: drop tiny segments / move tied ones while not certified
+    for _ in range(max_steps):
+        if res.converged:
             break
-        a, b = res.order_violations[0]
-        if "0" in (a, b) or "1" in (a, b):
-            break
-        order = list(layout.order)
-        i, j = order.index(a), order.index(b)
-        order[i], order[j] = order[j], order[i]
-        swaps.append((a, b))
-        try:
-            layout = make_layout(structure, {(s.player, s.component): _seg_text(s) for s in layout.segmentations},
-                                 order)
-        except GutsInputError:  # the swap contradicts a player's own sequence: give up
+        for why, key, new in _candidates(comp_segs, comp_blocks, mesh):
+            trial = dict(comp_segs)
+            trial[key] = new
+            lay2, res2, sw = _solve(rules, structure, trial, pot, game)
+            if res2.converged or (res2.order_ok and res2.certificate < res.certificate):
+                comp_segs, layout, res = trial, lay2, res2
+                steps += [why] + sw
+                break
+        else:
             break
     if not res.converged:
         raise SolverError(
-            f"the order inferred from the LP at M = {mesh} gives no certified equilibrium "
+            f"the order read from the LP at M = {mesh} gives no certified equilibrium "
             f"(order ok: {res.order_ok}, certificate {res.certificate:.3g}); try a finer mesh"
         )
-    return InferredOrder(layout=layout, lp_points=dict(lp_points), result=res, swaps=tuple(swaps),
-                         mesh=mesh, lp_value=sol.value)
+    if convention:
+        for _ in range(max_steps):
+            for why, key, new in _candidates(comp_segs, comp_blocks, mesh, keep_plans=True):
+                trial = dict(comp_segs)
+                trial[key] = new
+                lay2, res2, sw = _solve(rules, structure, trial, pot, game)
+                if res2.converged:
+                    comp_segs, layout, res = trial, lay2, res2
+                    steps += [why + " (convention)"] + sw
+                    break
+            else:
+                break
+    return InferredOrder(layout=layout, lp_points=dict(lp_points), result=res, steps=tuple(steps),
+                         mesh=mesh, lp_value=sol.value, first_layout=first_layout)
 
 
 def _seg_text(seg):
@@ -242,6 +414,7 @@ def same_polynomial(rules: BettingRules, layout_a: Layout, layout_b: Layout):
         ren.update(dict(zip(seg_b[k].points, seg_a[k].points)))
     _, Ea, _ = equations(rules, layout_a)
     _, Eb, _ = equations(rules, layout_b)
-    Eb = Eb.subs({sp.Symbol(n, real=True): sp.Symbol(ren[n] + "__tmp", real=True) for n in ren}, simultaneous=True)
+    tmp = {sp.Symbol(n, real=True): sp.Symbol(ren[n] + "__tmp", real=True) for n in ren}
+    Eb = Eb.subs(tmp, simultaneous=True)
     Eb = Eb.subs({sp.Symbol(v + "__tmp", real=True): sp.Symbol(v, real=True) for v in ren.values()})
     return True, ren, sp.expand(Ea - Eb) == 0
