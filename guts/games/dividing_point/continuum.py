@@ -188,6 +188,21 @@ def _integrate_played(z, lines, breaks, plan_names):
     return total
 
 
+def _unattended(structure, strategy, player, pot):
+    """Second player's return from the first player's plans that end the round before he acts."""
+    first = structure.rules.first
+    breaks, plans = strategy.parts[(first, structure.root.history)]
+    total = 0.0
+    for i, plan in enumerate(plans):
+        if _component_reached(structure, plan, player) is not None:
+            continue
+        a, b = breaks[i], breaks[i + 1]
+        hi, lo = _terminal_return(structure.play(plan, plan), player, pot)
+        # the second player's hand y is above x with probability 1 - x
+        total += hi * ((b - a) - (b * b - a * a) / 2) + lo * (b * b - a * a) / 2
+    return total
+
+
 @dataclass(frozen=True)
 class ContinuumCheck:
     """Result of :func:`best_response_gains`.
@@ -219,6 +234,10 @@ def best_response_gains(structure: GameStructure, strategy: IntervalStrategy, po
             breaks, plans = strategy.parts[(p, comp)]
             b += _integrate_max(z, [lines[pl.name] for pl in structure.plans[(p, comp)]])
             v += _integrate_played(z, lines, breaks, [pl.name for pl in plans])
+        if p != structure.rules.first:  # resolutions the second player never acts in: a constant
+            c = _unattended(structure, strategy, p, pot)
+            v += c
+            b += c
         values.append(v)
         best.append(b)
     gains = tuple(max(b - v, 0.0) for b, v in zip(best, values))
