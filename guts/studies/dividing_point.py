@@ -6,8 +6,8 @@ Writes, under ``<out>/dividing_point/`` (each with a ``.meta.json``):
 * ``sweep.csv``      -- game, pot, every dividing point, value (exact and float), continuum
   certificate, and the LP value of the mesh game at ``lp_mesh`` with the difference;
 * ``intervals.csv``  -- the strategies on the hand axis (player, component, lo, hi, plan);
-* ``refinement.csv`` / ``refinement.png`` -- |LP value(M) - dividing-point value| over M,
-  with the fitted rate per game;
+* ``refinement.csv``, ``refinement_rates.csv``, ``mesh_refinement.png`` -- |LP value(M) -
+  dividing-point value| over M, and the fitted rate per game;
 * ``ordering.csv``   -- the order read from the LP at several meshes: certified?, the
   patent's order recovered (same E1 up to renaming)?, the repairs and moves applied;
 * ``printed_equations.csv`` -- each printed equation against the derivation;
@@ -16,6 +16,7 @@ Writes, under ``<out>/dividing_point/`` (each with a ``.meta.json``):
 from __future__ import annotations
 
 import json
+import os
 import time
 
 import numpy as np
@@ -111,23 +112,22 @@ def printed_table(random_state: int = 0) -> pd.DataFrame:
                          for c in compare_all(random_state)])
 
 
-_COLORS = {"fold": "#d9d9d9", "pass": "#9ecae1", "call": "#74c476", "bet": "#fd8d3c", "raise": "#e6550d",
-           "reraise": "#a63603"}
-
-
-def _color(plan: str):
-    last = plan.split("-")
-    key = last[0] if last[0] in ("bet", "raise") and len(last) == 1 else last[-1]
-    if plan.startswith("pass") and len(last) == 2 and last[1] in ("fold", "call"):
-        key = {"fold": "pass", "call": "call"}[last[1]]
-    return _COLORS.get(key, "#bdbdbd")
+#: One colour per plan (folds grey, passes blue, calls green, bets and raises warm).
+PLAN_COLORS = {
+    "fold": "#d9d9d9", "pass-fold": "#bdbdbd", "bet-fold": "#fdd0a2", "raise-fold": "#fcbba1",
+    "pass-raise-fold": "#dadaeb",
+    "pass": "#9ecae1", "pass-call": "#4292c6", "call": "#74c476", "bet-call": "#238b45",
+    "raise-call": "#cb181d", "pass-raise-call": "#6a51a3",
+    "bet": "#fd8d3c", "bet-reraise": "#a63603",
+}
 
 
 def plot_strategies(ivs: pd.DataFrame, games=GAME_NAMES):
-    """One panel per game: each player's plans on the hand axis, one row per pot."""
+    """One panel per game: each player's plans on the hand axis, one row per pot and first decision."""
     import matplotlib.pyplot as plt
 
-    fig, axes = plt.subplots(1, len(games), figsize=(4.2 * len(games), 5.5), squeeze=False)
+    fig, axes = plt.subplots(1, len(games), figsize=(4.4 * len(games), 6.0), squeeze=False)
+    seen = {}
     for ax, g in zip(axes[0], games):
         d = ivs[ivs.game == g]
         rows = []
@@ -137,18 +137,21 @@ def plot_strategies(ivs: pd.DataFrame, games=GAME_NAMES):
         labels = []
         for k, (pot, player, comp, part) in enumerate(rows):
             for _, iv in part.iterrows():
-                ax.barh(k, iv.hi - iv.lo, left=iv.lo, color=_color(iv.plan), edgecolor="white", linewidth=0.3)
-            labels.append(f"P={pot} {player} {comp}")
+                color = PLAN_COLORS.get(iv.plan, "#969696")
+                seen[iv.plan] = color
+                ax.barh(k, iv.hi - iv.lo, left=iv.lo, color=color, edgecolor="white", linewidth=0.3)
+            where = "" if comp == "root" else f" after {comp}"
+            labels.append(f"P={pot:g} {player}{where}")
         ax.set_yticks(range(len(rows)))
         ax.set_yticklabels(labels, fontsize=5)
         ax.invert_yaxis()
         ax.set_xlim(0, 1)
         ax.set_xlabel("hand strength")
         ax.set_title(f"game {g}")
-    handles = [plt.Rectangle((0, 0), 1, 1, color=c) for c in _COLORS.values()]
-    fig.legend(handles, ["fold (or pass-fold)", "pass", "call", "bet", "raise", "reraise"], loc="lower center",
-               ncol=6, fontsize=8)
-    fig.tight_layout(rect=(0, 0.05, 1, 1))
+    order = [p for p in PLAN_COLORS if p in seen] + [p for p in seen if p not in PLAN_COLORS]
+    handles = [plt.Rectangle((0, 0), 1, 1, color=seen[p]) for p in order]
+    fig.legend(handles, order, loc="lower center", ncol=min(len(order), 7), fontsize=7)
+    fig.tight_layout(rect=(0, 0.07, 1, 1))
     return fig
 
 
@@ -186,12 +189,13 @@ def run(out="results", pots=range(1, 11), lp_mesh: int = 200, meshes=(25, 50, 10
 
     ref = refinement(games, 3, meshes)
     rates = fit_rates(ref)
+    rparams = {"games": list(games), "pot": 3, "meshes": list(meshes)}
     write_csv(ref, out_dir / "refinement.csv")
-    write_meta(out_dir / "refinement.csv", {"games": list(games), "pot": 3, "meshes": list(meshes)},
-               rates=rates.to_dict(orient="records"))
-    save_figure(plot_refinement(ref, rates), out_dir / "refinement.png")
-    write_meta(out_dir / "refinement.png", {"games": list(games), "pot": 3, "meshes": list(meshes)},
-               data="refinement.csv")
+    write_meta(out_dir / "refinement.csv", rparams)
+    write_csv(rates, out_dir / "refinement_rates.csv")
+    write_meta(out_dir / "refinement_rates.csv", dict(rparams, min_mesh=50), data="refinement.csv")
+    save_figure(plot_refinement(ref, rates), out_dir / "mesh_refinement.png")
+    write_meta(out_dir / "mesh_refinement.png", rparams, data="refinement.csv")
 
     orders = ordering(games, order_pots, order_meshes)
     write_csv(orders, out_dir / "ordering.csv")
@@ -201,4 +205,7 @@ def run(out="results", pots=range(1, 11), lp_mesh: int = 200, meshes=(25, 50, 10
     pr = printed_table()
     write_csv(pr, out_dir / "printed_equations.csv")
     write_meta(out_dir / "printed_equations.csv", {"random_state": 0})
+    for f in out_dir.iterdir():  # the atomic writer's temporary files are private (0600)
+        if f.is_file() and not f.name.startswith("."):
+            os.chmod(f, 0o644)
     return {"sweep": sw, "refinement": ref, "rates": rates, "ordering": orders, "printed": pr}

@@ -107,6 +107,21 @@ def _common(opt, k, e):
     return out
 
 
+def _last_run(entries):
+    """The plan of the last run of entries worth at least one mesh type (or None)."""
+    run_plan, run_mass = None, 0.0
+    for i, m, _ in reversed(entries):
+        if run_plan is None or i == run_plan:
+            run_plan, run_mass = i, run_mass + m
+            if run_mass >= 1.0:
+                return run_plan
+        else:
+            run_plan, run_mass = i, m
+            if run_mass >= 1.0:
+                return run_plan
+    return None
+
+
 @dataclass
 class _Seg:
     plan: str
@@ -151,7 +166,7 @@ def read_component(structure: GameStructure, sol: MeshSolution, player: int, com
                 used |= used_at[e]
         if e > k:  # an indifference block: restack what the LP plays in it canonically
             mass = Q[:, k:e + 1].sum(axis=1)
-            below = int(dom[k - 1]) if k > 0 else None
+            below = _last_run(entries)  # the last plan played on a whole type or more
             above = int(dom[e + 1]) if e + 1 < M else None
             if k == 0:  # the bottom block: pure convention, no continuity pin
                 below = above = None
@@ -256,19 +271,24 @@ def _restack_bottom(segs, blocks, plan, mass):
 
 def _candidates(comp_segs, comp_blocks, mesh, keep_plans: bool = False):
     """Layout changes to try: tied segments moved to the bottom indifference block (the
-    patent's convention: bluff with the worst hands), then tiny segments dropped (with
-    ``keep_plans``, only fragments of a plan that has another segment on the component)."""
-    drops, moves = [], []
+    patent's convention: bluff with the worst hands), then tiny segments dropped (unless
+    ``keep_plans``), then fragments of a plan that has another segment on the component
+    dropped, smallest first."""
+    drops, fragments, moves = [], [], []
     for key, segs in comp_segs.items():
         blocks = comp_blocks[key]
         counts = {}
         for sg in segs:
             counts[sg.plan] = counts.get(sg.plan, 0) + 1
         for i in sorted(range(len(segs)), key=lambda i: segs[i].mass):
-            small = segs[i].mass < 2.0 / mesh
-            if len(segs) > 1 and ((small and not keep_plans) or (keep_plans and counts[segs[i].plan] > 1)):
-                drops.append((f"drop a {segs[i].mass * mesh:.2f}-type {segs[i].plan} segment at {label(key[1])}",
-                              key, _merge(segs[:i] + segs[i + 1:])))
+            if len(segs) < 2:
+                break
+            what = f"drop a {segs[i].mass * mesh:.2f}-type {segs[i].plan} segment at {label(key[1])}"
+            new = _merge(segs[:i] + segs[i + 1:])
+            if counts[segs[i].plan] > 1 and not (keep_plans and segs[i].block == 0):
+                fragments.append((what, key, new))  # (the convention keeps the bottom block's bluffs)
+            elif segs[i].mass < 2.0 / mesh and not keep_plans:
+                drops.append((what, key, new))
         if not (blocks and blocks[0].start == 0):
             continue
         for i, sg in enumerate(segs):
@@ -276,7 +296,7 @@ def _candidates(comp_segs, comp_blocks, mesh, keep_plans: bool = False):
                 new = _restack_bottom(segs[:i] + segs[i + 1:], blocks, sg.plan, sg.mass)
                 if new is not None:
                     moves.append((f"move {sg.plan} at {label(key[1])} to the bottom block", key, new))
-    return moves + drops
+    return moves + drops + fragments
 
 
 class _Failed:
@@ -359,7 +379,9 @@ def infer_and_solve(rules: BettingRules, pot, mesh: int = 120, *, sol: MeshSolut
             trial = dict(comp_segs)
             trial[key] = new
             lay2, res2, sw = _solve(rules, structure, trial, pot, game)
-            if res2.converged or (res2.order_ok and res2.certificate < res.certificate):
+            simpler = lay2 is not None and layout is not None and len(lay2.order) < len(layout.order)
+            if res2.converged or (res2.order_ok and (res2.certificate < res.certificate
+                                                     or (simpler and res2.certificate <= 10 * res.certificate))):
                 comp_segs, layout, res = trial, lay2, res2
                 steps += [why] + sw
                 break

@@ -166,14 +166,14 @@ def solve_layout(rules: BettingRules, layout: Layout, pot, *, start: dict | None
         exact = {}
     elif A.rank() == n:
         sol = A.LUsolve(b)
-        exact = {name: sp.nsimplify(sol[i]) for i, name in enumerate(layout.order)}
+        exact = {name: sp.cancel(sol[i]) for i, name in enumerate(layout.order)}
     else:
         exact = None
         num_stationary = f"a {n - A.rank()}-dimensional family"
     if exact is not None:
         values = {k: float(v) for k, v in exact.items()}
         method = "exact-linear"
-        value_exact = sp.nsimplify(E.subs(P, p).subs({syms[k]: v for k, v in exact.items()}))
+        value_exact = sp.cancel(E.subs(P, p).subs({syms[k]: v for k, v in exact.items()}))
     else:
         values = _numeric_root(A, b, layout, start)
         method = "numeric-root"

@@ -93,7 +93,7 @@ PRINTED = (
     PrintedEquation("E1 1068", "b", "region",
                     "-(P/2 + 3)*((rr1 - b1)(1 - C2RR) + (1 - RR1)^2/2) + (P/2 + 3)*((1 - RR1)(1 - C2RR) - (1 - RR1)^2/2)",
                     wrt=("bet-reraise", "raise-call")),
-    PrintedEquation("E1 (FIG. 13)", "b", "E1",
+    PrintedEquation("E1 (game b)", "b", "E1",
                     "B2^2 + C1 - b2C1 - B2C1 - C1R - C2 - C2RR + 2r2 - 3C1Rr2 + B1b2 - B1B2 + B1C2 + B1r2 - R2"
                     " - C1RR2 + R2^2 + 2b1 - 5b1C2RR - 3b1r2 + 3b1R2 - 3rr1 + C2rr1 + 5C2RRrr1 + 2r2rr1"
                     " - 3R2rr1 + RR1 + C2RRRR1 - RR1^2 + P(1/2b2^2 - b2C1 - C1Rr2 + B1r2 - B1C2RR - b1r2"

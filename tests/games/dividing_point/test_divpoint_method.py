@@ -83,6 +83,8 @@ def test_divpoint_patent_orders_are_certified_equilibria(game):
         r = solve_patent_game(game, pot)
         assert r.order_ok and r.converged, (game, pot, r.certificate)
         assert r.certificate <= CERTIFICATE_TOL
+        # the linear system is solved in rationals: the value is an exact fraction
+        assert float(sp.Rational(r.value_exact)) == pytest.approx(r.value, abs=1e-14)
 
 
 @pytest.mark.parametrize("game", ["a", "b", "c"])

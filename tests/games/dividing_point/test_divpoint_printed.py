@@ -31,7 +31,7 @@ def test_divpoint_region_1054_has_the_wrong_stake():
 
 
 def test_divpoint_game_b_E1_display_has_the_sign_of_C1R_wrong():
-    c = compare("E1 (FIG. 13)")
+    c = compare("E1 (game b)")
     diff = sp.sympify(c.difference, locals=V)
     # -2 C1R (printed -C1R, derived +C1R; (13) = dE1/dC1R = 1 - ... confirms +C1R) and one b1/B1 case slip
     assert sp.expand(diff - (-2 * V["C1R"] + P * V["C2RR"] * (V["b1"] - V["B1"]))) == 0
