@@ -20,12 +20,12 @@ import numpy as np
 import sympy as sp
 
 from guts._validate import check_positive_float
-from guts.errors import ConvergenceWarning, GutsInputError, SolverError
+from guts.errors import ConvergenceWarning, SolverError
 
 from .continuum import best_response_gains, strategy_from_points
 from .expected import expected_return, symbols_of
 from .layout import Layout
-from .rules import P, BettingRules, GameStructure, derive
+from .rules import P, BettingRules, derive
 
 __all__ = [
     "CERTIFICATE_TOL",

@@ -79,3 +79,18 @@ def test_divpoint_order_read_from_the_lp_is_the_patents(game, M):
     patent = solve_patent_game(game, 3)
     for name, pname in renaming.items():
         assert io.result.points[name] == pytest.approx(patent.points[pname], abs=1e-12)
+
+
+def test_divpoint_a_wrong_order_is_replaced_by_the_one_read_from_the_lp():
+    import warnings
+
+    from guts.games.dividing_point import make_layout, solve_layout
+
+    rules = patent_rules("a")
+    wrong = make_layout(derive(rules), {("P1", "root"): "bet | b1 | pass | B1 | bet",
+                                        ("P2", "bet"): "fold | C2 | call"}, "0 < C2 < b1 < B1 < 1")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert not solve_layout(rules, wrong, 2).converged
+    io = infer_and_solve(rules, 2, 40)
+    assert io.result.converged and same_polynomial(rules, patent_layout("a"), io.layout)[2]
