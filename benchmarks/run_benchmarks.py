@@ -30,7 +30,7 @@ import pandas as pd
 
 from guts import solve_coalition
 from guts.games.guts.strategies import coalition_profiles, mesh
-from guts.engine.matrix_game import ConvergenceWarning
+from guts.errors import ConvergenceWarning
 from guts.games.guts.payoffs import alpha_enumeration, alpha_matrix, alpha_pseudo_bloc_enumeration, beta_matrix
 from guts.studies.output import ensure_output_dir, write_csv, write_meta
 

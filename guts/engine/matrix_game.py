@@ -35,12 +35,13 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.optimize import linprog
 
-from guts._validate import GutsInputError, check_int, check_matrix
+from guts._validate import check_choice, check_int, check_matrix
+from guts.engine.tolerances import (HIGHS_FEASIBILITY_TOL, LP_GAP_REL, ORACLE_GAP_TOL,
+                                    ORACLE_IMPROVEMENT_TOL, POLISH_NEGATIVE_TOL, SUPPORT_TOL)
+from guts.errors import ConvergenceWarning, SolverError
 
 __all__ = [
     "MatrixGameSolution",
-    "SolverError",
-    "ConvergenceWarning",
     "duality_gap",
     "solve_lp",
     "solve_fp",
@@ -50,9 +51,6 @@ __all__ = [
 ]
 
 INNER_SOLVERS = ("lp", "fp")
-
-
-from guts.errors import ConvergenceWarning, SolverError  # noqa: E402  (re-exported)
 
 
 @dataclass(frozen=True)
@@ -105,14 +103,12 @@ def duality_gap(M, x, y) -> tuple[float, float, float]:
     return lower, upper, upper - lower
 
 
-def _polish(M: np.ndarray, x: np.ndarray, y: np.ndarray, support_tol: float = 1e-9):
-    """Solve the indifference equations on the supports of ``(x, y)``.
+def _polish(M: np.ndarray, I: np.ndarray, J: np.ndarray):
+    """Solve the indifference equations of the square subgame ``M[I, J]``.
 
-    Returns improved ``(x, y)`` when the supports are square, the system is regular
-    and the result is a probability vector with a smaller duality gap; else ``None``.
+    Returns ``(x, y)`` (full length, on supports ``I`` and ``J``) when ``|I| = |J|``, the
+    system is regular and the result is a probability vector; else ``None``.
     """
-    I = np.flatnonzero(x > support_tol)
-    J = np.flatnonzero(y > support_tol)
     k = I.size
     if k == 0 or k != J.size:
         return None
@@ -129,16 +125,43 @@ def _polish(M: np.ndarray, x: np.ndarray, y: np.ndarray, support_tol: float = 1e
         ys = np.linalg.solve(K, rhs)[:k]
     except np.linalg.LinAlgError:
         return None
-    if np.min(xs) < -1e-12 or np.min(ys) < -1e-12 or not (np.all(np.isfinite(xs)) and np.all(np.isfinite(ys))):
+    if not (np.all(np.isfinite(xs)) and np.all(np.isfinite(ys))):
         return None
-    xn = np.zeros_like(x)
-    yn = np.zeros_like(y)
+    if np.min(xs) < -POLISH_NEGATIVE_TOL or np.min(ys) < -POLISH_NEGATIVE_TOL:
+        return None
+    xn = np.zeros(M.shape[0])
+    yn = np.zeros(M.shape[1])
     xn[I] = np.clip(xs, 0, None)
     yn[J] = np.clip(ys, 0, None)
     return xn / xn.sum(), yn / yn.sum()
 
 
-def solve_lp(M, tol: float = 1e-9, polish: bool = True) -> MatrixGameSolution:
+def _polished(M: np.ndarray, x: np.ndarray, y: np.ndarray, gap: float, scale: float):
+    """The best of the LP strategies and their support polishes (smallest duality gap).
+
+    Two candidate supports: the supports of ``(x, y)`` themselves, and the best
+    responses to them (rows within ``delta`` of ``max M y``, columns within ``delta`` of
+    ``min x M``, ``delta`` the LP's own accuracy).  The second repairs a degenerate LP
+    solution that leaves weight, within HiGHS's tolerance, on a strategy that is not a
+    best response: its supports are then not square, but the best responses are.
+    """
+    best = (x, y, *duality_gap(M, x, y))
+    if gap == 0.0:
+        return best
+    Mx, My = x @ M, M @ y
+    delta = HIGHS_FEASIBILITY_TOL * scale
+    candidates = [(np.flatnonzero(x > SUPPORT_TOL), np.flatnonzero(y > SUPPORT_TOL)),
+                  (np.flatnonzero(My >= My.max() - delta), np.flatnonzero(Mx <= Mx.min() + delta))]
+    for I, J in candidates:
+        better = _polish(M, I, J)
+        if better is not None:
+            cand = (*better, *duality_gap(M, *better))
+            if cand[4] <= best[4]:
+                best = cand
+    return best
+
+
+def solve_lp(M, tol: float = LP_GAP_REL, polish: bool = True) -> MatrixGameSolution:
     """Solve the zero-sum game ``M`` exactly by linear programming (HiGHS).
 
     Parameters
@@ -146,19 +169,22 @@ def solve_lp(M, tol: float = 1e-9, polish: bool = True) -> MatrixGameSolution:
     M : array_like, shape (R, C)
         Row player's payoff.
     tol : float
-        Largest duality gap of the returned strategies accepted without a warning,
-        relative to the payoff scale ``max(1, max|M|)`` (HiGHS' feasibility
-        tolerances are absolute, ~1e-10, so degenerate games can keep a gap of that
-        order when the support polish does not apply).
+        Duality gap of the returned strategies accepted without a warning, relative to
+        the payoff scale ``max(1, max|M|)``.
     polish : bool
-        Refine the HiGHS solution on its support (gap typically ~1e-15).
+        Refine the HiGHS solution on its support, or on the best responses to it, by
+        solving the indifference equations (gap typically ~1e-15).
 
     Raises
     ------
     SolverError
         HiGHS did not return an optimal solution.
     """
-    M = check_matrix("M", M)
+    return _solve_lp(check_matrix("M", M), tol, polish)
+
+
+def _solve_lp(M: np.ndarray, tol: float = LP_GAP_REL, polish: bool = True, warn: bool = True) -> MatrixGameSolution:
+    """:func:`solve_lp` without the input check (``M`` a finite 2-D float array)."""
     R, C = M.shape
     # The column player's LP (C + 1 variables, R constraints) is the faster form when
     # C >> R, as for coalitions; presolve only costs time on these dense games.
@@ -173,25 +199,22 @@ def solve_lp(M, tol: float = 1e-9, polish: bool = True) -> MatrixGameSolution:
     res = linprog(
         c, A_ub=A_ub, b_ub=np.zeros(R), A_eq=A_eq, b_eq=[1.0],
         bounds=np.column_stack([lb, np.full(C + 1, np.inf)]), method="highs",
-        options={"presolve": False, "primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10},
+        options={"presolve": False, "primal_feasibility_tolerance": HIGHS_FEASIBILITY_TOL,
+                 "dual_feasibility_tolerance": HIGHS_FEASIBILITY_TOL},
     )
     if res.status != 0 or res.x is None:
         raise SolverError(f"HiGHS failed on a {R}x{C} matrix game: status {res.status}: {res.message}")
     y = _normalise(res.x[:C])
     x = _normalise(-np.asarray(res.ineqlin.marginals))
+    scale = max(1.0, float(np.abs(M).max()))
     lower, upper, gap = duality_gap(M, x, y)
     if polish:
-        better = _polish(M, x, y)
-        if better is not None:
-            l2, u2, g2 = duality_gap(M, *better)
-            if g2 <= gap:
-                x, y = better
-                lower, upper, gap = l2, u2, g2
-    scaled_tol = tol * max(1.0, float(np.abs(M).max()))
-    converged = gap <= scaled_tol
-    if not converged:
-        warnings.warn(f"LP solution has duality gap {gap:.3e} > tol {scaled_tol:.1e}", ConvergenceWarning,
-                      stacklevel=2)
+        x, y, lower, upper, gap = _polished(M, x, y, gap, scale)
+    allowed = tol * scale
+    converged = gap <= allowed
+    if warn and not converged:
+        warnings.warn(f"LP solution of a {R}x{C} game has duality gap {gap:.3e} > {allowed:.1e} "
+                      f"(tol {tol:.1e} x payoff scale {scale:.3g})", ConvergenceWarning, stacklevel=3)
     return MatrixGameSolution(
         value=0.5 * (lower + upper), row_strategy=x, col_strategy=y, lower=lower, upper=upper,
         gap=gap, method="lp", converged=converged, num_iter=int(getattr(res, "nit", 0) or 0),
@@ -250,15 +273,12 @@ def solve_fp(M, iterations: int = 10_000, random_state=None, tol: float = 1e-3) 
 
 def solve_matrix_game(M, solver: str = "lp", **kwargs) -> MatrixGameSolution:
     """Dispatch to :func:`solve_lp` (``solver="lp"``) or :func:`solve_fp` (``"fp"``)."""
-    if solver == "lp":
-        return solve_lp(M, **kwargs)
-    if solver == "fp":
-        return solve_fp(M, **kwargs)
-    raise GutsInputError(f"unknown solver {solver!r}; accepted: {', '.join(map(repr, INNER_SOLVERS))}")
+    check_choice("solver", solver, INNER_SOLVERS)
+    return solve_lp(M, **kwargs) if solver == "lp" else solve_fp(M, **kwargs)
 
 
-def double_oracle(get_rows, get_cols, shape, init_rows=(), init_cols=(), tol: float = 1e-11,
-                  max_rounds: int = 500, gap_tol: float = 1e-9) -> tuple[MatrixGameSolution, np.ndarray, np.ndarray]:
+def double_oracle(get_rows, get_cols, shape, init_rows=(), init_cols=(), tol: float = ORACLE_IMPROVEMENT_TOL,
+                  max_rounds: int = 500, gap_tol: float = ORACLE_GAP_TOL) -> tuple[MatrixGameSolution, np.ndarray, np.ndarray]:
     """Solve a large zero-sum game by row/column generation (double oracle).
 
     Parameters
@@ -291,7 +311,7 @@ def double_oracle(get_rows, get_cols, shape, init_rows=(), init_cols=(), tol: fl
     col_block = get_cols(cols)  # (R, |J|)
     for rnd in range(1, max_rounds + 1):
         sub = row_block[:, cols]
-        s = solve_lp(sub, tol=np.inf)
+        s = _solve_lp(sub, tol=np.inf)
         x = np.zeros(R)
         x[rows] = s.row_strategy
         y = np.zeros(C)

@@ -45,7 +45,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from guts._validate import GutsInputError, check_choice, check_int, check_positive_float
-from guts.engine.matrix_game import ConvergenceWarning, MatrixGameSolution, double_oracle, solve_fp, solve_lp
+from guts.engine.tolerances import (ACCEPT_REL, CERT_ROUNDING, FIXED_POINT_TOL, NO_ENTRY_REL, ORACLE_STAGE_TOL,
+                                    PROBABILITY_SUM_TOL, SLOPE_MARGIN)
+from guts.engine.matrix_game import MatrixGameSolution, _solve_lp, double_oracle, solve_fp
+from guts.errors import ConvergenceWarning
 from guts.engine.stage import StageGame, as_stage
 
 __all__ = [
@@ -56,15 +59,13 @@ __all__ = [
     "StageSolver",
     "fixed_point",
     "certify",
+    "CertifiedInterval",
+    "TwoSidedResult",
+    "solve_both_sides",
 ]
 
 SOLVERS = ("lp", "fp", "oracle")
 METHODS = ("iterate", "newton")
-
-# Absolute allowance for floating-point error in a certificate's row combination
-# x A, x B (entries are O(n); closed-form entries agree with the exact enumeration
-# to ~1e-14, see tests/test_payoffs.py).
-CERT_ROUNDING = 1e-12
 
 
 @dataclass(frozen=True)
@@ -155,7 +156,7 @@ class StageSolver:
     """
 
     def __init__(self, stage: StageGame, solver: str = "lp", fp_iterations: int = 10_000,
-                 random_state=None, oracle_tol: float = 1e-13):
+                 random_state=None, oracle_tol: float = ORACLE_STAGE_TOL):
         self.stage = stage
         self.solver = check_choice("solver", solver, SOLVERS)
         self.fp_iterations = check_int("fp_iterations", fp_iterations, 1)
@@ -188,7 +189,7 @@ class StageSolver:
         A, B = self.stage.dense()
         M = A + V * B
         if self.solver == "lp":
-            return solve_lp(M, tol=1e-9)
+            return _solve_lp(M)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)  # gap reported in the result
             return solve_fp(M, iterations=self.fp_iterations, random_state=self.random_state, tol=np.inf)
@@ -201,7 +202,7 @@ class StageSolver:
 
 
 def fixed_point(A, B=None, v0: float = -1.0, solver: str = "lp", method: str = "iterate",
-                tol: float = 1e-11, max_iter: int = 10_000, cap: float | None = None,
+                tol: float = FIXED_POINT_TOL, max_iter: int = 10_000, cap: float | None = None,
                 fp_iterations: int = 10_000, random_state=None, check_above: bool = True,
                 warn: bool = True, progress=None) -> FixedPointResult:
     """Value forcable by the row player from ``v0``: the limit of ``V <- Value(A + B V)``.
@@ -244,7 +245,7 @@ def fixed_point(A, B=None, v0: float = -1.0, solver: str = "lp", method: str = "
     history = [v0]
     sol = solve(v0)
     T = sol.value
-    if T <= v0 + 1e-14 * max(1.0, abs(v0)):
+    if T <= v0 + NO_ENTRY_REL * max(1.0, abs(v0)):
         return _finish(stage, solve, sol, v0, "no-entry", history, T - v0, 0.0, method, solver,
                        check_above=False, warn=warn)
 
@@ -269,7 +270,7 @@ def fixed_point(A, B=None, v0: float = -1.0, solver: str = "lp", method: str = "
                     continue  # the bracket moved past this trial point
                 sol_c = solve(c)
                 g_c = sol_c.value - c
-                if sol_c.lower >= c - 1e-13 * max(1.0, abs(c)) and _margin(stage, sol_c.row_strategy, v0) > 0:
+                if sol_c.lower >= c - ACCEPT_REL * max(1.0, abs(c)) and _margin(stage, sol_c.row_strategy, v0) > 0:
                     # Theorem 1.2: x_c forces at least c from v0, so c <= value from below
                     L, sol_L, T_L, s_L = c, sol_c, sol_c.value, solve.slope(sol_c)
                     history.append(L)
@@ -309,13 +310,13 @@ def _newton_candidates(L, r, s_L, U, g_U, s_U, bound):
     or convex these fall on opposite sides of the root, so both ends tighten.
     """
     if U is None:
-        if s_L >= 1.0 - 1e-12:
+        if s_L >= 1.0 - SLOPE_MARGIN:
             return []
         return [min(L + r / (1.0 - s_L), bound * (1 + 1e-12))]
     out = []
-    if r <= -g_U and s_L < 1.0 - 1e-12:
+    if r <= -g_U and s_L < 1.0 - SLOPE_MARGIN:
         out.append(L + r / (1.0 - s_L))
-    elif s_U is not None and s_U < 1.0 - 1e-12:
+    elif s_U is not None and s_U < 1.0 - SLOPE_MARGIN:
         out.append(U + g_U / (1.0 - s_U))
     out.append(L + r * (U - L) / (r - g_U))
     return [c for c in out if L < c < U]
@@ -378,9 +379,14 @@ def certify(A, B=None, strategy=None, v_start: float = -1.0, rounding: float = C
     """
     stage = as_stage(A, B)
     x = np.asarray(strategy, dtype=float).ravel()
-    if x.size != stage.shape[0] or np.any(~np.isfinite(x)) or np.any(x < 0) or abs(x.sum() - 1) > 1e-9:
+    if x.size != stage.shape[0] or np.any(~np.isfinite(x)) or np.any(x < 0) or abs(x.sum() - 1) > PROBABILITY_SUM_TOL:
         raise GutsInputError(
             f"strategy must be a probability vector of length {stage.shape[0]}; got length {x.size}, sum {x.sum()}")
+    return _certify(stage, x, float(v_start), rounding)
+
+
+def _certify(stage: StageGame, x: np.ndarray, v_start: float, rounding: float) -> Certificate:
+    """:func:`certify` without the input checks (``x`` a probability vector over the rows)."""
     I = np.flatnonzero(x > 0)
     AI, BI = stage.rows(I)
     a = x[I] @ AI
@@ -402,3 +408,87 @@ def certify(A, B=None, strategy=None, v_start: float = -1.0, rounding: float = C
     v_cert = float(np.min(num / den))
     return Certificate(True, float(v_start), max(v_cert, float(v_start)), eps,
                        "f(v_*) > 0 and f(v^*) >= 0 (Theorem 1.2)")
+
+
+class CertifiedInterval:
+    """Mixin of the result objects with a Theorem 1.2 interval ``[certified_lower, certified_upper]``."""
+
+    certified_lower: float
+    certified_upper: float
+
+    @property
+    def certified_width(self) -> float:
+        """``certified_upper - certified_lower`` (nan if a certificate failed)."""
+        return self.certified_upper - self.certified_lower
+
+
+@dataclass(frozen=True)
+class TwoSidedResult(CertifiedInterval):
+    """The recursive game solved from both sides and certified (paper §1, Theorem 1.2).
+
+    Attributes
+    ----------
+    row, col : FixedPointResult
+        The row player's fixed point from ``v_row`` and the column player's (its own
+        value, on the transposed stage) from ``v_col``.
+    certificate_lower, certificate_upper : Certificate
+        Theorem 1.2 for the row player's strategy (from ``v_row``) and the column
+        player's (from ``v_col``).
+    certified_lower, certified_upper : float
+        Rigorous interval for the row player's value (``nan`` where a certificate failed
+        or was not computed).
+    converged : bool
+        Both fixed points converged.
+    num_iter, num_solves : int
+        Outer iterations and inner solves, both sides.
+    """
+
+    row: FixedPointResult
+    col: FixedPointResult
+    certificate_lower: Certificate
+    certificate_upper: Certificate
+    certified_lower: float
+    certified_upper: float
+    converged: bool
+    num_iter: int
+    num_solves: int
+
+
+NOT_CERTIFIED = Certificate(False, math.nan, math.nan, math.nan, "not computed")
+
+
+def solve_both_sides(stage: StageGame, v_row: float, v_col: float, certify_result: bool = True,
+                     **fixed_point_kwargs) -> TwoSidedResult:
+    """Solve the recursive game from both sides and certify both ends.
+
+    The row player iterates from ``v_row`` (its termination value, e.g. -1), the column
+    player from ``v_col`` (e.g. -N) on ``stage.transpose()``; each is capped at what
+    the other forfeits by leaving (``-v_col`` and ``-v_row``, paper §1).  When the game
+    has a value, ``row.value = -col.value``.
+
+    Parameters
+    ----------
+    stage : StageGame
+    v_row, v_col : float
+        Termination values of the two sides (both < 0).
+    certify_result : bool
+        Apply :func:`certify` to both fixed-point strategies.
+    **fixed_point_kwargs
+        Passed to :func:`fixed_point` (``solver``, ``method``, ``tol`` ...).
+    """
+    v_row, v_col = float(v_row), float(v_col)
+    row = fixed_point(stage, v0=v_row, cap=-v_col, **fixed_point_kwargs)
+    col = fixed_point(stage.transpose(), v0=v_col, cap=-v_row, **fixed_point_kwargs)
+    if certify_result:
+        lo = _certify(stage, row.row_strategy, v_row, CERT_ROUNDING)
+        hi = _certify(stage.transpose(), col.row_strategy, v_col, CERT_ROUNDING)
+    else:
+        lo = hi = NOT_CERTIFIED
+    return TwoSidedResult(
+        row=row, col=col, certificate_lower=lo, certificate_upper=hi,
+        certified_lower=lo.v_certified if lo.valid else math.nan,
+        certified_upper=-hi.v_certified if hi.valid else math.nan,
+        converged=row.converged and col.converged, num_iter=row.num_iter + col.num_iter,
+        num_solves=row.num_solves + col.num_solves,
+    )
+

@@ -1,4 +1,6 @@
 """Matrix-game solvers: known values, LP bounds by pure guarantees, FP gap, double oracle = LP."""
+import warnings
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -6,7 +8,8 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 from guts import GutsInputError, SolverError
-from guts.engine.matrix_game import ConvergenceWarning, double_oracle, duality_gap, solve_fp, solve_lp, solve_matrix_game
+from guts.errors import ConvergenceWarning
+from guts.engine.matrix_game import double_oracle, duality_gap, solve_fp, solve_lp, solve_matrix_game
 
 games = st.tuples(st.integers(1, 6), st.integers(1, 6)).flatmap(
     lambda s: arrays(float, s, elements=st.floats(-10, 10, allow_nan=False, width=32)))
@@ -96,3 +99,21 @@ def test_lp_failure_is_loud(monkeypatch):
     monkeypatch.setattr(mg, "linprog", lambda *a, **k: Bad())
     with pytest.raises(SolverError, match="status 4"):
         mg.solve_lp([[1.0, 2.0]])
+
+
+def test_degenerate_lp_is_polished_onto_the_best_responses():
+    """A 1 x 2 game whose columns differ by ~1e-9 (found by hypothesis, scipy 1.17 / HiGHS).
+
+    HiGHS may keep weight on the worse column within its 1e-10 tolerances (gap ~1e-9,
+    non-square supports); the value is the smaller column and the column player's only
+    optimal strategy is that column.
+    """
+    A = np.array([[9.999999717180685e-10, 9.999999717180685e-10]])
+    B = np.array([[0.0, 0.75]])
+    for V in (-2e-9, -1.3e-9, -7.5e-10):
+        M = A + V * B
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", ConvergenceWarning)
+            s = solve_lp(M)
+        assert s.value == pytest.approx(M.min(), abs=1e-18)
+        assert s.col_strategy.tolist() == [0.0, 1.0] and s.gap <= 1e-18

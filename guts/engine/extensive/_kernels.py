@@ -11,6 +11,51 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import _fused
+
+#: Use the fused numba kernel for the terminal pass (the numpy path is the reference).
+USE_FUSED = _fused.HAVE_NUMBA
+#: Within the fused path, stream over deals sorted by the player's type.
+BLOCKED = True
+
+
+def _fused_data(cg):
+    fd = getattr(cg, "_fused", None)
+    if fd is None:
+        tid = np.where(cg.term_tid < 0, 0, cg.term_tid)
+        order = np.lexsort((cg.term_seq[0], tid, cg.term_vid))  # ctx / table rows stay in cache
+        fd = dict(
+            tvid=np.ascontiguousarray(cg.term_vid[order]),
+            tscal=np.ascontiguousarray(cg.term_scal[order]),
+            tseq=np.ascontiguousarray(cg.term_seq[:, order]),
+            toff=np.ascontiguousarray(cg.term_offset[:, order]),
+            tscale=np.ascontiguousarray(cg.term_scale[order]),
+            ttid=np.ascontiguousarray(tid[order]),
+            tables=np.ascontiguousarray(np.stack(cg.tables)),
+            ctx=np.ascontiguousarray(cg.ctx),
+            info=np.ascontiguousarray(cg.info),
+            rstride=np.array(cg.num_types, dtype=np.int64),
+        )
+        # per player: deals sorted by his type (streaming loops, one write per type)
+        per = []
+        for p in range(cg.num_players):
+            perm = cg.perm[p]
+            counts = np.bincount(cg.info[p], minlength=cg.num_types[p])
+            ends = np.cumsum(counts)
+            present = counts > 0
+            per.append(dict(
+                others=np.array([q for q in range(cg.num_players) if q != p], dtype=np.int64),
+                ctxp=np.ascontiguousarray(fd["ctx"][:, perm]),
+                tabp=np.ascontiguousarray(fd["tables"][:, p, :][:, perm]),
+                infop=np.ascontiguousarray(cg.info[:, perm]),
+                bstart=(ends - counts)[present].astype(np.int64),
+                bend=ends[present].astype(np.int64),
+                btype=np.flatnonzero(present).astype(np.int64),
+            ))
+        fd["per"] = per
+        cg._fused = fd
+    return fd
+
 
 def _aux(cg):
     """Per-game derived arrays, built once and cached on the compiled game."""
@@ -18,12 +63,11 @@ def _aux(cg):
     if aux is None:
         n = cg.num_players
         info_perm = [[cg.info[q][cg.perm[p]] for q in range(n)] for p in range(n)]
-        ctx_perm = None
         multi = any(c.single_table < 0 for c in cg.chunks)
         table_rows = [np.stack([t[p] for t in cg.tables]) for p in range(n)] if multi else None
         ones_scal = [bool(np.all(c.scal == 1.0)) for c in cg.chunks]
         all_present = [cg.type_present[p].size == cg.num_types[p] for p in range(n)]
-        aux = dict(info_perm=info_perm, ctx_perm=ctx_perm, table_rows=table_rows,
+        aux = dict(info_perm=info_perm, table_rows=table_rows,
                    ones_scal=ones_scal, all_present=all_present)
         cg._aux = aux
     return aux
@@ -39,13 +83,28 @@ def reach(pt, B):
     return R
 
 
-def terminal_values(cg, p, reaches, payoff_weights=None):
+def terminal_values(cg, p, reaches, fused=None):
     """g (S_p+1, T_p): player p's payoffs weighted by deal, chance and the others' reach.
 
-    ``reaches[q]`` is player q's R (ignored for q == p).  ``payoff_weights`` (n,) gives
-    the utility as a weighted sum of the players' payoffs instead of p's own (used for
-    nothing but pooled evaluation; default: p's own payoff).
+    ``reaches[q]`` is player q's R (ignored for q == p).  ``fused``: use the numba
+    kernel (default :data:`USE_FUSED`) or the chunked numpy pass.
     """
+    if USE_FUSED if fused is None else fused:
+        fd = _fused_data(cg)
+        n = cg.num_players
+        sizes = [r.size for r in reaches]
+        rbase = np.concatenate(([0], np.cumsum(sizes)[:-1])).astype(np.int64)
+        rflat = np.concatenate([np.ascontiguousarray(r).ravel() for r in reaches])
+        g = np.zeros((cg.players[p].num_seqs, cg.num_types[p]))
+        if BLOCKED:
+            pp = fd["per"][p]
+            return _fused.terminal_values_blocked(
+                p, pp["others"], pp["ctxp"], fd["tvid"], fd["tscal"], fd["tseq"], fd["toff"],
+                fd["tscale"], fd["ttid"], pp["tabp"], pp["infop"], pp["bstart"], pp["bend"],
+                pp["btype"], rflat, rbase, fd["rstride"], g)
+        return _fused.terminal_values_fused(
+            p, fd["ctx"], fd["tvid"], fd["tscal"], fd["tseq"], fd["toff"], fd["tscale"],
+            fd["ttid"], fd["tables"], fd["info"], rflat, rbase, fd["rstride"], g)
     aux = _aux(cg)
     n = cg.num_players
     pt = cg.players[p]
@@ -111,7 +170,6 @@ def best_actions(pt, V, Vdec):
     is_max = V[1:] >= Vdec[pt.seq_dec[1:]]
     # first maximiser per (decision, type): cumulative count within the block == 1
     cnt = np.cumsum(is_max, axis=0)
-    before = np.zeros_like(cnt)
     firsts = pt.dec_first - 1
     base = np.where(firsts[:, None] > 0, cnt[np.maximum(firsts - 1, 0)], 0)
     before = base[pt.seq_dec[1:]]

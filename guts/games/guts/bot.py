@@ -79,7 +79,7 @@ import numpy as np
 
 from guts._validate import GutsInputError, check_choice, check_int, check_thresholds
 from guts.games.guts.coalition import format_profile, solve_coalition
-from guts.engine.matrix_game import ConvergenceWarning
+from guts.errors import ConvergenceWarning
 from guts.games.guts.payoffs import alpha_matrix, beta_matrix
 
 __all__ = [
