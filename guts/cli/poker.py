@@ -7,10 +7,10 @@ this module only groups them.
 """
 from __future__ import annotations
 
-from guts.cli import continuous_poker
+from guts.cli import continuous_poker, dividing_point
 
 HELP = "one-round betting games on [0, 1] hands: continuous (seed 000), dividing-point (seed 003)"
-FAMILIES = [continuous_poker]
+FAMILIES = [continuous_poker, dividing_point]
 
 
 def add_subparser(subparsers):
