@@ -30,7 +30,7 @@ _KIND = {"int": "an integer", "float": "a number"}
 
 def rewrite_error(message: str) -> str:
     """argparse's error text in the package's format ``<what> <value>; accepted: <range>``."""
-    m = re.match(r"argument (\S+?)(?:/\S+)*: (.*)$", message, re.S)
+    m = re.match(r"argument (\S+): (.*)$", message, re.S)  # aliases stay: --size/-N/--opponents
     if not m:
         m2 = re.match(r"unrecognized arguments: (.*)$", message)
         if m2:

@@ -35,16 +35,6 @@ def strategy_from_args(args):
     if args.table is not None:
         if args.mesh is not None:
             raise GutsInputError("give either --table (its own mesh) or --mesh, not both")
-        from pathlib import Path
-
-        path = Path(args.table)
-        if not path.is_file():
-            raise GutsInputError(f"--table {args.table!r} does not exist; accepted: an existing Table 1 CSV")
-        try:
-            path.open().close()
-        except OSError as exc:
-            raise GutsInputError(f"--table {args.table!r} is not readable ({exc.strerror}); "
-                                 "accepted: a readable Table 1 CSV") from None
         return load_bot_strategy(args.table, args.size)
     return bot_strategy(args.size, mesh=args.mesh or 101)
 
