@@ -36,7 +36,7 @@ def add_game_options(p) -> None:
 def warn_slow(args, prog: str, rows: int) -> None:
     """Warn before the paper's slow method runs a long job (fictitious play, or a full LP iterated)."""
     if args.solver == "fp":
-        lo, hi = (round(s * args.fp_iterations / 10_000 * (args.mesh / 101) ** 2) for s in FP_SECONDS_PER_ROW)
+        lo, hi = (max(1, round(s * args.fp_iterations / 10_000 * (args.mesh / 101) ** 2)) for s in FP_SECONDS_PER_ROW)
         print(f"{prog}: warning: --solver fp (fictitious play, the paper's method) is approximate and slow: "
               f"about {lo}-{hi} s per size at mesh {args.mesh} with {args.fp_iterations} rounds, so roughly "
               f"{rows * lo / 60:.0f}-{rows * hi / 60:.0f} min for {rows} size(s) on one process; the progress bar "
