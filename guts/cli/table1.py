@@ -12,9 +12,10 @@ HELP = "reproduce Table 1 (1 v. N coalitions) into results/"
 # the paper's method is `--solver fp --method iterate`.
 DEFAULT_SOLVER = "oracle"
 DEFAULT_METHOD = "newton"
-# Measured: one 1 v. 2 row at mesh 101 with fp (10 000 rounds per stage game) took FP_SECONDS_PER_ROW
-# on the 2-core machine (benchmarks: 1000 rounds + plain iteration 15.6 s); rows grow with N.
-FP_SECONDS_PER_ROW = (60, 300)
+# Measured: one 1 v. 2 row at mesh 101 with fp (10 000 rounds per stage game, Newton) had not finished
+# after 12 min wall / 6.7 min CPU on the loaded 2-core machine (issue 15); with 1000 rounds and plain
+# iteration it takes 15.6 s (benchmarks).  A rough range per size, scaled by rounds and mesh size:
+FP_SECONDS_PER_ROW = (400, 1500)
 
 
 def add_game_options(p) -> None:
@@ -38,7 +39,7 @@ def warn_slow(args, prog: str, rows: int) -> None:
     if args.solver == "fp":
         lo, hi = (max(1, round(s * args.fp_iterations / 10_000 * (args.mesh / 101) ** 2)) for s in FP_SECONDS_PER_ROW)
         print(f"{prog}: warning: --solver fp (fictitious play, the paper's method) is approximate and slow: "
-              f"about {lo}-{hi} s per size at mesh {args.mesh} with {args.fp_iterations} rounds, so roughly "
+              f"roughly {lo}-{hi} s per size at mesh {args.mesh} with {args.fp_iterations} rounds, so "
               f"{rows * lo / 60:.0f}-{rows * hi / 60:.0f} min for {rows} size(s) on one process; the progress bar "
               f"refines the estimate. The exact default (--solver oracle) takes seconds.", file=sys.stderr)
     elif args.solver == "lp" and args.method == "iterate":
