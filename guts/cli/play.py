@@ -136,8 +136,8 @@ def _parse_auto(tokens):
     if tokens:
         try:
             q = player1_arg(tokens[0])
-        except argparse.ArgumentTypeError as exc:
-            raise ValueError(str(exc)) from None
+        except argparse.ArgumentTypeError:  # at the prompt: a sentence, not the command-line format
+            raise ValueError(f"a threshold must be in [0, 1] (or 'opt'); got {tokens[0]!r}") from None
     if len(tokens) == 2:
         try:
             k = int(tokens[1])
