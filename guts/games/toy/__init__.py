@@ -1,0 +1,4 @@
+"""Toy extensive-form games built in the engine's public-tree form: Kuhn and Leduc poker."""
+from .kuhn import kuhn_poker
+
+__all__ = ["kuhn_poker"]
