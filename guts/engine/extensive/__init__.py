@@ -17,3 +17,13 @@ __all__ = [
     "solve_lp", "sequence_form",
     "PROB_TOL", "ZERO_SUM_TOL", "LP_TOL", "LP_CERT_TOL",
 ]
+from .cfr import cfr_plus  # noqa: E402
+
+__all__ += ["cfr_plus"]
+from .fictitious import fictitious_play  # noqa: E402
+from .pool import pool  # noqa: E402
+
+__all__ += ["fictitious_play", "pool"]
+from .explicit import ExplicitChance, ExplicitDecision, ExplicitGame, ExplicitTerminal  # noqa: E402
+
+__all__ += ["ExplicitDecision", "ExplicitChance", "ExplicitTerminal", "ExplicitGame"]

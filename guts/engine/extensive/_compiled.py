@@ -281,7 +281,24 @@ def compile_game(root, deals, n: int) -> CompiledGame:
 
     if not t_node:
         raise GutsInputError("the game tree has no terminal node")
+    return assemble(n, deals, kinds, parents, histories, drec, temp_next, temp_dec, ctx_rows,
+                    tables, t_node, t_seq, t_vid, t_scal, t_tid, t_off, t_scale, zero_sum,
+                    payoff_scale)
 
+
+def assemble(n, deals, kinds, parents, histories, drec, temp_next, temp_dec, ctx_rows, tables,
+             t_node, t_seq, t_vid, t_scal, t_tid, t_off, t_scale, zero_sum, payoff_scale):
+    """Number sequences level by level and build the flat arrays (shared by the public
+    tree compiler and the explicit-tree compiler).
+
+    ``drec[p]`` = player p's decision records (node, parent temp sequence, first temp
+    sequence, number of actions, key, action labels) in discovery order (a parent
+    sequence is always discovered before its children); ``temp_dec[p]`` maps a temp
+    sequence to its record.
+    """
+    D = deals.num_deals
+    prob = deals.prob
+    info = deals.info
     # ---- per-player sequence numbering (level order) ----
     players = []
     temp_to_final = []

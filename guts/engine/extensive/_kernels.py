@@ -11,6 +11,32 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import _fused
+
+#: Use the fused numba kernel for the terminal pass (the numpy path is the reference).
+USE_FUSED = _fused.HAVE_NUMBA
+
+
+def _fused_data(cg):
+    fd = getattr(cg, "_fused", None)
+    if fd is None:
+        tid = np.where(cg.term_tid < 0, 0, cg.term_tid)
+        order = np.lexsort((cg.term_seq[0], tid, cg.term_vid))  # ctx / table rows stay in cache
+        fd = dict(
+            tvid=np.ascontiguousarray(cg.term_vid[order]),
+            tscal=np.ascontiguousarray(cg.term_scal[order]),
+            tseq=np.ascontiguousarray(cg.term_seq[:, order]),
+            toff=np.ascontiguousarray(cg.term_offset[:, order]),
+            tscale=np.ascontiguousarray(cg.term_scale[order]),
+            ttid=np.ascontiguousarray(tid[order]),
+            tables=np.ascontiguousarray(np.stack(cg.tables)),
+            ctx=np.ascontiguousarray(cg.ctx),
+            info=np.ascontiguousarray(cg.info),
+            rstride=np.array(cg.num_types, dtype=np.int64),
+        )
+        cg._fused = fd
+    return fd
+
 
 def _aux(cg):
     """Per-game derived arrays, built once and cached on the compiled game."""
@@ -39,13 +65,22 @@ def reach(pt, B):
     return R
 
 
-def terminal_values(cg, p, reaches, payoff_weights=None):
+def terminal_values(cg, p, reaches, fused=None):
     """g (S_p+1, T_p): player p's payoffs weighted by deal, chance and the others' reach.
 
-    ``reaches[q]`` is player q's R (ignored for q == p).  ``payoff_weights`` (n,) gives
-    the utility as a weighted sum of the players' payoffs instead of p's own (used for
-    nothing but pooled evaluation; default: p's own payoff).
+    ``reaches[q]`` is player q's R (ignored for q == p).  ``fused``: use the numba
+    kernel (default :data:`USE_FUSED`) or the chunked numpy pass.
     """
+    if USE_FUSED if fused is None else fused:
+        fd = _fused_data(cg)
+        n = cg.num_players
+        sizes = [r.size for r in reaches]
+        rbase = np.concatenate(([0], np.cumsum(sizes)[:-1])).astype(np.int64)
+        rflat = np.concatenate([np.ascontiguousarray(r).ravel() for r in reaches])
+        g = np.zeros((cg.players[p].num_seqs, cg.num_types[p]))
+        return _fused.terminal_values_fused(
+            p, fd["ctx"], fd["tvid"], fd["tscal"], fd["tseq"], fd["toff"], fd["tscale"],
+            fd["ttid"], fd["tables"], fd["info"], rflat, rbase, fd["rstride"], g)
     aux = _aux(cg)
     n = cg.num_players
     pt = cg.players[p]

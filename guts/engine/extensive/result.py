@@ -32,6 +32,10 @@ class ExtensiveResult:
         Wall time of the solve.
     method : str
         ``"lp"``, ``"cfr+"``, ``"dcfr"``, ``"fictitious_play"``.
+    br_values : ndarray (n_players,)
+        Each player's best-response value against the others' ``strategies``.
+    regrets : ndarray (num_iter + 1, n_players) or None
+        Fictitious play only: every player's regret at each time (seed 004, Figure 2).
     """
 
     value: float
@@ -45,6 +49,7 @@ class ExtensiveResult:
     seconds: float = 0.0
     method: str = ""
     br_values: np.ndarray = field(default=None, repr=False)
+    regrets: np.ndarray = field(default=None, repr=False)
 
     def history_frame(self):
         """``history`` as a DataFrame (iteration, exploitability, seconds)."""

@@ -11,15 +11,15 @@ import numpy as np
 import pandas as pd
 
 from ...errors import GutsInputError
-from .tree import PROB_TOL, PublicTreeGame, _label_str
+from .tree import PROB_TOL, _GameBase, _label_str
 
 __all__ = ["uniform_strategy", "strategy_table", "to_flat", "from_flat"]
 
 
 def _check_game(game):
-    if not isinstance(game, PublicTreeGame):
+    if not isinstance(game, _GameBase):
         raise GutsInputError(
-            f"game must be a PublicTreeGame (or ExplicitGame converted with .to_public()); "
+            f"game must be a PublicTreeGame or an ExplicitGame; "
             f"got {type(game).__name__}"
         )
     return game.compiled

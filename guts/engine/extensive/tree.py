@@ -247,7 +247,30 @@ class Terminal:
         return f"Terminal({kind})"
 
 
-class PublicTreeGame:
+class _GameBase:
+    """What the solvers need from a game: ``compiled``, ``deals``, ``num_players``,
+    ``zero_sum``, ``name`` (shared by :class:`PublicTreeGame` and the explicit form)."""
+
+    @property
+    def num_types(self) -> tuple:
+        return self.deals.num_types
+
+    @property
+    def payoff_scale(self) -> float:
+        """Largest absolute payoff over terminals and deals (>= tiny)."""
+        return self.compiled.payoff_scale
+
+    def decision_histories(self, player: int) -> tuple:
+        """Keys of ``player``'s strategy dict (public histories / information sets)."""
+        return tuple(self.compiled.players[player].histories)
+
+    def action_labels(self, player: int) -> dict:
+        """``{key: tuple of action labels}`` for ``player``'s decision points."""
+        pt = self.compiled.players[player]
+        return dict(zip(pt.histories, pt.action_labels))
+
+
+class PublicTreeGame(_GameBase):
     """A poker-shaped game: ``deals`` then the public tree rooted at ``root``.
 
     Validated and compiled on construction (``GutsInputError`` naming the node by its
@@ -273,24 +296,6 @@ class PublicTreeGame:
         self.name = str(name)
         self.compiled = compile_game(root, deals, num_players)
         self.zero_sum = self.compiled.zero_sum
-
-    @property
-    def num_types(self) -> tuple:
-        return self.deals.num_types
-
-    @property
-    def payoff_scale(self) -> float:
-        """Largest absolute payoff over terminals and deals (>= tiny)."""
-        return self.compiled.payoff_scale
-
-    def decision_histories(self, player: int) -> tuple:
-        """Histories of ``player``'s decision nodes (the keys of his strategy dict)."""
-        return tuple(self.compiled.players[player].histories)
-
-    def action_labels(self, player: int) -> dict:
-        """``{history: tuple of action labels}`` for ``player``'s decision nodes."""
-        pt = self.compiled.players[player]
-        return dict(zip(pt.histories, pt.action_labels))
 
     def __repr__(self) -> str:
         c = self.compiled
