@@ -280,13 +280,6 @@ def _make_lp(cost, lower, upper, M, row_lower, row_upper, maximize):
     return lp
 
 
-def _dense_block(rows0, cols0, coef):
-    """COO entries of a dense (169 x 169) block ``coef[i, j]`` placed at row ``rows0 + j``,
-    column ``cols0[i]`` (Alice's variable of class i enters Bob's row of class j)."""
-    nc = coef.shape[0]
-    return (np.tile(rows0 + np.arange(nc), nc), np.repeat(cols0, nc), coef.ravel())
-
-
 def _structured_lp(n, B, raises, reraises=(), *, solver="ipm", lazy=None, progress=False):
     """Solve the structured LP; return (X, XC, call, rr, value, info) (behaviour not normalised).
 
