@@ -19,7 +19,7 @@ raise r, re-raise s, Alice calls    (2 + r + s)(2 e_ij - 1)
 
 ``e_ij`` is the exact showdown equity (win + tie/2) of Alice's class i against Bob's
 class j and the deal weight is ``n_ij / (1326 * 1225)`` (disjoint combo pairs), both
-from :mod:`guts.games.holdem.equity`.  This is the convention of the seed author's code
+from :mod:`guts.games.holdem.equities`.  This is the convention of the seed author's code
 too; the seed's "at least 0.39776" is that code's value of its (interior-point,
 approximate) strategy for Alice against Bob's best response (docs/holdem.md).
 
@@ -64,7 +64,7 @@ from guts._validate import check_choice, check_int
 from guts.errors import ConvergenceWarning, GutsInputError, SolverError
 
 from .cards import CLASS_LABELS
-from .equity import BOARDS_PER_PAIR, TOTAL_DEALS, EquityTable, equity_table
+from .equities import BOARDS_PER_PAIR, TOTAL_DEALS, EquityTable, equity_table
 
 __all__ = ["RaiseGameResult", "solve_raise_game", "raise_game_payoffs", "best_response_values",
            "resolve_raises", "EXPLOITABILITY_TOL", "METHODS"]

@@ -16,7 +16,7 @@ import numpy as np
 from guts.engine.extensive import Deals, Decision, PublicTreeGame, Terminal
 
 from .cards import CLASS_LABELS, NUM_CLASSES
-from .equity import TOTAL_DEALS, EquityTable, equity_table
+from .equities import TOTAL_DEALS, EquityTable, equity_table
 
 __all__ = ["class_pair_deals", "raise_game_tree"]
 

@@ -15,7 +15,7 @@ from guts.games.holdem import equity
 from guts.games.holdem import _kernel
 from guts.games.holdem.cards import (CLASS_LABELS, class_combos, class_index, class_sizes, combo_classes,
                                      combos, pair_counts)
-from guts.games.holdem.equity import (BOARDS_PER_PAIR, DEFAULT_TABLE_PATH, EquityCacheWarning,
+from guts.games.holdem.equities import (BOARDS_PER_PAIR, DEFAULT_TABLE_PATH, EquityCacheWarning,
                                       board_win_counts, load_equity_table, write_equity_table)
 
 _pheval = pytest.importorskip("phevaluator._pheval")
