@@ -33,7 +33,20 @@ __all__ = ["strategy_frames", "write_solution", "seed_comparison", "raise_game_s
 DEFAULT_OUT = Path("results") / "holdem"
 SEED_VALUE = 0.39776          # seed 001: "an average of at least 0.39776" (R = 40)
 PRINT_TOL = 1e-12             # strategy entries below this are written as zero / omitted
-SEED_RERAISES = (5, 10, 20, 40, 80, 160)
+SEED_RERAISES = (5, 10, 20, 40, 80, 160)   # Bob's re-raise sizes (seed: "<= 6 sizes" per round)
+SEED_RAISES = (4, 6, 9, 13, 20, 30)         # Alice's six raise sizes for the two-round game
+
+
+def _readable(paths):
+    """Give written files (and their .meta.json) the usual 0644 mode: the atomic writer's
+    temporary files are created 0600."""
+    import os
+
+    for p in paths:
+        for q in (Path(p), Path(p).with_name(Path(p).stem + ".meta.json")):
+            if q.exists():
+                os.chmod(q, 0o644)
+    return paths
 
 
 def parse_sizes_list(text) -> tuple:
@@ -96,7 +109,7 @@ def write_solution(result, out_dir, stem: str) -> list:
         p = write_csv(df, out / f"{stem}_{name}.csv", float_format="%.12g")
         write_meta(p, _params(result), **_certificate(result))
         paths.append(p)
-    return paths
+    return _readable(paths)
 
 
 def action_table(result, table=None) -> pd.DataFrame:
@@ -267,7 +280,7 @@ def equity_study(out_dir=DEFAULT_OUT) -> list:
     mat.insert(0, "class", CLASS_LABELS)
     p2 = write_csv(mat, out / "equity_matrix.csv")
     write_meta(p2, params, note="equity (win + tie/2) of the row class against the column class")
-    return [p1, p2]
+    return _readable([p1, p2])
 
 
 def raise_game_study(max_raise: int = 40, out_dir=DEFAULT_OUT, method: str = "auto", progress: bool = True) -> list:
@@ -300,10 +313,10 @@ def raise_game_study(max_raise: int = 40, out_dir=DEFAULT_OUT, method: str = "au
         p = write_csv(seed_comparison(r, table), out / "seed_comparison_R40.csv")
         write_meta(p, params, **cert)
         paths.append(p)
-    return paths, r
+    return _readable(paths), r
 
 
-def reraise_study(raises=tuple(range(2, 41)), reraises=SEED_RERAISES, out_dir=DEFAULT_OUT, progress=True):
+def reraise_study(raises=SEED_RAISES, reraises=SEED_RERAISES, out_dir=DEFAULT_OUT, progress=True):
     """Bob may re-raise: value and Alice's strategy against the same raises without re-raises."""
     out = ensure_output_dir(out_dir)
     table = equity_table()
@@ -355,7 +368,7 @@ def reraise_study(raises=tuple(range(2, 41)), reraises=SEED_RERAISES, out_dir=DE
     plot_preferred_grid(rr, p)
     write_meta(p, params)
     paths.append(p)
-    return paths, base, rr
+    return _readable(paths), base, rr
 
 
 # --------------------------------------------------------------------------- scripts
@@ -382,14 +395,17 @@ def main_raise_game(argv=None) -> int:
 
 def main_reraise(argv=None) -> int:
     ap = argparse.ArgumentParser(description="Bob re-raises: value and Alice's strategy into results/holdem/.")
-    ap.add_argument("--max-raise", type=int, default=40)
-    ap.add_argument("--reraise", default=",".join(map(str, SEED_RERAISES)))
+    g = ap.add_mutually_exclusive_group()
+    g.add_argument("--raises", default=",".join(map(str, SEED_RAISES)), help="Alice's raise sizes")
+    g.add_argument("--max-raise", type=int, default=None, help="Alice raises 2..R instead of --raises")
+    ap.add_argument("--reraise", default=",".join(map(str, SEED_RERAISES)), help="Bob's re-raise sizes")
     ap.add_argument("--out", default=str(DEFAULT_OUT))
     args = ap.parse_args(argv)
 
     def run():
         t0 = time.perf_counter()
-        paths, base, rr = reraise_study(tuple(range(2, args.max_raise + 1)), parse_sizes_list(args.reraise), args.out)
+        raises = tuple(range(2, args.max_raise + 1)) if args.max_raise else parse_sizes_list(args.raises)
+        paths, base, rr = reraise_study(raises, parse_sizes_list(args.reraise), args.out)
         print(f"without re-raise: value {base.value:.12f}; with: {rr.value:.12f} "
               f"(exploitability {rr.exploitability:.2e}); {time.perf_counter() - t0:.1f} s")
         for p in paths:
