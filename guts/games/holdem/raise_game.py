@@ -523,8 +523,13 @@ def _size_gain(n, B, r, reraises, call, rr, w_raw):
     return float((vals - w_raw).max()) / TOTAL_DEALS
 
 
-def _initial_sizes(all_raises):
-    """A coarse start: every size up to ORACLE_START, a geometric ladder and the largest."""
+def _initial_sizes(all_raises, reraises=()):
+    """A coarse start: every size up to ORACLE_START and a geometric ladder (a sparser
+    ladder when Bob re-raises: each size then costs 1 + q dense row blocks), plus the
+    largest size."""
+    if reraises:
+        ladder = {2, 4, 6, 9, 13, 20, 30, 45, 68, 100, 150, 225}
+        return sorted({r for r in all_raises if r in ladder} | {all_raises[-1]})
     ladder = {16, 20, 24, 32, 48, 64, 96, 128, 192, 256}
     return sorted({r for r in all_raises if r <= ORACLE_START or r in ladder} | {all_raises[-1]})
 
@@ -533,7 +538,7 @@ def _solve_oracle(n, B, all_raises, reraises, *, solver="ipm", max_add=4, max_ro
     """Raise-size generation (module docstring); returns (X, XC, call, rr, value, info)."""
     nc, m, q = n.shape[0], len(all_raises), len(reraises)
     pos = {r: k for k, r in enumerate(all_raises)}
-    active = _initial_sizes(all_raises)
+    active = _initial_sizes(all_raises, reraises)
     info = {"rounds": [], "lp_seconds": 0.0, "deter_seconds": 0.0, "deter_lps": 0}
     defence = {}
     for rnd in range(1, max_rounds + 1):
