@@ -138,7 +138,7 @@ class RaiseGameResult:
         for k, r in enumerate(self.raises):
             call = self.bob_strategy[:, k]
             rr = self.bob_reraise[:, k, :]
-            bob[(f"r{r}",)] = np.column_stack([1.0 - call - rr.sum(axis=1), call, rr])
+            bob[(f"r{r}",)] = np.column_stack([np.maximum(1.0 - call - rr.sum(axis=1), 0.0), call, rr])
             for ll, s in enumerate(self.reraises):
                 pc = self.alice_call_reraise[:, k, ll]
                 alice[(f"r{r}", f"rr{s}")] = np.column_stack([1.0 - pc, pc])
