@@ -618,7 +618,7 @@ def solve_raise_game(max_raise=40, *, raises=None, reraises=(), method="auto", t
         hand; otherwise a ConvergenceWarning is issued.
     """
     rs = resolve_raises(max_raise, raises)
-    rrs = resolve_raises(None, reraises, name="re-raise sizes") if len(tuple(reraises)) else ()
+    rrs = resolve_raises(None, () if reraises is None else reraises, name="re-raise sizes")
     method = check_choice("method", method, METHODS)
     if method == "auto":
         method = "lp" if len(rs) <= AUTO_ORACLE_SIZES else "oracle"

@@ -101,5 +101,7 @@ def test_bad_input():
         solve_raise_game(raises=(2, 2))
     with pytest.raises(GutsInputError, match="re-raise size"):
         solve_raise_game(max_raise=4, reraises=(1,))
+    with pytest.raises(GutsInputError, match="re-raise sizes must be a list"):
+        solve_raise_game(max_raise=4, reraises=5)
     with pytest.raises(GutsInputError, match="method"):
         solve_raise_game(max_raise=4, method="magic")
