@@ -12,16 +12,21 @@ table (pasted into docs/engine.md).  Sections:
    time counts ONLY its ``evaluate_and_update_policy`` calls (its checks excluded); ours
    counts everything, checks included: the ratio is conservative.  The final
    exploitability of our policy is also measured by OpenSpiel (converted policy).
-2. ``leduc_lp``: the exact sequence-form LP on Leduc (HiGHS), with its certificate.
+2. ``leduc_lp``: the exact sequence-form LP on Leduc (HiGHS), with its certificate;
+   ``raise_lp``: the LP of a synthetic one-street raise game shaped like seed 001's
+   (169 hand classes, 40 raise sizes): wall and CPU seconds.
 3. ``scale``: time per CFR+ iteration and memory for poker-shaped games of growing size
    (Leduc rules with larger decks and 3 players): (public node x deal) pairs from 1e5
    to ~4e7 (the last one has the size of seed 004's 3-player Mercer hold'em: ~3e3
    deals, ~1e4 public nodes).  Memory: bytes of the compiled flat form and the peak of
    numpy allocations (tracemalloc) during the iterations.
+4. ``to_target``: the Mercer-size game, CFR+ and DCFR to exploitability <= 0.01
+   (NashConv / 3), checks every 25 iterations included.
 """
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 import tracemalloc
@@ -120,6 +125,40 @@ def leduc_lp():
                  exploitability=r.exploitability, value=r.value)]
 
 
+def raise_game(types, sizes, seed=0):
+    """Synthetic one-street raise game shaped like seed 001's (169 hand classes): the
+    first player folds (-0.5) or raises one of ``sizes`` amounts, the second folds or
+    calls; random deal weights and a random antisymmetric equity table (shared)."""
+    from guts.engine.extensive import Deals, Decision, PublicTreeGame, Terminal
+
+    rng = np.random.default_rng(seed)
+    t1, t2 = np.meshgrid(np.arange(types), np.arange(types), indexing="ij")
+    w = rng.random(types * types) + 0.1
+    eq = rng.random((types, types))
+    eq = (eq + 1 - eq.T) / 2
+    np.fill_diagonal(eq, 0.5)
+    share = np.stack([eq.ravel(), 1 - eq.ravel()])
+    acts = {"f": Terminal([-0.5, 0.5])}
+    for s in np.linspace(1, 100, sizes):
+        acts[f"r{s:.2f}"] = Decision(1, {"f": Terminal([1.0, -1.0]),
+                                         "c": Terminal.showdown([1 + s, 1 + s], share)})
+    return PublicTreeGame(Decision(0, acts), Deals(w / w.sum(), np.stack([t1.ravel(), t2.ravel()])), 2,
+                          name=f"raise game {types} types x {sizes} sizes")
+
+
+def raise_lp(types, sizes):
+    from guts.engine.extensive.lp import sequence_form
+
+    game = raise_game(types, sizes)
+    nnz = sequence_form(game)[0].nnz
+    t = time.process_time()
+    r = solve_lp(game)
+    cpu = time.process_time() - t
+    return [dict(section="raise_lp", game=game.name, solver="guts solve_lp (HiGHS, auto)",
+                 iterations=r.num_iter, seconds=r.seconds, seconds_with_checks=r.seconds, cpu_seconds=cpu,
+                 exploitability=r.exploitability, value=r.value, lp_nonzeros=nnz)]
+
+
 def compiled_bytes(cg):
     total = 0
     for v in vars(cg).values():
@@ -131,6 +170,12 @@ def compiled_bytes(cg):
     for c in cg.chunks:
         total += sum(v.nbytes for v in vars(c).values() if isinstance(v, np.ndarray))
         total += sum(m.data.nbytes + m.indices.nbytes + m.indptr.nbytes for m in c.scatter)
+    fused = getattr(cg, "_fused", None) or {}          # the numba kernel's permuted copies
+    for v in fused.values():
+        if isinstance(v, np.ndarray):
+            total += v.nbytes
+    for per in fused.get("per", []):
+        total += sum(v.nbytes for v in per.values())
     return total
 
 
@@ -176,6 +221,21 @@ def markdown(df):
     return "\n".join(lines)
 
 
+def to_target(label, make, target, k):
+    """Wall time of CFR+ and DCFR to exploitability <= target (checks every k included)."""
+    game = make()
+    cfr_plus(game, iterations=1)
+    rows = []
+    for variant in ("cfr+", "dcfr"):
+        r = cfr_plus(game, target_exploitability=target, report_every=k, variant=variant,
+                     iterations=100_000)
+        rows.append(dict(section="to_target", game=label, solver=f"guts cfr_plus variant={variant}",
+                         iterations=r.num_iter, seconds=r.seconds, seconds_with_checks=r.seconds,
+                         exploitability=r.exploitability, target=target,
+                         seconds_per_iteration=r.seconds / r.num_iter))
+    return rows
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="smaller scale section (CI smoke run)")
@@ -187,6 +247,7 @@ def main(argv=None):
     rows = []
     rows += leduc_race(args.check_every, args.max_iterations)
     rows += leduc_lp()
+    rows += raise_lp(40, 10) if args.quick else raise_lp(169, 40)
     games = [
         ("leduc 2p, 12 cards", lambda: leduc_poker(2, ranks=6), 50),
         ("leduc 2p, 20 cards", lambda: leduc_poker(2, ranks=5, suits=4), 20),
@@ -196,15 +257,23 @@ def main(argv=None):
         games.append(("leduc 3p, 15 cards (Mercer-size)", lambda: leduc_poker(3, ranks=5, suits=3), 5))
     for label, make, iters in games:
         rows.append(scale_row(label, make, iters))
+    if not args.quick:
+        rows += to_target("leduc 3p, 15 cards (Mercer-size)", lambda: leduc_poker(3, ranks=5, suits=3), 0.01, 25)
     df = pd.DataFrame(rows)
     target = Path(out) / "benchmarks_extensive.csv"
     write_csv(df, target)
-    write_meta(target, dict(quick=args.quick, check_every=args.check_every, target=TARGET,
-                            max_iterations=args.max_iterations))
-    race = df[df.section != "scale"][["solver", "iterations", "seconds", "seconds_with_checks",
+    meta = write_meta(target, dict(quick=args.quick, check_every=args.check_every, target=TARGET,
+                                   max_iterations=args.max_iterations))
+    for path in (target, meta):      # mkstemp creates 0600 files; results are shared (0644)
+        os.chmod(path, 0o644)
+    race = df[df.section.isin(["leduc_race", "leduc_lp", "raise_lp"])][["section", "game", "solver", "iterations", "seconds", "seconds_with_checks",
                                       "exploitability", "openspiel_exploitability", "speedup_vs_openspiel"]]
     print(markdown(race))
     print()
+    tt = df[df.section == "to_target"]
+    if len(tt):
+        print(markdown(tt[["game", "solver", "iterations", "seconds", "exploitability"]]))
+        print()
     sc = df[df.section == "scale"][["game", "players", "deals", "public_nodes", "node_deal_pairs", "infosets",
                                     "seconds_per_iteration", "seconds_per_check", "compiled_mb", "peak_numpy_mb"]]
     print(markdown(sc))

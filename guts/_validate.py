@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import os
 
 import numpy as np
 
@@ -74,3 +75,78 @@ def check_matrix(name: str, m) -> np.ndarray:
     if not np.all(np.isfinite(arr)):
         raise GutsInputError(f"{name} must contain only finite numbers (found NaN or inf)")
     return arr
+
+
+# ---------------------------------------------------------------------------
+# Resource guards: refuse a request that cannot fit before allocating it.
+# ---------------------------------------------------------------------------
+#: Environment variable overriding the memory budget, in bytes or with a suffix K, M, G, T
+#: (e.g. ``GUTS_MEMORY_BUDGET=16G``).
+MEMORY_BUDGET_ENV = "GUTS_MEMORY_BUDGET"
+#: Fraction of the machine's physical memory a single request may use by default.
+MEMORY_BUDGET_FRACTION = 0.5
+_FALLBACK_BUDGET = 4 * 2**30
+
+
+def _parse_bytes(text: str) -> int:
+    t = str(text).strip().upper().rstrip("B")
+    scale = {"K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}.get(t[-1:], 1)
+    try:
+        value = float(t[:-1] if scale > 1 else t) * scale
+    except ValueError:
+        raise GutsInputError(f"{MEMORY_BUDGET_ENV} must be a number of bytes such as 8G or 500M; got {text!r}") from None
+    if not math.isfinite(value) or value <= 0:
+        raise GutsInputError(f"{MEMORY_BUDGET_ENV} must be a positive number of bytes; got {text!r}")
+    return int(value)
+
+
+def memory_budget() -> int:
+    """Bytes one request may allocate: ``$GUTS_MEMORY_BUDGET`` or half the physical memory."""
+    env = os.environ.get(MEMORY_BUDGET_ENV)
+    if env:
+        return _parse_bytes(env)
+    try:
+        return int(MEMORY_BUDGET_FRACTION * os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES"))
+    except (ValueError, OSError, AttributeError):  # pragma: no cover - not POSIX
+        return _FALLBACK_BUDGET
+
+
+def _human(nbytes: float) -> str:
+    for unit in ("B", "KB", "MB", "GB", "TB", "PB"):
+        if nbytes < 1024 or unit == "PB":
+            return f"{nbytes:.3g} {unit}"
+        nbytes /= 1024.0
+    return f"{nbytes:.3g} PB"  # pragma: no cover
+
+
+def check_memory(what: str, nbytes: float, hint: str = "") -> None:
+    """Raise :class:`GutsInputError` if ``what`` would need more than :func:`memory_budget` bytes.
+
+    The message names the request, its estimated size and the budget, and how to
+    override it (``GUTS_MEMORY_BUDGET``).
+    """
+    budget = memory_budget()
+    if nbytes > budget:
+        raise GutsInputError(
+            f"{what} needs about {_human(nbytes)}, more than the memory budget of {_human(budget)}"
+            + (f"; {hint}" if hint else "") + f" (set {MEMORY_BUDGET_ENV}, e.g. 16G, to allow more)")
+
+
+def available_cores() -> int:
+    """Cores this process may run on (its CPU affinity where the OS reports it)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):  # pragma: no cover - not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def check_jobs(jobs) -> int:
+    """``jobs`` as a number of processes: -1 (every available core) or 1..available cores."""
+    cores = available_cores()
+    if isinstance(jobs, bool) or not isinstance(jobs, (numbers.Integral, np.integer)) or jobs == 0 or jobs < -1:
+        raise GutsInputError(f"jobs must be -1 (all {cores} cores) or a number of processes in [1, {cores}]; "
+                             f"got {jobs!r}")
+    if jobs > cores:
+        raise GutsInputError(f"jobs must be -1 (all {cores} cores) or a number of processes in [1, {cores}] "
+                             f"(the cores available); got {jobs}")
+    return int(jobs)

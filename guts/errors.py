@@ -6,7 +6,7 @@ line on stderr and exit code 2.
 """
 from __future__ import annotations
 
-__all__ = ["GutsInputError", "SolverError", "ConvergenceWarning", "guarded"]
+__all__ = ["GutsInputError", "SolverError", "ConvergenceWarning", "Interrupted", "guarded"]
 
 
 class GutsInputError(ValueError):
@@ -19,6 +19,17 @@ class SolverError(RuntimeError):
 
 class ConvergenceWarning(UserWarning):
     """A method stopped before meeting its tolerance."""
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C during a multi-stage command, after some of its artefacts were written.
+
+    ``completed`` lists the files that are complete (each written atomically).
+    """
+
+    def __init__(self, completed=()):
+        super().__init__()
+        self.completed = [str(c) for c in completed]
 
 
 def guarded(prog: str, func, *args, **kwargs):
@@ -35,6 +46,8 @@ def guarded(prog: str, func, *args, **kwargs):
     except GutsInputError as exc:
         print(f"{prog}: error: {exc}", file=sys.stderr)
         return 2, None
-    except KeyboardInterrupt:
-        print(f"\n{prog}: interrupted; no partial output was written", file=sys.stderr)
+    except KeyboardInterrupt as exc:
+        done = getattr(exc, "completed", [])
+        print(f"\n{prog}: interrupted; " + (f"complete: {', '.join(done)}; nothing else was written" if done
+                                             else "no partial output was written"), file=sys.stderr)
         return 130, None

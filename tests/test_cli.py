@@ -65,3 +65,54 @@ def test_solve_prints_certificate():
     p = run_cli("solve", "2", "--mesh", "21", "--solver", "oracle")
     assert p.returncode == 0, p.stderr
     assert "certified" in p.stdout and "coalition value" in p.stdout
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["solve", "100000"], "memory budget"),                     # ~26 GB of coalition profiles
+    (["solve", "1", "--mesh", "3000000000"], "memory budget"),  # the mesh alone is 24 GB
+    (["curve", "--points", "1000000000", "--sizes", "1"], "memory budget"),
+    (["table1", "--jobs", "1000"], "cores available"),
+])
+def test_requests_that_cannot_fit_are_refused_before_allocating(tmp_path, capsys, args, needle):
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    assert main([*args, "--out", str(tmp_path)] if args[0] != "solve" else args) == 2
+    err = capsys.readouterr().err
+    assert needle in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before < 200_000  # KB: nothing big was built
+    assert not any(tmp_path.iterdir())
+
+
+def test_memory_budget_is_documented_and_overridable(monkeypatch, capsys):
+    from guts._validate import MEMORY_BUDGET_ENV, memory_budget
+
+    monkeypatch.setenv(MEMORY_BUDGET_ENV, "1M")
+    assert memory_budget() == 2**20
+    assert main(["solve", "2", "--mesh", "201", "--solver", "lp"]) == 2  # dense LP of 201 x 40401: ~300 MB
+    assert "GUTS_MEMORY_BUDGET" in capsys.readouterr().err
+    monkeypatch.setenv(MEMORY_BUDGET_ENV, "lots")
+    assert main(["solve", "2", "--mesh", "5"]) == 2
+    assert "GUTS_MEMORY_BUDGET" in capsys.readouterr().err
+
+
+def test_interrupted_multi_stage_command_names_the_complete_artefacts(tmp_path, monkeypatch, capsys):
+    import json
+
+    import guts.studies.continuum as study
+
+    calls = []
+    real = study.run_sweep
+
+    def second_stage_interrupted(*a, **k):
+        calls.append(1)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real(*a, **k)
+
+    monkeypatch.setattr(study, "run_sweep", second_stage_interrupted)
+    assert main(["continuum", "--sizes", "1", "--meshes", "21", "--out", str(tmp_path), "--quiet"]) == 130
+    err = capsys.readouterr().err
+    assert "continuum.csv" in err and "mesh_refinement" not in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["continuum.csv", "continuum.meta.json"]
+    assert json.loads((tmp_path / "continuum.meta.json").read_text())["stages_finished"] == ["continuum"]

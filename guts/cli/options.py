@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import math
 
+from guts._validate import check_jobs
 from guts.errors import GutsInputError
 from guts.studies.sweep import parse_sizes
 
@@ -50,14 +51,15 @@ def number_arg(name: str, kind=float, minimum: float = 0.0, strict: bool = False
 
 
 def jobs_arg(text):
-    """Converter for ``--jobs``: a positive number of processes or -1 (all cores)."""
+    """Converter for ``--jobs``: -1 (all cores) or a number of processes up to the cores available."""
     try:
         v = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"jobs must be a positive integer or -1 (all cores); got {text!r}") from None
-    if v == 0 or v < -1:
-        raise argparse.ArgumentTypeError(f"jobs must be a positive integer or -1 (all cores); got {v}")
-    return v
+    try:
+        return check_jobs(v)
+    except GutsInputError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def sizes_arg(minimum: int = 1):

@@ -16,7 +16,8 @@ def add_subparser(subparsers):
 
 
 def run(args) -> int:
-    from guts.games.guts.coalition import solve_coalition, table1_row
+    from guts.games.guts.coalition import solve_coalition
+    from guts.studies.table1 import table1_row
 
     r = solve_coalition(size=args.size, mesh=args.mesh, structure=args.structure, solver=args.solver,
                         method=args.method, fp_iterations=args.fp_iterations, random_state=args.seed)

@@ -59,6 +59,7 @@ __all__ = [
     "StageSolver",
     "fixed_point",
     "certify",
+    "CertifiedInterval",
     "TwoSidedResult",
     "solve_both_sides",
 ]
@@ -409,8 +410,20 @@ def _certify(stage: StageGame, x: np.ndarray, v_start: float, rounding: float) -
                        "f(v_*) > 0 and f(v^*) >= 0 (Theorem 1.2)")
 
 
+class CertifiedInterval:
+    """Mixin of the result objects with a Theorem 1.2 interval ``[certified_lower, certified_upper]``."""
+
+    certified_lower: float
+    certified_upper: float
+
+    @property
+    def certified_width(self) -> float:
+        """``certified_upper - certified_lower`` (nan if a certificate failed)."""
+        return self.certified_upper - self.certified_lower
+
+
 @dataclass(frozen=True)
-class TwoSidedResult:
+class TwoSidedResult(CertifiedInterval):
     """The recursive game solved from both sides and certified (paper §1, Theorem 1.2).
 
     Attributes
@@ -439,10 +452,6 @@ class TwoSidedResult:
     converged: bool
     num_iter: int
     num_solves: int
-
-    @property
-    def certified_width(self) -> float:
-        return self.certified_upper - self.certified_lower
 
 
 NOT_CERTIFIED = Certificate(False, math.nan, math.nan, math.nan, "not computed")

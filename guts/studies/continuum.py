@@ -8,23 +8,103 @@ strategies force in the continuum) and ``mesh_refinement.png``, each with a
 """
 from __future__ import annotations
 
+import math
 import time
 
 import numpy as np
 import pandas as pd
 
+from guts.games.guts.coalition import solve_coalition
+from guts.games.guts.strategies import classify_components
+from guts.games.guts.continuum import (BLOC_ATOL, certify_coalition, certify_player1, full_coalition_response,
+                                       solve_continuum)
+from guts._validate import check_int, check_positive_float
+from guts.errors import Interrupted
+from guts.studies.output import ensure_output_dir, meta_path as _meta_path, save_figure, write_csv, write_meta
 from guts.studies.sweep import run_sweep
 
 
-def _continuum_item(item):
-    from guts.games.guts.continuum import continuum_row
+def continuum_row(size: int, tol: float = 1e-10) -> dict:
+    """One row of ``results/continuum.csv``: value, strategies, certificate of the 1 v. N continuum game.
 
+    Coalition components with ``|a - b| <= BLOC_ATOL`` are *bloc* (every member at
+    ``b``), the others *pseudo-bloc* (player 2 at ``a``, the rest at ``b``).
+    ``full_coalition_gain`` is how much an unrestricted coalition profile found by
+    :func:`full_coalition_response` improves on the value against player 1's
+    threshold (<= 0 up to rounding: none found; not a certificate).
+    """
+    r = solve_continuum(size, tol=tol)
+    full_value, full_profile = full_coalition_response(size, r.player1_threshold, r.player1_value)
+    comps = r.components()
+    # for N = 1 the pair is (a, 0) with b meaningless: the one member is a bloc of one
+    kinds = classify_components(comps, lambda ab: math.inf if size == 1 else BLOC_ATOL)
+    bloc, pseudo = kinds["bloc"], kinds["pseudo-bloc"]
+    nan = math.nan
+
+    def fmt(ab):
+        return f"{ab[0]:.10f}" if size == 1 else f"({ab[0]:.10f},{ab[1]:.10f})"
+
+    return {
+        "N": size,
+        "value": r.coalition_value,
+        "player1_value": r.player1_value,
+        "certified_lower": r.certified_lower,
+        "certified_upper": r.certified_upper,
+        "certified_width": r.certified_width,
+        "gap": r.gap,
+        "error_estimate": r.error_estimate,
+        "player1_threshold": r.player1_threshold,
+        "bloc_threshold": (bloc[0][0][0] if size == 1 else bloc[0][0][1]) if bloc else nan,
+        "bloc_weight": float(sum(w for _, w in bloc)),
+        "pseudo_bloc_free": pseudo[0][0][0] if pseudo else nan,
+        "pseudo_bloc_threshold": pseudo[0][0][1] if pseudo else nan,
+        "pseudo_bloc_weight": float(sum(w for _, w in pseudo)),
+        "coalition_support": " ".join(f"{fmt(ab)}:{w:.10f}" for ab, w in comps),
+        "full_coalition_gain": r.player1_value - full_value,
+        "full_coalition_profile": " ".join(f"{v:.6f}" for v in full_profile),
+        "epsilon": r.certificate_lower.epsilon,
+        "certified_rigorous": bool(r.certificate_lower.rigorous and r.certificate_upper.rigorous),
+        "slope": r.slope,
+        "num_iter": r.num_iter,
+        "polished": r.polished,
+        "converged": r.converged,
+        "seconds": r.seconds,
+    }
+
+
+def refinement_row(size: int, mesh: int, continuum_value: float) -> dict:
+    """One row of ``results/mesh_refinement.csv``: the mesh game against the continuum.
+
+    Values are the coalition's (Table 1's "opponent value").  Besides the mesh value,
+    both mesh strategies are certified *in the continuum* (Theorem 1.2 against every
+    opponent threshold): ``coalition_forces`` is what the coalition's mesh strategy
+    forces, ``player1_concedes`` what player 1's mesh strategy concedes at most.
+    Whatever the mesh, ``coalition_forces <= continuum value <= player1_concedes``.
+    """
+    t0 = time.perf_counter()
+    r = solve_coalition(size, mesh=mesh, solver="oracle", certify_result=False)
+    x, y = r.player1.row_strategy, r.coalition.row_strategy
+    I, J = x > 0, y > 0
+    c1 = certify_player1(size, r.player1_grid[I], x[I], v_target=r.player1_value)
+    c2 = certify_coalition(size, r.coalition_profiles[J], y[J], v_target=r.coalition_value)
+    return {
+        "N": size,
+        "mesh": int(mesh),
+        "value": r.coalition_value,
+        "continuum_value": continuum_value,
+        "diff": continuum_value - r.coalition_value,
+        "coalition_forces": c2.v_certified if c2.valid else math.nan,
+        "player1_concedes": -c1.v_certified if c1.valid else math.nan,
+        "converged": r.converged,
+        "seconds": time.perf_counter() - t0,
+    }
+
+
+def _continuum_item(item):
     return continuum_row(*item)
 
 
 def _refinement_item(item):
-    from guts.games.guts.continuum import refinement_row
-
     return refinement_row(*item)
 
 
@@ -93,17 +173,29 @@ def run_continuum_study(sizes=range(1, 16), meshes=(21, 51, 101, 201, 401, 801),
                         jobs: int = 1, out="results", progress: bool = True, refinement: bool = True, echo=None):
     """Solve the continuum game for every N and (optionally) the meshes; write the results.
 
+    Two stages, each written atomically as soon as it is done: ``continuum`` (continuum.csv)
+    and ``mesh_refinement`` (mesh_refinement.csv and .png).  Each meta file records the
+    stages finished when it was written; Ctrl-C in the second stage raises
+    :class:`guts.errors.Interrupted` naming the files that are complete.
+
     Returns
     -------
     (continuum, refinement, rates) : pandas.DataFrame, DataFrame or None, DataFrame or None
     """
-    from guts._validate import check_int, check_positive_float
-    from guts.studies.output import ensure_output_dir, save_figure, write_csv, write_meta
-
     sizes = [check_int("size", s, 1) for s in sizes]
     meshes = [check_int("mesh", m, 2) for m in meshes]
     tol = check_positive_float("tol", tol)
     out_dir = ensure_output_dir(out) if out is not None else None
+    completed, stages = [], []
+    try:
+        return _run_stages(sizes, meshes, tol, jobs, out_dir, progress, refinement, echo, completed, stages)
+    except KeyboardInterrupt:
+        if completed:
+            raise Interrupted(completed) from None
+        raise
+
+
+def _run_stages(sizes, meshes, tol, jobs, out_dir, progress, refinement, echo, completed, stages):
     t0 = time.perf_counter()
     cont = pd.DataFrame(run_sweep(_continuum_item, [(N, tol) for N in sizes], jobs=jobs, progress=progress,
                                   desc="continuum"))
@@ -118,7 +210,9 @@ def run_continuum_study(sizes=range(1, 16), meshes=(21, 51, 101, 201, 401, 801),
     if out_dir is not None:
         target = out_dir / "continuum.csv"
         write_csv(cont, target, float_format="%.15g")
-        write_meta(target, {"sizes": sizes, "tol": tol}, wall_seconds=wall_c)
+        stages.append("continuum")
+        write_meta(target, {"sizes": sizes, "tol": tol}, wall_seconds=wall_c, stages_finished=list(stages))
+        completed += [str(target), str(_meta_path(target))]
     ref = rates = None
     if refinement:
         cvalue = dict(zip(cont["N"], cont["value"]))
@@ -135,12 +229,14 @@ def run_continuum_study(sizes=range(1, 16), meshes=(21, 51, 101, 201, 401, 801),
             echo(f"  all N (one constant per N): r = {pooled:.2f}")
         if out_dir is not None:
             target = out_dir / "mesh_refinement.csv"
-            write_csv(ref, target, float_format="%.15g")
-            write_meta(target, {"sizes": sizes, "meshes": meshes, "tol": tol, "jobs": jobs},
-                       wall_seconds=wall_r, rates=rates.to_dict(orient="records"), pooled_rate=pooled)
             import matplotlib.pyplot as plt
 
             fig = _figure(ref, rates)
             save_figure(fig, out_dir / "mesh_refinement.png", dpi=130)
             plt.close(fig)
+            write_csv(ref, target, float_format="%.15g")
+            stages.append("mesh_refinement")
+            write_meta(target, {"sizes": sizes, "meshes": meshes, "tol": tol, "jobs": jobs},
+                       wall_seconds=wall_r, rates=rates.to_dict(orient="records"), pooled_rate=pooled,
+                       stages_finished=list(stages))
     return cont, ref, rates

@@ -21,7 +21,8 @@ import pandas as pd
 
 from guts import GutsInputError
 from guts.errors import guarded
-from guts.games.guts.fictitious import fictitious_play, payoff_tensor, symmetric_equilibrium
+from guts.games.guts.fictitious import fictitious_play, payoff_tensor
+from guts.games.guts.payoffs import symmetric_equilibrium
 from guts.studies.figures import plot_fictitious_play
 from guts.studies.output import ensure_output_dir, save_figure, write_csv, write_meta
 

@@ -31,7 +31,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from guts._validate import GutsInputError, check_thresholds
-from guts.games.guts.strategies import pseudo_bloc_parts
+from guts.games.guts.strategies import BLOC_STEPS, classify_components, mesh_step
 from guts.games.guts.coalition import CoalitionResult, format_profile
 from guts.games.guts.payoffs import alpha_matrix, beta_matrix
 
@@ -45,18 +45,13 @@ __all__ = [
 ]
 
 
-def _mesh_step(result: CoalitionResult) -> float:
-    vals = np.unique(result.coalition_profiles)
-    return float(np.min(np.diff(vals))) if vals.size > 1 else 0.0
-
-
 def split_components(result: CoalitionResult):
     """Split the coalition's optimal strategy into bloc (A) and non-bloc (B) parts.
 
     A component ``(p_2, p_3, ..., p_3)`` is *bloc* when its free member is within
     1.5 mesh steps of the others (on a mesh the continuous bloc threshold is often
     straddled by two neighbouring points, e.g. ``(0.67, 0.68)`` at mesh 101), the
-    rule of :func:`guts.games.guts.coalition.table1_row`; every other component goes to B.
+    rule of :func:`guts.studies.table1.table1_row`; every other component goes to B.
 
     Returns
     -------
@@ -67,11 +62,8 @@ def split_components(result: CoalitionResult):
     """
     if not isinstance(result, CoalitionResult):
         raise GutsInputError("split_components needs a CoalitionResult from guts.solve_coalition")
-    tol = 1.5 * _mesh_step(result)
-    A, B = [], []
-    for prof, w in result.coalition_components():
-        parts = pseudo_bloc_parts(prof)
-        (A if parts is not None and abs(parts[0] - parts[1]) <= tol else B).append((prof, w))
+    kinds = classify_components(result.coalition_components(), BLOC_STEPS * mesh_step(result.coalition_profiles))
+    A, B = kinds["bloc"], kinds["pseudo-bloc"] + kinds["other"]
     wA = float(sum(w for _, w in A))
     wB = float(sum(w for _, w in B))
     return {"A": A, "B": B, "weight_A": wA, "weight_B": wB}
@@ -200,7 +192,7 @@ def plot_fictitious_play(runs: dict, target: float | None = None) -> Figure:
     target : float, optional
         The symmetric equilibrium to mark (default ``2^{-1/(n-1)}``).
     """
-    from guts.games.guts.fictitious import symmetric_equilibrium
+    from guts.games.guts.payoffs import symmetric_equilibrium
 
     if not runs:
         raise GutsInputError("plot_fictitious_play needs at least one run")

@@ -25,7 +25,7 @@ from tqdm.auto import tqdm
 
 from guts import GutsInputError, solve_coalition
 from guts.errors import guarded
-from guts.games.guts.strategies import MAX_COLUMNS
+from guts.games.guts.strategies import MAX_COLUMNS, pseudo_bloc_parts
 from guts.games.guts.coalition import format_profile
 from guts.studies.output import ensure_output_dir, write_csv, write_meta
 from guts.studies.sweep import parse_sizes
@@ -60,12 +60,6 @@ def parse_cases(text: str) -> list[tuple[int, int]]:
 
 def _support(result) -> str:
     return " ".join(f"{format_profile(p)}:{w:.6f}" for p, w in result.coalition_components())
-
-
-def _is_pseudo_bloc_multiset(profile) -> bool:
-    """A multiset is a pseudo-bloc profile iff all but at most one member share a threshold."""
-    vals, counts = np.unique(np.round(np.asarray(profile, dtype=float), 12), return_counts=True)
-    return vals.size == 1 or (vals.size == 2 and counts.max() >= len(profile) - 1)
 
 
 def bloc_spread_steps(profile, step: float) -> float:
@@ -107,7 +101,7 @@ def compare(N: int, mesh: int) -> dict:
         "pseudo_bloc_certified_low": pb_lo,
         "pseudo_bloc_certified_high": pb_hi,
         "full_strategy": _support(full),
-        "full_support_is_pseudo_bloc": all(_is_pseudo_bloc_multiset(p) for p in full.coalition_strategy),
+        "full_support_is_pseudo_bloc": all(pseudo_bloc_parts(p) is not None for p in full.coalition_strategy),
         "full_bloc_spread_steps": max(bloc_spread_steps(p, 1.0 / (mesh - 1)) for p in full.coalition_strategy),
         "pseudo_bloc_strategy": _support(pb),
         "player1_full": " ".join(f"{k:g}:{v:.6f}" for k, v in sorted(full.player1_strategy.items())),

@@ -10,8 +10,10 @@ import math
 import time
 
 from guts import __version__
-from guts._validate import GutsInputError, check_int, check_positive_float
-from guts.games.guts.large_n import equilibrium_threshold, solve_large_n, solve_pseudo_bloc, threshold_mesh
+from guts._validate import GutsInputError, check_int, check_memory, check_positive_float
+from guts.games.guts.large_n import solve_large_n, solve_pseudo_bloc, threshold_mesh
+from guts.games.guts.payoffs import symmetric_equilibrium
+from guts.games.guts.pseudo_bloc import stage_bytes
 from guts.studies.output import ensure_output_dir, write_csv, write_meta
 from guts.studies.sweep import check_backend, run_sweep
 
@@ -57,7 +59,7 @@ def large_n_row(params: dict) -> dict:
         "player1_threshold": p1, "bloc_threshold": bloc, "pseudo_bloc_threshold": pseudo,
         "pseudo_bloc_free": free, "pseudo_bloc_weight": weight,
         "player1_scaled": N * (1.0 - p1), "bloc_scaled": N * (1.0 - bloc), "pseudo_bloc_scaled": N * (1.0 - pseudo),
-        "equilibrium_threshold": float(equilibrium_threshold(N + 1)),
+        "equilibrium_threshold": symmetric_equilibrium(N + 1),  # n = N + 1 players
         "player1_support": " ".join(f"{t:.10g}:{w:.6f}" for t, w in sorted(v.player1_strategy.items())),
         "coalition_support": " ".join(f"{a:.10g}/{b:.10g}:{w:.6f}"
                                       for (a, b), w in sorted(v.coalition_strategy.items(), key=lambda kv: -kv[1])),
@@ -108,6 +110,11 @@ def run_large_n(sizes, points: int = 100, max_rounds: int = 10, target_width: fl
     if 0 < study_points < 10:
         raise GutsInputError(f"study_points must be 0 (skip) or >= 10; got {study_points}")
     check_backend(backend, scheduler)
+    # refuse before any worker starts: the refined meshes reach about twice the initial points
+    for what, pts in (("points", points), ("study_points", study_points)):
+        if pts:
+            check_memory(f"{what} {pts} (the pseudo-bloc game on {2 * pts} thresholds)",
+                         stage_bytes(max(sizes), 2 * pts), f"use a smaller --{what.replace('_', '-')}")
     out_dir = ensure_output_dir(out) if out is not None else None
     params = [dict(size=N, points=points, max_rounds=max_rounds, target_width=target_width, s_min=s_min,
                    local=local, study_points=study_points, guts_version=__version__) for N in sizes]

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from guts._validate import GutsInputError
 
-__all__ = ["ensure_output_dir", "atomic_path", "write_csv", "write_meta", "save_figure"]
+__all__ = ["ensure_output_dir", "atomic_path", "write_csv", "meta_path", "write_meta", "save_figure"]
 
 
 def ensure_output_dir(path) -> Path:
@@ -57,15 +57,21 @@ def write_csv(df, target, **to_csv_kwargs) -> Path:
     return target
 
 
+def meta_path(target) -> Path:
+    """``<target>.meta.json`` beside ``target`` (``table1.csv`` -> ``table1.meta.json``)."""
+    target = Path(target)
+    return target.with_name(target.stem + ".meta.json")
+
+
 def write_meta(target, parameters: dict, **extra) -> Path:
     """Write ``<target>.meta.json``: parameters, command line, versions and time."""
     from guts import __version__
 
-    target = Path(target)
-    meta_path = target.with_name(target.stem + ".meta.json")
     import numpy
     import scipy
 
+    target = Path(target)
+    path = meta_path(target)
     meta = {
         "file": target.name,
         "parameters": parameters,
@@ -77,9 +83,9 @@ def write_meta(target, parameters: dict, **extra) -> Path:
         "created_utc": _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat(),
         **extra,
     }
-    with atomic_path(meta_path) as tmp:
+    with atomic_path(path) as tmp:
         tmp.write_text(json.dumps(meta, indent=2, default=str) + "\n")
-    return meta_path
+    return path
 
 
 def save_figure(fig, target, **kwargs) -> Path:

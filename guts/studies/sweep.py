@@ -24,7 +24,7 @@ import numbers
 from pathlib import Path
 from typing import Callable, Sequence
 
-from guts._validate import GutsInputError, check_choice
+from guts._validate import GutsInputError, check_choice, check_jobs
 
 __all__ = ["run_sweep", "parse_sizes", "BACKENDS", "sweep_cache", "check_backend"]
 
@@ -125,10 +125,13 @@ def run_sweep(func: Callable, items: Sequence, jobs: int = 1, progress: bool = T
     from tqdm.auto import tqdm
 
     items = list(items)
-    if isinstance(jobs, bool) or not isinstance(jobs, numbers.Integral) or jobs == 0:
-        raise GutsInputError(f"jobs must be a positive number of processes or -1 for all cores; got {jobs!r}")
-    jobs = int(jobs)
     check_backend(backend, scheduler)
+    if backend == "dask":  # tasks in flight on a cluster, not local processes
+        if isinstance(jobs, bool) or not isinstance(jobs, numbers.Integral) or jobs == 0 or jobs < -1:
+            raise GutsInputError(f"jobs must be a positive number of tasks or -1; got {jobs!r}")
+        jobs = int(jobs)
+    else:
+        jobs = check_jobs(jobs)  # local processes: at most the cores available
     memory = sweep_cache(cache)
     call = memory.cache(func) if memory is not None else func
 

@@ -11,6 +11,7 @@ never adjusted toward the paper's.
 """
 from __future__ import annotations
 
+import math
 import time
 from importlib import resources
 
@@ -18,12 +19,13 @@ import pandas as pd
 
 from guts._validate import check_choice, check_int
 from guts.games.guts.strategies import STRUCTURES
-from guts.games.guts.coalition import solve_coalition, table1_row
+from guts.games.guts.coalition import CoalitionResult, check_coalition_memory, format_profile, solve_coalition
+from guts.games.guts.strategies import BLOC_STEPS, classify_components, mesh_step, pseudo_bloc_parts
 from guts.engine.recursive import METHODS, SOLVERS
 from guts.studies.output import ensure_output_dir, write_csv, write_meta
 from guts.studies.sweep import run_sweep
 
-__all__ = ["paper_table1", "solve_table1_row", "run_table1", "compare_with_paper", "TABLE1_COLUMNS"]
+__all__ = ["paper_table1", "table1_row", "solve_table1_row", "run_table1", "compare_with_paper", "TABLE1_COLUMNS"]
 
 TABLE1_COLUMNS = [
     "N", "mesh", "structure", "solver", "method", "opponent_value", "value_lower", "value_upper",
@@ -32,6 +34,59 @@ TABLE1_COLUMNS = [
     "player1_support", "coalition_support", "iterations", "coalition_iterations", "num_solves",
     "converged", "seconds",
 ]
+
+
+def _fmt_support(items) -> str:
+    return " ".join(f"{k}:{v:.6f}" for k, v in items)
+
+
+def _parts(profile) -> tuple[float, float]:
+    parts = pseudo_bloc_parts(profile)
+    return parts if parts is not None else (math.nan, math.nan)
+
+
+def table1_row(r: CoalitionResult) -> dict:
+    """The Table 1 columns for one solved row.
+
+    ``player1_strategy`` is player 1's heaviest support threshold.  Coalition
+    components are split by :func:`guts.games.guts.strategies.classify_components`
+    into *bloc* ones (all members within ``BLOC_STEPS`` mesh steps) and *pseudo-bloc*
+    ones ``(p_2, p_3, ..., p_3)`` (the paper's has ``p_2 = 0``: always hold; any other
+    profile counts here with unknown thresholds).  ``bloc_strategy`` is the common
+    threshold ``p_3`` of the heaviest bloc component, ``pseudo_bloc_strategy`` the
+    ``p_3`` of the heaviest pseudo-bloc one, ``pseudo_bloc_free`` its ``p_2`` and
+    ``pseudo_bloc_weight`` the total weight of pseudo-bloc components.
+    """
+    p1 = sorted(r.player1_strategy.items(), key=lambda kv: -kv[1])
+    kinds = classify_components(r.coalition_components(), BLOC_STEPS * mesh_step(r.coalition_profiles))
+    bloc = [(_parts(prof), w) for prof, w in kinds["bloc"]]
+    pseudo = [(_parts(prof), w) for prof, w in kinds["pseudo-bloc"] + kinds["other"]]
+    co_items = [(format_profile(prof), w) for prof, w in r.coalition_components()]
+    return {
+        "N": r.size,
+        "mesh": r.mesh,
+        "structure": r.structure,
+        "solver": r.solver,
+        "method": r.method,
+        "opponent_value": r.coalition_value,
+        "value_lower": r.lower,
+        "value_upper": r.upper,
+        "certified_lower": r.certified_lower,
+        "certified_upper": r.certified_upper,
+        "epsilon": r.epsilon,
+        "player1_strategy": p1[0][0],
+        "bloc_strategy": bloc[0][0][1] if bloc else math.nan,
+        "pseudo_bloc_strategy": pseudo[0][0][1] if pseudo else math.nan,
+        "pseudo_bloc_free": pseudo[0][0][0] if pseudo else math.nan,
+        "pseudo_bloc_weight": float(sum(w for _, w in pseudo)),
+        "player1_support": _fmt_support(p1),
+        "coalition_support": _fmt_support(co_items),
+        "iterations": r.iterations,
+        "coalition_iterations": r.coalition_iterations,
+        "num_solves": r.num_solves,
+        "converged": r.converged,
+        "seconds": r.seconds,
+    }
 
 
 def paper_table1() -> pd.DataFrame:
@@ -48,7 +103,7 @@ def solve_table1_row(params: dict) -> dict:
     return row
 
 
-def run_table1(sizes=range(1, 16), mesh: int = 101, structure: str = "pseudo-bloc", solver: str = "lp",
+def run_table1(sizes=range(1, 16), mesh: int = 101, structure: str = "pseudo-bloc", solver: str = "oracle",
                method: str = "newton", jobs: int = 1, out="results", fp_iterations: int = 10_000,
                random_state: int = 0, progress: bool = True, echo=None) -> pd.DataFrame:
     """Reproduce Table 1 and write ``<out>/table1.csv`` (+ ``table1.meta.json``).
@@ -80,6 +135,7 @@ def run_table1(sizes=range(1, 16), mesh: int = 101, structure: str = "pseudo-blo
     check_choice("structure", structure, STRUCTURES)
     check_choice("solver", solver, SOLVERS)
     check_choice("method", method, METHODS)
+    check_coalition_memory(max(sizes), mesh, structure, solver)  # before any worker starts
     out_dir = ensure_output_dir(out) if out is not None else None
     params = [dict(size=N, mesh=mesh, structure=structure, solver=solver, method=method,
                    fp_iterations=fp_iterations, random_state=random_state) for N in sizes]

@@ -19,8 +19,8 @@ from tqdm.auto import tqdm
 
 from guts import GutsInputError, fixed_point
 from guts.errors import guarded
-from guts.games.guts.strategies import STRUCTURES
-from guts.games.guts.fictitious import symmetric_equilibrium
+from guts.games.guts.strategies import BLOC_STEPS, STRUCTURES, classify_components
+from guts.games.guts.payoffs import symmetric_equilibrium
 from guts.games.guts.coalition import format_profile
 from guts.studies.output import ensure_output_dir, write_csv, write_meta
 from guts.games.guts.teams import solve_teams
@@ -57,9 +57,9 @@ def _support(items) -> str:
 
 
 def _bloc_split(items, step):
-    """Weight of components whose members are all within 1.5 mesh steps, and the rest."""
-    bloc = [(p, w) for p, w in items if max(p) - min(p) <= 1.5 * step]
-    other = [(p, w) for p, w in items if max(p) - min(p) > 1.5 * step]
+    """Weight of components whose members are all within ``BLOC_STEPS`` mesh steps, and the rest."""
+    kinds = classify_components(items, BLOC_STEPS * step)
+    bloc, other = kinds["bloc"], kinds["pseudo-bloc"] + kinds["other"]
     lo = min((min(p) for p, _ in bloc), default=np.nan)
     hi = max((max(p) for p, _ in bloc), default=np.nan)
     return float(sum(w for _, w in bloc)), lo, hi, other

@@ -1,5 +1,4 @@
 """Figures 1-2 (paper §5) and the fictitious-play figure."""
-import importlib.util
 from pathlib import Path
 
 import numpy as np

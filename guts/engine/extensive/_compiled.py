@@ -28,7 +28,6 @@ Layout (all integer arrays numpy):
 """
 from __future__ import annotations
 
-import numbers
 from dataclasses import dataclass
 
 import numpy as np
@@ -381,7 +380,6 @@ def assemble(n, deals, kinds, parents, histories, drec, temp_next, temp_dec, ctx
     chunks = []
     start = 0
     while start < Z:
-        # split at table boundaries when cheap so most chunks see a single table
         stop = min(Z, start + per)
         zs = order[start:stop]
         tids = term_tid[zs]

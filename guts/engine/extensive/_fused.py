@@ -65,3 +65,68 @@ def terminal_values_fused(p, ctx, tvid, tscal, tseq, toff, tscale, ttid, tables,
                 w *= off
             g[sp, info[p, d]] += k * w
     return g
+
+
+@njit(cache=True, nogil=True)
+def terminal_values_blocked(p, others, ctxp, tvid, tscal, tseq, toff, tscale, ttid, tabp, infop,
+                            bstart, bend, btype, rflat, rbase, rstride, g):
+    """Same sum as :func:`terminal_values_fused`, with deals sorted by player p's type
+    (``ctxp``, ``tabp``, ``infop`` permuted; ``bstart/bend/btype`` = the type blocks):
+    contiguous streaming loads and one write per (terminal, type)."""
+    n = tseq.shape[0]
+    Z = tvid.shape[0]
+    no = others.shape[0]
+    nb = bstart.shape[0]
+    rb = np.empty(n, dtype=np.int64)
+    for z in range(Z):
+        k = tscal[z]
+        if k == 0.0:
+            continue
+        skip = False
+        for j in range(no):
+            q = others[j]
+            rb[q] = rbase[q] + tseq[q, z] * rstride[q]
+            nz = False
+            for t in range(rstride[q]):
+                if rflat[rb[q] + t] != 0.0:
+                    nz = True
+                    break
+            if not nz:
+                skip = True
+                break
+        if skip:
+            continue
+        v = tvid[z]
+        off = toff[p, z]
+        sc = tscale[z]
+        tid = ttid[z]
+        sp = tseq[p, z]
+        for b in range(nb):
+            acc0 = 0.0
+            acc1 = 0.0
+            if no == 1:
+                q0 = others[0]
+                r0 = rb[q0]
+                for d in range(bstart[b], bend[b]):
+                    w = ctxp[v, d] * rflat[r0 + infop[q0, d]]
+                    acc0 += w
+                    acc1 += w * tabp[tid, d]
+            elif no == 2:
+                q0 = others[0]
+                q1 = others[1]
+                r0 = rb[q0]
+                r1 = rb[q1]
+                for d in range(bstart[b], bend[b]):
+                    w = ctxp[v, d] * rflat[r0 + infop[q0, d]] * rflat[r1 + infop[q1, d]]
+                    acc0 += w
+                    acc1 += w * tabp[tid, d]
+            else:
+                for d in range(bstart[b], bend[b]):
+                    w = ctxp[v, d]
+                    for j in range(no):
+                        q = others[j]
+                        w *= rflat[rb[q] + infop[q, d]]
+                    acc0 += w
+                    acc1 += w * tabp[tid, d]
+            g[sp, btype[b]] += k * (off * acc0 + sc * acc1)
+    return g

@@ -15,6 +15,8 @@ from . import _fused
 
 #: Use the fused numba kernel for the terminal pass (the numpy path is the reference).
 USE_FUSED = _fused.HAVE_NUMBA
+#: Within the fused path, stream over deals sorted by the player's type.
+BLOCKED = True
 
 
 def _fused_data(cg):
@@ -34,6 +36,23 @@ def _fused_data(cg):
             info=np.ascontiguousarray(cg.info),
             rstride=np.array(cg.num_types, dtype=np.int64),
         )
+        # per player: deals sorted by his type (streaming loops, one write per type)
+        per = []
+        for p in range(cg.num_players):
+            perm = cg.perm[p]
+            counts = np.bincount(cg.info[p], minlength=cg.num_types[p])
+            ends = np.cumsum(counts)
+            present = counts > 0
+            per.append(dict(
+                others=np.array([q for q in range(cg.num_players) if q != p], dtype=np.int64),
+                ctxp=np.ascontiguousarray(fd["ctx"][:, perm]),
+                tabp=np.ascontiguousarray(fd["tables"][:, p, :][:, perm]),
+                infop=np.ascontiguousarray(cg.info[:, perm]),
+                bstart=(ends - counts)[present].astype(np.int64),
+                bend=ends[present].astype(np.int64),
+                btype=np.flatnonzero(present).astype(np.int64),
+            ))
+        fd["per"] = per
         cg._fused = fd
     return fd
 
@@ -44,12 +63,11 @@ def _aux(cg):
     if aux is None:
         n = cg.num_players
         info_perm = [[cg.info[q][cg.perm[p]] for q in range(n)] for p in range(n)]
-        ctx_perm = None
         multi = any(c.single_table < 0 for c in cg.chunks)
         table_rows = [np.stack([t[p] for t in cg.tables]) for p in range(n)] if multi else None
         ones_scal = [bool(np.all(c.scal == 1.0)) for c in cg.chunks]
         all_present = [cg.type_present[p].size == cg.num_types[p] for p in range(n)]
-        aux = dict(info_perm=info_perm, ctx_perm=ctx_perm, table_rows=table_rows,
+        aux = dict(info_perm=info_perm, table_rows=table_rows,
                    ones_scal=ones_scal, all_present=all_present)
         cg._aux = aux
     return aux
@@ -78,6 +96,12 @@ def terminal_values(cg, p, reaches, fused=None):
         rbase = np.concatenate(([0], np.cumsum(sizes)[:-1])).astype(np.int64)
         rflat = np.concatenate([np.ascontiguousarray(r).ravel() for r in reaches])
         g = np.zeros((cg.players[p].num_seqs, cg.num_types[p]))
+        if BLOCKED:
+            pp = fd["per"][p]
+            return _fused.terminal_values_blocked(
+                p, pp["others"], pp["ctxp"], fd["tvid"], fd["tscal"], fd["tseq"], fd["toff"],
+                fd["tscale"], fd["ttid"], pp["tabp"], pp["infop"], pp["bstart"], pp["bend"],
+                pp["btype"], rflat, rbase, fd["rstride"], g)
         return _fused.terminal_values_fused(
             p, fd["ctx"], fd["tvid"], fd["tscal"], fd["tseq"], fd["toff"], fd["tscale"],
             fd["ttid"], fd["tables"], fd["info"], rflat, rbase, fd["rstride"], g)
@@ -146,7 +170,6 @@ def best_actions(pt, V, Vdec):
     is_max = V[1:] >= Vdec[pt.seq_dec[1:]]
     # first maximiser per (decision, type): cumulative count within the block == 1
     cnt = np.cumsum(is_max, axis=0)
-    before = np.zeros_like(cnt)
     firsts = pt.dec_first - 1
     base = np.where(firsts[:, None] > 0, cnt[np.maximum(firsts - 1, 0)], 0)
     before = base[pt.seq_dec[1:]]

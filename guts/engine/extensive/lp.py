@@ -9,7 +9,8 @@ With the sparse payoff matrix ``A`` (deal, chance and payoff products at the ter
     max_{x, v}  f^T v    s.t.   F^T v - A^T x <= 0,   E x = e,   x >= 0,
 
 is player 1's maxmin problem (inner min_y x^T A y dualised); player 2's minimax plan
-``y`` is the dual of the inequality rows.  Solved by HiGHS (``scipy.optimize.linprog``,
+``y`` is the dual of the inequality rows.  The mirror LP (player 2's) is solved instead
+when it has fewer inequality rows (they are one per opponent sequence x type).  Solved by HiGHS (``scipy.optimize.linprog``,
 ``method="highs"``); the status is checked.  Certificate: the exploitability of the
 returned behaviour pair computed by the independent best-response pass
 (:mod:`.evaluate`), required ``<= LP_CERT_TOL * payoff scale``.
@@ -23,15 +24,18 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.optimize import linprog
 
+from ..._validate import check_choice, check_positive_float
 from ...errors import ConvergenceWarning, GutsInputError, SolverError
 from . import _kernels as K
 from .result import ExtensiveResult
 from .strategies import _check_game, from_flat, normalise_blocks
 
-__all__ = ["solve_lp", "LP_TOL", "LP_CERT_TOL", "sequence_form"]
+__all__ = ["solve_lp", "LP_TOL", "LP_CERT_TOL", "LP_IPM_NNZ", "sequence_form"]
 
 #: HiGHS primal/dual feasibility tolerance.
 LP_TOL = 1e-10
+#: ``method="auto"`` switches to the interior-point method above this many non-zeros.
+LP_IPM_NNZ = 200_000
 #: Certificate: exploitability of the returned pair <= LP_CERT_TOL * payoff scale.
 LP_CERT_TOL = 1e-9
 
@@ -95,7 +99,7 @@ def sequence_form(game, player: int = 0):
     return A, E, e, F, f
 
 
-def _maxmin(A, E, e, F, f, tol):
+def _maxmin(A, E, e, F, f, tol, method="highs", time_limit=None):
     """Solve max_x min_y x^T A y over the two plan polytopes; returns (x, y, value, nit)."""
     n1 = A.shape[0]
     m2 = F.shape[0]
@@ -104,8 +108,11 @@ def _maxmin(A, E, e, F, f, tol):
     b_ub = np.zeros(A.shape[1])
     A_eq = sp.hstack([E, sp.csr_matrix((E.shape[0], m2))], format="csr")
     bounds = [(0, None)] * n1 + [(None, None)] * m2
-    res = linprog(c, A_ub=A_ub, b_ub=b_ub, A_eq=A_eq, b_eq=e, bounds=bounds, method="highs",
-                  options={"primal_feasibility_tolerance": tol, "dual_feasibility_tolerance": tol})
+    options = {"primal_feasibility_tolerance": tol, "dual_feasibility_tolerance": tol}
+    if time_limit is not None:
+        options["time_limit"] = float(time_limit)
+    res = linprog(c, A_ub=A_ub, b_ub=b_ub, A_eq=A_eq, b_eq=e, bounds=bounds, method=method,
+                  options=options)
     if res.status != 0 or res.x is None:
         raise SolverError(f"HiGHS did not solve the sequence-form LP: status {res.status} ({res.message})")
     x = np.clip(res.x[:n1], 0.0, None)
@@ -113,7 +120,8 @@ def _maxmin(A, E, e, F, f, tol):
     return x, y, -float(res.fun), int(getattr(res, "nit", 0) or 0)
 
 
-def solve_lp(game, *, tol: float = LP_TOL) -> ExtensiveResult:
+def solve_lp(game, *, tol: float = LP_TOL, method: str = "auto",
+             time_limit: float | None = None) -> ExtensiveResult:
     """Exact equilibrium of a two-player zero-sum game by the sequence-form LP.
 
     Parameters
@@ -122,6 +130,14 @@ def solve_lp(game, *, tol: float = LP_TOL) -> ExtensiveResult:
         Two players, zero-sum (``game.zero_sum``).
     tol : float
         HiGHS primal and dual feasibility tolerance.
+    method : {"auto", "highs", "highs-ds", "highs-ipm"}
+        HiGHS algorithm (``"highs"`` lets HiGHS choose, i.e. the simplex).  ``"auto"``:
+        the interior-point method (with crossover) when the payoff matrix has more than
+        ``LP_IPM_NNZ`` non-zeros, else ``"highs"``.  Games whose payoff blocks are dense
+        over many types (a one-street raise game with 169 x 169 hand classes and 40 raise
+        sizes: 2.3e6 non-zeros) solve ~5x faster with the IPM than with the simplex.
+    time_limit : float, optional
+        HiGHS time limit in seconds (SolverError when reached).
 
     Returns
     -------
@@ -148,20 +164,34 @@ def solve_lp(game, *, tol: float = LP_TOL) -> ExtensiveResult:
         raise GutsInputError(f"tol must be a positive number; got {tol!r}") from None
     if not (1e-13 <= tol <= 1e-3):
         raise GutsInputError(f"tol must be in [1e-13, 1e-3]; got {tol!r}")
+    method = check_choice("method", method, ("auto", "highs", "highs-ds", "highs-ipm"))
+    if time_limit is not None:
+        time_limit = check_positive_float("time_limit", time_limit)
     t0 = time.perf_counter()
     A, E, e, F, f = sequence_form(game, 0)
-    x, y, _, nit = _maxmin(A, E, e, F, f, tol)
     p0, p1 = cg.players
+    if method == "auto":
+        method = "highs-ipm" if A.nnz > LP_IPM_NNZ else "highs"
+    # solve the side with fewer inequality rows (one per opponent sequence x type); the
+    # other player's plan comes from the duals, or from his own LP if the duals fail
+    first = 0 if A.shape[1] <= A.shape[0] else 1
+    if first == 0:
+        x, y, _, nit = _maxmin(A, E, e, F, f, tol, method, time_limit)
+    else:
+        y, x, _, nit = _maxmin(-A.T.tocsr(), F, f, E, e, tol, method, time_limit)
     flat = [normalise_blocks(p0, x.reshape(p0.num_seqs, p0.num_types)),
             normalise_blocks(p1, y.reshape(p1.num_seqs, p1.num_types))]
     ev, br, _ = K.values_and_br(cg, flat)
     nc = float(np.sum(br - ev))
     bound = LP_CERT_TOL * cg.payoff_scale
     if nc / 2 > bound:
-        # the duals can be less accurate than the primal: solve player 2's own LP
-        y2, _, _, nit2 = _maxmin(-A.T.tocsr(), F, f, E, e, tol)
+        if first == 0:
+            y2, _, _, nit2 = _maxmin(-A.T.tocsr(), F, f, E, e, tol, method, time_limit)
+            flat[1] = normalise_blocks(p1, y2.reshape(p1.num_seqs, p1.num_types))
+        else:
+            x2, _, _, nit2 = _maxmin(A, E, e, F, f, tol, method, time_limit)
+            flat[0] = normalise_blocks(p0, x2.reshape(p0.num_seqs, p0.num_types))
         nit += nit2
-        flat[1] = normalise_blocks(p1, y2.reshape(p1.num_seqs, p1.num_types))
         ev, br, _ = K.values_and_br(cg, flat)
         nc = float(np.sum(br - ev))
     converged = nc / 2 <= bound

@@ -44,7 +44,10 @@ def uniform_flat(pt) -> np.ndarray:
 
 
 def to_flat(game, strategies) -> list:
-    """Validate ``strategies`` and return one flat (S_p+1, T_p) array per player."""
+    """Validate ``strategies`` and return one flat (S_p+1, T_p) array per player.
+
+    A 1-D row (num_actions,) is accepted for a node and used for every type.
+    """
     cg = _check_game(game)
     n = cg.num_players
     try:

@@ -19,7 +19,6 @@ named by their *history*: the tuple of labels from the root, e.g. ``("r4", "c")`
 from __future__ import annotations
 
 import numbers
-from dataclasses import dataclass, field
 
 import numpy as np
 

@@ -12,29 +12,29 @@ Examples
 >>> abs(r.coalition_value) < 1e-9        # 2-player guts is fair (Proposition 3.3)
 True
 >>> r = solve_coalition(size=2, mesh=101, solver="oracle")
->>> round(r.coalition_value, 6), r.certified_width < 1e-8     # Table 1: 0.0132
-(0.013152, True)
+>>> round(r.coalition_value, 4), r.certified_width < 1e-8     # the paper's Table 1 prints 0.0132
+(0.0132, True)
 """
 from __future__ import annotations
 
-import math
 import time
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from guts._validate import check_choice, check_int, check_positive_float
-from guts.games.guts.strategies import STRUCTURES, coalition_profiles, pseudo_bloc_parts, resolve_grid
-from guts.engine.recursive import METHODS, SOLVERS, Certificate, FixedPointResult, certify, fixed_point
+from guts._validate import check_choice, check_int, check_memory, check_positive_float
+from guts.games.guts.strategies import STRUCTURES, coalition_profiles, count_profiles, resolve_grid
+from guts.engine.recursive import (METHODS, SOLVERS, Certificate, CertifiedInterval, FixedPointResult,
+                                   solve_both_sides)
+from guts.engine.tolerances import FIXED_POINT_TOL, SUPPORT_TOL
 from guts.games.guts.stage import GutsStage
 
-__all__ = ["CoalitionResult", "solve_coalition", "coalition_stage", "table1_row", "format_profile"]
-
-SUPPORT_TOL = 1e-9
+__all__ = ["CoalitionResult", "solve_coalition", "coalition_stage", "format_profile", "coalition_bytes",
+           "check_coalition_memory"]
 
 
 @dataclass(frozen=True)
-class CoalitionResult:
+class CoalitionResult(CertifiedInterval):
     """Solution of the 1 v. N recursive game.
 
     Attributes
@@ -58,6 +58,8 @@ class CoalitionResult:
         The same for the coalition (its own value, starting at ``-N``).
     converged : bool
         Both sides converged.
+    num_iter : int
+        Outer iterations, both sides.
     player1, coalition : FixedPointResult
         The raw results of both fixed points.
     certificate_lower, certificate_upper : Certificate
@@ -87,6 +89,7 @@ class CoalitionResult:
     coalition_iterations: int
     coalition_history: tuple
     converged: bool
+    num_iter: int
     player1: FixedPointResult = field(repr=False)
     coalition: FixedPointResult = field(repr=False)
     certificate_lower: Certificate = field(repr=False)
@@ -98,10 +101,6 @@ class CoalitionResult:
     player1_grid: np.ndarray = field(repr=False)
     coalition_profiles: np.ndarray = field(repr=False)
 
-    @property
-    def certified_width(self) -> float:
-        """``certified_upper - certified_lower`` (nan if a certificate failed)."""
-        return self.certified_upper - self.certified_lower
 
     @property
     def epsilon(self) -> float:
@@ -111,10 +110,6 @@ class CoalitionResult:
     def coalition_components(self):
         """Coalition support as a list of ``(profile, probability)``, heaviest first."""
         return sorted(self.coalition_strategy.items(), key=lambda kv: -kv[1])
-
-    def summary(self) -> dict:
-        """The Table 1 columns for this row (see :func:`table1_row`)."""
-        return table1_row(self)
 
 
 def coalition_stage(size: int, mesh=101, structure: str = "pseudo-bloc", coalition_mesh=None) -> GutsStage:
@@ -131,8 +126,45 @@ def coalition_stage(size: int, mesh=101, structure: str = "pseudo-bloc", coaliti
     return GutsStage(g1, coalition_profiles(size, gc, structure))
 
 
-def solve_coalition(size: int, mesh=101, structure: str = "pseudo-bloc", solver: str = "lp",
-                    method: str = "newton", coalition_mesh=None, tol: float = 1e-11,
+def _points(mesh) -> int:
+    """Number of thresholds a mesh argument stands for, without building it."""
+    if isinstance(mesh, (int, np.integer, float, np.floating)) and not isinstance(mesh, bool):
+        return check_int("mesh", mesh, 2)
+    return int(np.size(mesh))
+
+
+def coalition_bytes(size: int, points: int, coalition_points: int, structure: str, solver: str) -> float:
+    """Estimated peak memory of :func:`solve_coalition` in bytes (checked before allocating).
+
+    The coalition profiles (``C x N`` floats), the temporaries of the closed-form payoff
+    (blocks of up to 4096 sorted profiles, about six arrays), and the stage matrices:
+    dense ``A`` and ``B`` plus HiGHS's copies (about five ``R x C`` arrays) for the LP and
+    fictitious play; for the double oracle a few dozen full rows and columns.
+    """
+    C = count_profiles(size, coalition_points, structure)
+    R = points
+    profiles = 8.0 * C * size
+    block = min(C, 4096)
+    temporaries = 6 * 8.0 * block * (size + 2) + 5 * 8.0 * R * block
+    if solver == "oracle":
+        matrices = 2 * 8.0 * 64 * (R + C)
+    else:
+        matrices = 5 * 8.0 * R * C
+    return profiles + temporaries + matrices
+
+
+def check_coalition_memory(size: int, mesh=101, structure: str = "pseudo-bloc", solver: str = "oracle",
+                           coalition_mesh=None) -> None:
+    """Refuse (GutsInputError) a 1 v. N game whose :func:`coalition_bytes` exceed the memory budget."""
+    points = _points(mesh)
+    check_memory(f"the 1 v. {size} game ({structure}, mesh {points}, solver {solver!r})",
+                 coalition_bytes(size, points, _points(mesh if coalition_mesh is None else coalition_mesh),
+                                 structure, solver),
+                 "use a smaller mesh or coalition" + ("" if solver == "oracle" else ", or solver='oracle'"))
+
+
+def solve_coalition(size: int, mesh=101, structure: str = "pseudo-bloc", solver: str = "oracle",
+                    method: str = "newton", coalition_mesh=None, tol: float = FIXED_POINT_TOL,
                     max_iter: int = 10_000, fp_iterations: int = 10_000, random_state=None,
                     certify_result: bool = True) -> CoalitionResult:
     """Solve the 1 v. N recursive Guts game (one row of Table 1, paper §5).
@@ -146,10 +178,10 @@ def solve_coalition(size: int, mesh=101, structure: str = "pseudo-bloc", solver:
         101) or explicit thresholds in [0, 1].
     structure : {"pseudo-bloc", "bloc", "full", "product"}
         Coalition strategy space (:mod:`guts.games.guts.strategies`).
-    solver : {"lp", "fp", "oracle"}
-        Inner matrix-game solver: exact LP (HiGHS), nashpy fictitious play (the
-        paper's method, approximate), or double oracle (exact LP on generated rows
-        and columns; fastest).
+    solver : {"oracle", "lp", "fp"}
+        Inner matrix-game solver: double oracle (default: exact LP on generated rows
+        and columns, the fastest), one full LP per stage game (HiGHS), or nashpy
+        fictitious play (the paper's method, approximate).
     method : {"newton", "iterate"}
         Fixed-point method (:func:`guts.engine.recursive.fixed_point`).
     coalition_mesh : int or array_like, optional
@@ -172,20 +204,14 @@ def solve_coalition(size: int, mesh=101, structure: str = "pseudo-bloc", solver:
     check_choice("solver", solver, SOLVERS)
     check_choice("method", method, METHODS)
     check_positive_float("tol", tol)
+    check_choice("structure", structure, STRUCTURES)
+    check_coalition_memory(size, mesh, structure, solver, coalition_mesh)
     stage = coalition_stage(size, mesh, structure, coalition_mesh)
-    common = dict(solver=solver, method=method, tol=tol, max_iter=max_iter,
-                  fp_iterations=fp_iterations, random_state=random_state)
-    # The other side forfeits its antes by leaving: caps of N (player 1) and 1 (coalition).
-    p1 = fixed_point(stage, v0=-1.0, cap=float(size), **common)
-    co = fixed_point(stage.transpose(), v0=-float(size), cap=1.0, **common)
-    if certify_result:
-        cert_lo = certify(stage, strategy=p1.row_strategy, v_start=-1.0)
-        cert_hi = certify(stage.transpose(), strategy=co.row_strategy, v_start=-float(size))
-    else:
-        nan = Certificate(False, math.nan, math.nan, math.nan, "not computed")
-        cert_lo = cert_hi = nan
-    certified_lower = cert_lo.v_certified if cert_lo.valid else math.nan
-    certified_upper = -cert_hi.v_certified if cert_hi.valid else math.nan
+    # player 1 from -1, the coalition from -N; each capped at what the other forfeits by leaving
+    both = solve_both_sides(stage, -1.0, -float(size), certify_result=certify_result, solver=solver,
+                            method=method, tol=tol, max_iter=max_iter, fp_iterations=fp_iterations,
+                            random_state=random_state)
+    p1, co = both.row, both.col
     g1 = stage.row_thresholds
     prof = stage.col_profiles
     x = p1.row_strategy
@@ -198,16 +224,12 @@ def solve_coalition(size: int, mesh=101, structure: str = "pseudo-bloc", solver:
         player1_strategy=p1_strat, coalition_strategy=co_strat,
         iterations=p1.num_iter, history=p1.history,
         coalition_iterations=co.num_iter, coalition_history=co.history,
-        converged=p1.converged and co.converged, player1=p1, coalition=co,
-        certificate_lower=cert_lo, certificate_upper=cert_hi,
-        certified_lower=certified_lower, certified_upper=certified_upper,
-        num_solves=p1.num_solves + co.num_solves, seconds=time.perf_counter() - t0,
+        converged=both.converged, num_iter=both.num_iter, player1=p1, coalition=co,
+        certificate_lower=both.certificate_lower, certificate_upper=both.certificate_upper,
+        certified_lower=both.certified_lower, certified_upper=both.certified_upper,
+        num_solves=both.num_solves, seconds=time.perf_counter() - t0,
         player1_grid=g1, coalition_profiles=prof,
     )
-
-
-def _fmt_support(items) -> str:
-    return " ".join(f"{k}:{v:.6f}" for k, v in items)
 
 
 def format_profile(profile) -> str:
@@ -227,54 +249,3 @@ def format_profile(profile) -> str:
         parts.append(f"{vals[k]:g}" + (f"*{run}" if run > 1 else ""))
         k = j + 1
     return "/".join(parts)
-
-
-def table1_row(r: CoalitionResult) -> dict:
-    """The Table 1 columns for one solved row.
-
-    ``player1_strategy`` is player 1's heaviest support threshold.  Coalition
-    components ``(p_2, p_3, ..., p_3)`` are split into *bloc* ones, whose free
-    member is within one mesh step of the others (on a mesh the continuous bloc
-    threshold is often straddled by two neighbouring points), and *pseudo-bloc*
-    ones (the paper's has ``p_2 = 0``: always hold).  ``bloc_strategy`` is the common
-    threshold ``p_3`` of the heaviest bloc component, ``pseudo_bloc_strategy`` the
-    ``p_3`` of the heaviest pseudo-bloc one, ``pseudo_bloc_free`` its ``p_2`` and
-    ``pseudo_bloc_weight`` the total weight of pseudo-bloc components.
-    """
-    p1 = sorted(r.player1_strategy.items(), key=lambda kv: -kv[1])
-    step = 1.5 * float(np.min(np.diff(np.unique(r.coalition_profiles)))) if r.coalition_profiles.size > 1 else 0.0
-    bloc, pseudo = [], []
-    for prof, w in r.coalition_components():
-        parts = pseudo_bloc_parts(prof)
-        if parts is not None and abs(parts[0] - parts[1]) <= step:
-            bloc.append((parts, w))
-        elif parts is not None:
-            pseudo.append((parts, w))
-        else:
-            pseudo.append(((math.nan, math.nan), w))
-    co_items = [(format_profile(prof), w) for prof, w in r.coalition_components()]
-    return {
-        "N": r.size,
-        "mesh": r.mesh,
-        "structure": r.structure,
-        "solver": r.solver,
-        "method": r.method,
-        "opponent_value": r.coalition_value,
-        "value_lower": r.lower,
-        "value_upper": r.upper,
-        "certified_lower": r.certified_lower,
-        "certified_upper": r.certified_upper,
-        "epsilon": r.epsilon,
-        "player1_strategy": p1[0][0],
-        "bloc_strategy": bloc[0][0][1] if bloc else math.nan,
-        "pseudo_bloc_strategy": pseudo[0][0][1] if pseudo else math.nan,
-        "pseudo_bloc_free": pseudo[0][0][0] if pseudo else math.nan,
-        "pseudo_bloc_weight": float(sum(w for _, w in pseudo)),
-        "player1_support": _fmt_support(p1),
-        "coalition_support": _fmt_support(co_items),
-        "iterations": r.iterations,
-        "coalition_iterations": r.coalition_iterations,
-        "num_solves": r.num_solves,
-        "converged": r.converged,
-        "seconds": r.seconds,
-    }

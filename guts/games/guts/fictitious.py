@@ -42,22 +42,12 @@ import numpy as np
 from guts._validate import GutsInputError, check_choice, check_int, check_positive_float, check_thresholds
 from guts.games.guts.strategies import resolve_grid
 from guts.errors import ConvergenceWarning
-from guts.games.guts.payoffs import alpha_all
+from guts.games.guts.payoffs import alpha_all, symmetric_equilibrium
 
-__all__ = ["payoff_tensor", "best_response", "FictitiousPlayResult", "fictitious_play", "symmetric_equilibrium"]
+__all__ = ["payoff_tensor", "best_response", "FictitiousPlayResult", "fictitious_play"]
 
 MAX_TENSOR_ENTRIES = 30_000_000  # n * M^n floats held at once (240 MB)
 TIE_BREAKS = ("first", "random")
-
-
-def symmetric_equilibrium(n_players: int) -> float:
-    """The symmetric Nash threshold ``2^{-1/(n-1)}`` of n-player Guts (Proposition 3.3)."""
-    n = check_int("n_players", n_players, 2)
-    return 2.0 ** (-1.0 / (n - 1))
-
-
-def _grid(mesh) -> np.ndarray:
-    return resolve_grid(mesh, "mesh")
 
 
 def payoff_tensor(n_players: int, mesh) -> np.ndarray:
@@ -77,7 +67,7 @@ def payoff_tensor(n_players: int, mesh) -> np.ndarray:
         ``U.sum(axis=0) == 0`` up to rounding.
     """
     n = check_int("n_players", n_players, 2)
-    g = _grid(mesh)
+    g = resolve_grid(mesh)
     M = g.size
     if n * M**n > MAX_TENSOR_ENTRIES:
         raise GutsInputError(
@@ -261,7 +251,7 @@ def fictitious_play(n_players: int = 3, mesh=101, iterations: int = 20_000, pool
     FictitiousPlayResult
     """
     n = check_int("n_players", n_players, 2)
-    g = _grid(mesh)
+    g = resolve_grid(mesh)
     M = g.size
     iterations = check_int("iterations", iterations, 1)
     refresh = check_int("refresh", refresh, 1)

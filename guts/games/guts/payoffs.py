@@ -53,6 +53,7 @@ __all__ = [
     "alpha_all",
     "alpha_matrix",
     "beta_matrix",
+    "symmetric_equilibrium",
 ]
 
 
@@ -225,8 +226,11 @@ def alpha(q, others) -> np.ndarray:
     numpy.ndarray
         α_1 with the broadcast shape of ``q`` and ``others[..., 0]``.
     """
-    q = check_thresholds("q", q)
-    o = check_thresholds("others", others)
+    return _alpha(check_thresholds("q", q), check_thresholds("others", others))
+
+
+def _alpha(q: np.ndarray, o: np.ndarray) -> np.ndarray:
+    """:func:`alpha` on checked arrays (hot loops validate once, at their boundary)."""
     if o.ndim == 0:
         o = o[None]
     m = o.shape[-1]
@@ -282,6 +286,11 @@ def alpha_matrix(rows, cols, chunk: int = 4096) -> np.ndarray:
     c = check_thresholds("cols", cols)
     if c.ndim != 2:
         raise GutsInputError(f"cols must have shape (C, m); got {c.shape}")
+    return _alpha_matrix(q, c, chunk)
+
+
+def _alpha_matrix(q: np.ndarray, c: np.ndarray, chunk: int = 4096) -> np.ndarray:
+    """:func:`alpha_matrix` on checked arrays (``q`` of shape (R,), ``c`` of shape (C, m))."""
     C, m = c.shape
     n = m + 1
     out = np.empty((q.size, C))
@@ -321,6 +330,35 @@ def beta_matrix(rows, cols) -> np.ndarray:
     c = check_thresholds("cols", cols)
     if c.ndim != 2:
         raise GutsInputError(f"cols must have shape (C, m); got {c.shape}")
+    return _beta_matrix(q, c)
+
+
+def _beta_matrix(q: np.ndarray, c: np.ndarray) -> np.ndarray:
+    """:func:`beta_matrix` on checked arrays."""
     EK = np.sum(1.0 - c, axis=1)
     Pi = np.prod(c, axis=1)
     return (1.0 - q)[:, None] + EK[None, :] - 1.0 + 2.0 * q[:, None] * Pi[None, :]
+
+
+def symmetric_equilibrium(n_players):
+    """Symmetric equilibrium threshold ``p* = 2^(-1/(n-1))`` of n-player Guts (Proposition 3.3).
+
+    Against ``n - 1`` others holding above ``p``, ``∂α_1/∂q`` at ``q = p`` is
+    ``(n - 1)(1 - 2 p^(n-1))`` (§3 closed form), zero exactly when ``p^(n-1) = 1/2``.
+    The coalition of N in the 1 v. N game makes ``n = N + 1`` players.
+
+    Parameters
+    ----------
+    n_players : int or array_like of int
+        Number of players n >= 2 (vectorised).
+
+    Returns
+    -------
+    float or numpy.ndarray
+    """
+    n = np.asarray(n_players)
+    if n.size == 0 or not np.issubdtype(n.dtype, np.number) or np.any(n != np.round(n)) or np.any(n < 2):
+        raise GutsInputError(f"the symmetric equilibrium needs n >= 2 players (an integer); got {n_players!r}")
+    p = np.exp2(-1.0 / (n.astype(float) - 1.0))
+    return float(p) if p.ndim == 0 else p
+

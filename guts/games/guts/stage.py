@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from guts._validate import GutsInputError, check_thresholds
 from guts.engine.stage import LazyStage
-from guts.games.guts.payoffs import alpha_matrix, beta_matrix
+from guts.games.guts.payoffs import _alpha_matrix, _beta_matrix
 
 __all__ = ["GutsStage"]
 
@@ -29,4 +29,4 @@ class GutsStage(LazyStage):
 
     def _block(self, I, J):
         q, prof = self.row_thresholds[I], self.col_profiles[J]
-        return alpha_matrix(q, prof), beta_matrix(q, prof)
+        return _alpha_matrix(q, prof), _beta_matrix(q, prof)

@@ -36,46 +36,49 @@ from math import comb
 
 import numpy as np
 
-from guts._validate import GutsInputError, check_choice, check_int, check_thresholds
+from guts._validate import GutsInputError, check_choice, check_int, check_memory, check_thresholds
 
 STRUCTURES = ("pseudo-bloc", "bloc", "full", "product")
 MAX_COLUMNS = 20_000_000
+#: Bytes held per mesh point while a mesh is built and used (the array and a few copies).
+BYTES_PER_MESH_POINT = 32
+#: Thresholds of one profile closer than this are equal (profiles are rounded to 1e-12).
+PROFILE_ATOL = 1e-12
+#: Members within this many mesh steps of each other form a bloc (a continuous bloc
+#: threshold is often straddled by two neighbouring mesh points, e.g. (0.67, 0.68)).
+BLOC_STEPS = 1.5
 
-__all__ = ["STRUCTURES", "mesh", "resolve_grid", "coalition_profiles", "count_profiles", "product_index", "pseudo_bloc_parts"]
+__all__ = ["STRUCTURES", "BLOC_STEPS", "mesh", "resolve_grid", "mesh_step", "coalition_profiles", "count_profiles",
+           "product_index", "pseudo_bloc_parts", "profile_kind", "classify_components"]
 
 
-def mesh(points: int) -> np.ndarray:
+def mesh(points: int, name: str = "mesh") -> np.ndarray:
     """Uniform mesh of ``points`` thresholds on [0, 1] (the paper's discretization M).
 
     >>> mesh(5).tolist()
     [0.0, 0.25, 0.5, 0.75, 1.0]
     """
-    points = check_int("mesh", points, 2)
+    points = check_int(name, points, 2)
+    check_memory(f"{name} {points}", BYTES_PER_MESH_POINT * points, "use fewer mesh points")
     return np.linspace(0.0, 1.0, points)
 
 
-def _grid(grid) -> np.ndarray:
-    g = check_thresholds("coalition mesh", grid).ravel()
-    if g.size < 2:
-        raise GutsInputError(f"a mesh needs at least 2 points; got {g.size}")
-    return g
+def resolve_grid(grid, name: str = "mesh", minimum: int = 2, unique: bool = True) -> np.ndarray:
+    """Thresholds from a number of uniform mesh points or an explicit array (the one mesh helper).
 
-
-def resolve_grid(mesh, name: str = "mesh") -> np.ndarray:
-    """Thresholds from a number of uniform mesh points (>= 2) or an explicit array.
-
-    An explicit array must hold at least 2 thresholds in [0, 1]; it is sorted and
-    de-duplicated.
+    A number gives :func:`mesh`; an explicit array must hold at least ``minimum``
+    thresholds in [0, 1] and is sorted and de-duplicated (kept in its order when
+    ``unique`` is False).  Every public function taking a mesh calls this once.
 
     >>> resolve_grid(3).tolist(), resolve_grid([0.9, 0.1, 0.9]).tolist()
     ([0.0, 0.5, 1.0], [0.1, 0.9])
     """
-    if isinstance(mesh, (int, np.integer, float, np.floating)) and not isinstance(mesh, bool):
-        return np.linspace(0.0, 1.0, check_int(name, mesh, 2))
-    g = check_thresholds(name, mesh).ravel()
-    if g.size < 2:
-        raise GutsInputError(f"{name} needs at least 2 thresholds; got {g.size}")
-    return np.unique(g)
+    if isinstance(grid, (int, np.integer, float, np.floating)) and not isinstance(grid, bool):
+        return mesh(grid, name)
+    g = check_thresholds(name, grid).ravel()
+    if g.size < minimum:
+        raise GutsInputError(f"{name} needs at least {minimum} thresholds; got {g.size}")
+    return np.unique(g) if unique else g
 
 
 def count_profiles(size: int, points: int, structure: str) -> int:
@@ -111,7 +114,7 @@ def coalition_profiles(size: int, grid, structure: str = "pseudo-bloc") -> np.nd
     """
     size = check_int("size", size, 1)
     check_choice("structure", structure, STRUCTURES)
-    g = _grid(grid)
+    g = resolve_grid(grid, "coalition mesh", unique=False)
     M = g.size
     C = count_profiles(size, M, structure)
     if C > MAX_COLUMNS:
@@ -119,6 +122,10 @@ def coalition_profiles(size: int, grid, structure: str = "pseudo-bloc") -> np.nd
             f"structure {structure!r} with size {size} and mesh {M} has {C} coalition strategies; "
             f"at most {MAX_COLUMNS} are supported (use a smaller mesh or size)"
         )
+    # the profile array, and for "full" the index tuples it is built from
+    per_entry = 8 + (16 if structure == "full" else 0)
+    check_memory(f"the {C} coalition strategies of size {size} ({structure!r}, mesh {M})", per_entry * C * size,
+                 "use a smaller mesh or coalition")
     if size == 1 or structure == "bloc":
         return np.repeat(g[:, None], size, axis=1)
     if structure == "pseudo-bloc":
@@ -140,15 +147,61 @@ def product_index(indices, points: int) -> int:
     return int(sum(int(j) * points**k for k, j in enumerate(indices)))
 
 
-def pseudo_bloc_parts(profile, atol: float = 1e-12):
-    """Split a coalition profile into ``(free, bloc)`` thresholds if it is pseudo-bloc.
+def pseudo_bloc_parts(profile, atol: float = PROFILE_ATOL):
+    """Split a coalition profile into ``(free, bloc)`` thresholds if it is pseudo-bloc (§5).
 
-    Returns ``(p2, p3)`` when players 3.. share one threshold; ``None`` otherwise.
+    A profile is pseudo-bloc when all its members but at most one share a threshold
+    (within ``atol``); the odd one is the free member (player 2 in the paper's
+    ``(p_2, p_3, ..., p_3)``, wherever it stands in ``profile``).  For N = 1 the profile
+    is ``(p, p)``; for N = 2 both orders are the same coalition and the free member is
+    taken to be the lower threshold (the paper's always-holding player 2).  Returns
+    ``None`` for any other profile.
     """
     p = np.asarray(profile, dtype=float).ravel()
-    if p.size == 1:
-        return float(p[0]), float(p[0])
-    rest = p[1:]
-    if np.all(np.abs(rest - rest[0]) <= atol):
-        return float(p[0]), float(rest[0])
+    if p.size <= 2:
+        return float(p.min()), float(p.max())
+    for free in (0, *range(1, p.size)):  # the paper's position first
+        rest = np.delete(p, free)
+        if np.all(np.abs(rest - rest[0]) <= atol):
+            return float(p[free]), float(rest[0])
     return None
+
+
+def mesh_step(grid, threshold: float | None = None) -> float:
+    """Step of a mesh: the smallest gap, or at ``threshold`` the larger gap to its neighbours."""
+    g = np.unique(np.asarray(grid, dtype=float))
+    if g.size < 2:
+        return 0.0
+    if threshold is None:
+        return float(np.min(np.diff(g)))
+    i = int(np.clip(np.searchsorted(g, threshold), 0, g.size - 1))
+    lo, hi = g[max(i - 1, 0)], g[min(i + 1, g.size - 1)]
+    return float(max(hi - threshold, threshold - lo))
+
+
+def profile_kind(profile, bloc_tol: float) -> str:
+    """``"bloc"``, ``"pseudo-bloc"`` or ``"other"``: the one classification of a coalition profile.
+
+    *Bloc*: every member within ``bloc_tol`` of the others (on a mesh the continuous
+    bloc threshold is often straddled by two neighbouring points, so callers pass
+    ``BLOC_STEPS`` mesh steps; in the continuum a rounding tolerance).  *Pseudo-bloc*:
+    all members but one share a threshold (:func:`pseudo_bloc_parts`).  *Other*: the rest.
+    """
+    p = np.asarray(profile, dtype=float).ravel()
+    if np.ptp(p) <= bloc_tol:
+        return "bloc"
+    return "pseudo-bloc" if pseudo_bloc_parts(p) is not None else "other"
+
+
+def classify_components(components, bloc_tol) -> dict:
+    """Group ``[(profile, probability), ...]`` by :func:`profile_kind`.
+
+    ``bloc_tol`` is a number or a function of the profile (e.g. a local mesh step).
+    Returns ``{"bloc": [...], "pseudo-bloc": [...], "other": [...]}``, each a list of
+    ``(profile, probability)`` in the input order.
+    """
+    out = {"bloc": [], "pseudo-bloc": [], "other": []}
+    for prof, w in components:
+        tol = bloc_tol(prof) if callable(bloc_tol) else bloc_tol
+        out[profile_kind(prof, tol)].append((prof, w))
+    return out

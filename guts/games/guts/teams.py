@@ -17,16 +17,17 @@ game is fair: value 0 (the paper's 2 v. 2 finding at mesh 21).
 Examples
 --------
 >>> from guts.games.guts.teams import solve_teams
+>>> from guts import solve_coalition
 >>> r = solve_teams(1, 2, mesh=21, structure="full", solver="oracle")
->>> round(r.team2_value, 6)          # the 1 v. 2 coalition value at mesh 21
-0.00986
+>>> c = solve_coalition(2, mesh=21, structure="full", solver="oracle")
+>>> abs(r.team2_value - c.coalition_value) < 1e-10      # 1 v. 2 teams = the 1 v. 2 coalition game
+True
 >>> r = solve_teams(2, 2, mesh=11, structure="full", solver="oracle")
 >>> abs(r.team1_value) < 1e-9 and abs(r.team2_value) < 1e-9    # fair by symmetry
 True
 """
 from __future__ import annotations
 
-import math
 import time
 from dataclasses import dataclass, field
 
@@ -34,13 +35,13 @@ import numpy as np
 
 from guts._validate import GutsInputError, check_choice, check_int, check_positive_float, check_thresholds
 from guts.games.guts.strategies import STRUCTURES, coalition_profiles, count_profiles, resolve_grid
-from guts.games.guts.payoffs import alpha
-from guts.engine.recursive import METHODS, SOLVERS, Certificate, FixedPointResult, certify, fixed_point
+from guts.games.guts.payoffs import _alpha
+from guts.engine.recursive import (METHODS, SOLVERS, Certificate, CertifiedInterval, FixedPointResult,
+                                   solve_both_sides)
+from guts.engine.tolerances import FIXED_POINT_TOL, SUPPORT_TOL
 from guts.engine.stage import LazyStage
 
 __all__ = ["TeamStage", "TeamResult", "team_stage", "team_payoff_matrix", "solve_teams"]
-
-SUPPORT_TOL = 1e-9
 # rows x columns x players held in memory at once while building a block of A
 _BLOCK_ENTRIES = 2_000_000
 
@@ -65,7 +66,7 @@ def _team_alpha(rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
                 [np.broadcast_to(mates[:, None, :], (b, C, m - 1)), np.broadcast_to(cols[None], (b, C, n))],
                 axis=2,
             )
-            out[start:start + b] += alpha(own, others)
+            out[start:start + b] += _alpha(own, others)
     return out
 
 
@@ -115,8 +116,9 @@ class TeamStage(LazyStage):
             raise GutsInputError("team profiles must have shape (count, size)")
         super().__init__((self.team1_profiles.shape[0], self.team2_profiles.shape[0]))
 
-    def _block(self, I, J):
-        return team_payoff_matrix(self.team1_profiles[I], self.team2_profiles[J])
+    def _block(self, I, J):  # profiles checked once, in __init__
+        r, c = self.team1_profiles[I], self.team2_profiles[J]
+        return _team_alpha(r, c), _team_beta(r, c)
 
 
 def _structures(structure) -> tuple[str, str]:
@@ -132,10 +134,6 @@ def _structures(structure) -> tuple[str, str]:
     return check_choice("structure", s1, STRUCTURES), check_choice("structure", s2, STRUCTURES)
 
 
-def _grid(mesh) -> np.ndarray:
-    return resolve_grid(mesh, "mesh")
-
-
 def team_stage(m: int, n: int, mesh=21, structure="full") -> TeamStage:
     """The one-round m v. n game (rows: team 1's profiles, columns: team 2's).
 
@@ -146,12 +144,12 @@ def team_stage(m: int, n: int, mesh=21, structure="full") -> TeamStage:
     m = check_int("m", m, 1)
     n = check_int("n", n, 1)
     s1, s2 = _structures(structure)
-    g = _grid(mesh)
+    g = resolve_grid(mesh)
     return TeamStage(coalition_profiles(m, g, s1), coalition_profiles(n, g, s2))
 
 
 @dataclass(frozen=True)
-class TeamResult:
+class TeamResult(CertifiedInterval):
     """Solution of the m v. n team recursive game.
 
     Attributes
@@ -173,6 +171,8 @@ class TeamResult:
         ``{profile: probability}`` at each side's fixed point.
     converged : bool
         Both fixed points converged.
+    num_iter : int
+        Outer iterations, both sides.
     team1, team2 : FixedPointResult
     certificate_lower, certificate_upper : Certificate
         Theorem 1.2 for team 1's strategy (from -m) and team 2's (from -n).
@@ -198,6 +198,7 @@ class TeamResult:
     team1_strategy: dict
     team2_strategy: dict
     converged: bool
+    num_iter: int
     team1: FixedPointResult = field(repr=False)
     team2: FixedPointResult = field(repr=False)
     certificate_lower: Certificate = field(repr=False)
@@ -215,9 +216,6 @@ class TeamResult:
         """Both sides meet (``|lower - upper| <= 1e-9``): the game has a value (§1)."""
         return abs(self.lower - self.upper) <= 1e-9
 
-    @property
-    def certified_width(self) -> float:
-        return self.certified_upper - self.certified_lower
 
     def components(self, team: int = 1):
         """A team's support as ``[(profile, probability), ...]``, heaviest first."""
@@ -230,7 +228,7 @@ AUTO_DENSE_LIMIT = 2_000_000  # solver="auto": dense LP up to this many matrix e
 
 
 def solve_teams(m: int, n: int, mesh=21, structure="full", solver: str = "auto", method: str = "newton",
-                tol: float = 1e-11, max_iter: int = 10_000, fp_iterations: int = 10_000,
+                tol: float = FIXED_POINT_TOL, max_iter: int = 10_000, fp_iterations: int = 10_000,
                 random_state=None, certify_result: bool = True) -> TeamResult:
     """Solve the m v. n team recursive Guts game (paper §1.2, §5).
 
@@ -265,7 +263,7 @@ def solve_teams(m: int, n: int, mesh=21, structure="full", solver: str = "auto",
     check_choice("method", method, METHODS)
     check_positive_float("tol", tol)
     s1, s2 = _structures(structure)
-    g = _grid(mesh)
+    g = resolve_grid(mesh)
     cells = count_profiles(m, g.size, s1) * count_profiles(n, g.size, s2)
     if solver == "auto":
         solver = "lp" if cells <= AUTO_DENSE_LIMIT else "oracle"
@@ -273,16 +271,11 @@ def solve_teams(m: int, n: int, mesh=21, structure="full", solver: str = "auto",
         if cells > 50_000_000:
             raise GutsInputError(f"the dense {m} v. {n} matrix would have {cells} entries; use solver='oracle'")
     stage = TeamStage(coalition_profiles(m, g, s1), coalition_profiles(n, g, s2))
-    common = dict(solver=solver, method=method, tol=tol, max_iter=max_iter,
-                  fp_iterations=fp_iterations, random_state=random_state)
-    # the other team forfeits its antes by leaving: caps n (team 1) and m (team 2)
-    t1 = fixed_point(stage, v0=-float(m), cap=float(n), **common)
-    t2 = fixed_point(stage.transpose(), v0=-float(n), cap=float(m), **common)
-    if certify_result:
-        cert_lo = certify(stage, strategy=t1.row_strategy, v_start=-float(m))
-        cert_hi = certify(stage.transpose(), strategy=t2.row_strategy, v_start=-float(n))
-    else:
-        cert_lo = cert_hi = Certificate(False, math.nan, math.nan, math.nan, "not computed")
+    # team 1 from -m, team 2 from -n; each capped at what the other team forfeits by leaving
+    both = solve_both_sides(stage, -float(m), -float(n), certify_result=certify_result, solver=solver,
+                            method=method, tol=tol, max_iter=max_iter, fp_iterations=fp_iterations,
+                            random_state=random_state)
+    t1, t2 = both.row, both.col
     p1, p2 = stage.team1_profiles, stage.team2_profiles
     x, y = t1.row_strategy, t2.row_strategy
     strat1 = {tuple(float(round(v, 12)) for v in p1[i]): float(x[i]) for i in np.flatnonzero(x > SUPPORT_TOL)}
@@ -290,10 +283,9 @@ def solve_teams(m: int, n: int, mesh=21, structure="full", solver: str = "auto",
     return TeamResult(
         m=m, n=n, mesh=g.size, structure=(s1, s2), solver=solver, method=method,
         team1_value=t1.value, team2_value=t2.value, lower=t1.value, upper=-t2.value,
-        team1_strategy=strat1, team2_strategy=strat2, converged=t1.converged and t2.converged,
-        team1=t1, team2=t2, certificate_lower=cert_lo, certificate_upper=cert_hi,
-        certified_lower=cert_lo.v_certified if cert_lo.valid else math.nan,
-        certified_upper=-cert_hi.v_certified if cert_hi.valid else math.nan,
-        num_solves=t1.num_solves + t2.num_solves, seconds=time.perf_counter() - t0,
+        team1_strategy=strat1, team2_strategy=strat2, converged=both.converged, num_iter=both.num_iter,
+        team1=t1, team2=t2, certificate_lower=both.certificate_lower, certificate_upper=both.certificate_upper,
+        certified_lower=both.certified_lower, certified_upper=both.certified_upper,
+        num_solves=both.num_solves, seconds=time.perf_counter() - t0,
         grid=g, team1_profiles=p1, team2_profiles=p2,
     )

@@ -6,7 +6,7 @@ import itertools
 
 import numpy as np
 
-from guts.engine.extensive import Chance, Decision, Terminal
+from guts.engine.extensive import Chance, Terminal
 
 
 def brute_values(game, strategies, deal_mask=None):

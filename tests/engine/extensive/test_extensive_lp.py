@@ -70,3 +70,26 @@ def test_three_player_kuhn_values_match_brute_force():
     # brute-force BR for the last seat (2 decision nodes x 4 cards: 256 pure strategies)
     br = best_response(g, s, 2)
     assert abs(br.value - brute_best_response_value(g, s, 2)) < 1e-14
+
+
+def test_lp_input_errors_and_solver_status():
+    from guts.errors import GutsInputError, SolverError
+    from guts.games.toy import leduc_poker
+
+    from test_extensive_solvers import _sequential_prisoners_dilemma
+
+    with pytest.raises(GutsInputError, match="2-player"):
+        solve_lp(kuhn_poker(3))
+    with pytest.raises(GutsInputError, match="zero-sum"):
+        solve_lp(_sequential_prisoners_dilemma())
+    with pytest.raises(GutsInputError, match="method"):
+        solve_lp(kuhn_poker(2), method="simplex")
+    # HiGHS stopped by its time limit: the status is checked, never a silent answer
+    with pytest.raises(SolverError, match="status"):
+        solve_lp(leduc_poker(), time_limit=1e-6)
+
+
+@pytest.mark.parametrize("method", ["highs-ds", "highs-ipm"])
+def test_lp_methods_agree_on_kuhn(method):
+    r = solve_lp(kuhn_poker(2), method=method)
+    assert abs(r.value + 1 / 18) <= KUHN_TOL and r.converged

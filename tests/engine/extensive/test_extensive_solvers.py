@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 from guts.engine.extensive import (
-    Chance, Deals, Decision, PublicTreeGame, Terminal, cfr_plus, expected_values,
+    Deals, Decision, PublicTreeGame, Terminal, cfr_plus, expected_values,
     fictitious_play, nash_conv, pool, uniform_strategy,
 )
 from guts.errors import ConvergenceWarning, GutsInputError
@@ -58,9 +58,10 @@ def test_fictitious_play_first_iterations_by_hand():
 
 
 def test_fictitious_play_converges_to_half_street_value():
-    r = fictitious_play(half_street(), epsilon=2e-3, max_iterations=20000)
-    assert r.converged and np.all(r.regrets[-1] < 2e-3)
-    assert abs(r.value - 1 / 3) < 2e-3
+    r = fictitious_play(half_street(), epsilon=5e-3, max_iterations=20000)
+    assert r.converged and np.all(r.regrets[-1] < 5e-3) and np.any(r.regrets[-2] >= 5e-3)
+    # |value - 1/3| <= max regret (the BR values bracket the game value)
+    assert abs(r.value - 1 / 3) < 5e-3
     assert abs(r.nash_conv - r.regrets[-1].sum()) < 1e-15
 
 
@@ -92,7 +93,7 @@ def test_pooled_payoffs_make_the_team_cooperate(rule, value):
     # pooled: (c,c) is worth 6 to the team, the best outcome; both play it
     r = cfr_plus(g, iterations=200)
     np.testing.assert_allclose(r.values, [value, value], atol=1e-2)
-    assert g.zero_sum == (rule == "split" and False)  # PD is not zero-sum either way
+    assert not g.zero_sum  # the PD is general-sum, pooled or not
     f = fictitious_play(g, epsilon=1e-3, max_iterations=1000)
     np.testing.assert_allclose(f.values, [value, value], atol=1e-2)
 

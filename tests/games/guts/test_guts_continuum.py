@@ -21,13 +21,13 @@ from guts.games.guts.continuum import (
     full_coalition_response,
     player1_best_response,
     pseudo_bloc,
-    refinement_row,
     solve_continuum,
     stage_gradient,
     stage_payoff,
     stage_value,
 )
 from guts.games.guts.payoffs import alpha_enumeration, alpha_matrix, beta, beta_matrix
+from guts.studies.continuum import refinement_row
 
 SEED = 20240611
 

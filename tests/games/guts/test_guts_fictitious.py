@@ -1,5 +1,4 @@
 """n-player fictitious play (paper §5.2, Appendix B.1)."""
-import importlib.util
 import warnings
 from pathlib import Path
 
@@ -14,9 +13,8 @@ from guts.games.guts.fictitious import (
     best_response,
     fictitious_play,
     payoff_tensor,
-    symmetric_equilibrium,
 )
-from guts.games.guts.payoffs import alpha_enumeration
+from guts.games.guts.payoffs import alpha_enumeration, symmetric_equilibrium
 
 ROOT = Path(__file__).resolve().parents[3]
 ROOT2 = 2.0 ** -0.5

@@ -4,7 +4,6 @@ The paper: the restricted pseudo-bloc game "correctly reproduced the results fro
 independent actor method for N = 2, 3, 4, 5" (mesh 21).  Exactly, it does for
 N = 2, 3, 4 and does not for N = 5.
 """
-import importlib.util
 from pathlib import Path
 
 import numpy as np
@@ -12,7 +11,7 @@ import pandas as pd
 import pytest
 
 from guts import solve_coalition
-from guts.games.guts.strategies import coalition_profiles, mesh
+from guts.games.guts.strategies import coalition_profiles, mesh, pseudo_bloc_parts
 from guts.games.guts.payoffs import alpha_enumeration, beta_enumeration
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -115,8 +114,9 @@ def test_script_and_committed_results(tmp_path):
 def test_helpers():
     mod = _script()
     assert mod.parse_cases("21:2-3, 11:4") == [(4, 11), (2, 21), (3, 21)]
-    assert mod._is_pseudo_bloc_multiset((0.0, 0.9, 0.9))
-    assert not mod._is_pseudo_bloc_multiset((0.0, 0.9, 0.95, 0.95))
+    assert pseudo_bloc_parts((0.0, 0.9, 0.9)) == (0.0, 0.9)          # sorted multisets: any member free
+    assert pseudo_bloc_parts((0.9, 0.9, 0.95)) == (0.95, 0.9)
+    assert pseudo_bloc_parts((0.0, 0.9, 0.95, 0.95)) is None
     assert mod.bloc_spread_steps((0.0, 0.9, 0.95, 0.95, 0.95), 0.05) == pytest.approx(1.0)
     assert mod.bloc_spread_steps((0.8, 0.8, 0.82, 0.82), 0.02) == pytest.approx(1.0)
     assert mod.bloc_spread_steps((0.0, 0.9, 0.9), 0.05) == 0.0

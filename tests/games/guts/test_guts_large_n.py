@@ -11,10 +11,10 @@ from guts import GutsInputError, solve_coalition
 from guts.cli import main
 from guts.games.guts.strategies import coalition_profiles
 from guts.games.guts.large_n import (
-    PseudoBlocStage, bracket_value, equilibrium_threshold, pseudo_bloc_alpha,
+    PseudoBlocStage, bracket_value, pseudo_bloc_alpha,
     pseudo_bloc_beta, solve_large_n, solve_pseudo_bloc, threshold_mesh,
 )
-from guts.games.guts.payoffs import alpha, alpha_enumeration, beta, beta_enumeration
+from guts.games.guts.payoffs import alpha, alpha_enumeration, beta, beta_enumeration, symmetric_equilibrium
 from guts.games.guts.stage import GutsStage
 from guts.studies.large_n import LARGE_N_COLUMNS, run_large_n
 
@@ -104,8 +104,9 @@ def test_scaled_mesh_follows_the_thresholds(N):
     assert g.size == 101 and g[0] == 0.0 and g[-1] == 1.0 and np.all(np.diff(g) > 0)
     gaps = np.log(1.0 - g[:-1])  # uniform in log N(1 - p)
     np.testing.assert_allclose(np.diff(gaps), np.diff(gaps)[0], rtol=1e-6)
-    # the equilibrium threshold 2^(-1/n) (Prop. 3.3) sits inside with the same relative resolution
-    p_star = float(equilibrium_threshold(N + 1))
+    # the equilibrium threshold 2^(-1/N) of the n = N + 1 players (Prop. 3.3) sits inside with the
+    # same relative resolution
+    p_star = symmetric_equilibrium(N + 1)
     assert g[1] < p_star < g[-2]
     i = np.searchsorted(g, p_star)
     assert (g[i] - g[i - 1]) / (1 - p_star) < 0.15
@@ -125,8 +126,6 @@ def test_mesh_and_stage_validation():
         PseudoBlocStage(3, [0.0, 1.5])
     with pytest.raises(GutsInputError, match="size"):
         solve_pseudo_bloc(0, [0.0, 1.0])
-    with pytest.raises(GutsInputError, match="equilibrium"):
-        equilibrium_threshold(1)
 
 
 # ---------------------------------------------------------------------------
@@ -233,7 +232,7 @@ def test_large_coalition_200():
 
 
 def test_warnings_are_kept_when_certificates_fail(monkeypatch):
-    import guts.games.guts.large_n as ln
+    import guts.engine.recursive as ln
     from guts.errors import ConvergenceWarning
 
     real = ln.fixed_point

@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 
 from guts import GutsInputError
 from guts.games.guts.payoffs import (alpha, alpha_all, alpha_enumeration, alpha_matrix, beta, beta_enumeration,
-                          beta_matrix)
+                                     beta_matrix, symmetric_equilibrium)
 
 # thresholds drawn from a small set so that ties and the endpoints 0 and 1 are frequent
 _special = st.sampled_from([0.0, 1.0, 0.5, 0.25, 0.75])
@@ -86,6 +86,34 @@ def test_alpha_matrix_equals_broadcast_alpha():
     cols[1::7, 2] = 0.0
     cols[3] = rows[3]  # ties between player 1 and the others
     np.testing.assert_allclose(alpha_matrix(rows, cols, chunk=7), alpha(rows[:, None], cols[None]), atol=1e-13)
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
+def test_symmetric_equilibrium_function_against_the_enumeration(n):
+    """symmetric_equilibrium(n) is the threshold p at which, others holding above p, player 1's
+    marginal return at q = p vanishes: found here by bisection on central differences of the
+    paper's enumeration (§4.1.1), independently of any closed form."""
+    def slope(p, h=1e-7):  # alpha is C^1 with a kink of its second derivative at q = p: O(h) bias
+        others = [p] * (n - 1)
+        return (alpha_enumeration([p + h, *others])[0] - alpha_enumeration([p - h, *others])[0]) / (2 * h)
+
+    lo, hi = 0.05, 0.999  # slope > 0 below p*, < 0 above (p^(n-1) crosses 1/2)
+    assert slope(lo) > 0 > slope(hi)
+    for _ in range(40):
+        mid = 0.5 * (lo + hi)
+        lo, hi = (mid, hi) if slope(mid) > 0 else (lo, mid)
+    assert symmetric_equilibrium(n) == pytest.approx(0.5 * (lo + hi), abs=1e-6)
+
+
+def test_symmetric_equilibrium_known_values():
+    """Two players: 1/2 (Proposition 3.3); three: 1/sqrt(2), where the paper's fictitious play
+    converges (§5.2); the 1 v. N table has n = N + 1 players."""
+    assert symmetric_equilibrium(2) == 0.5
+    assert symmetric_equilibrium(3) == pytest.approx(2 ** -0.5, abs=1e-15)
+    np.testing.assert_allclose(symmetric_equilibrium(np.array([1, 15]) + 1), [0.5, 2 ** (-1 / 15)], atol=1e-15)
+    for bad in (1, 0, 2.5, [3, 1]):
+        with pytest.raises(GutsInputError, match="n >= 2"):
+            symmetric_equilibrium(bad)
 
 
 @pytest.mark.parametrize("n", [2, 3, 4, 5, 8, 16])

@@ -1,5 +1,5 @@
 """m v. n team games (paper §1.2, §5): payoffs, identities, the 2 v. 2 finding."""
-import importlib.util
+import importlib
 from pathlib import Path
 
 import numpy as np

@@ -124,3 +124,43 @@ def test_zero_sum_structure(game):
     assert game.zero_sum
     assert game.num_types == (6, 6) and game.compiled.num_deals == 30
     np.testing.assert_allclose(expected_values(game, uniform_strategy(game)).sum(), 0.0, atol=1e-14)
+
+
+@pytest.mark.slow
+def test_three_player_leduc_nash_conv_equals_openspiel():
+    # the n-player rules (fold order, round ends, split pots) against OpenSpiel's
+    # leduc_poker(players=3); ~2 min, mostly OpenSpiel's Python best response
+    pyspiel = pytest.importorskip("pyspiel")
+    from open_spiel.python import policy as os_policy
+    from open_spiel.python.algorithms import exploitability as os_expl
+
+    g = leduc_poker(3)
+    osg = pyspiel.load_game("leduc_poker", {"players": 3})
+    labels = g.deals.type_labels[0]
+    table = {}
+
+    def walk(state, hist, cards):
+        if state.is_terminal():
+            return
+        if state.is_chance_node():
+            for a, _ in state.chance_outcomes():
+                if len(cards) < 3:
+                    walk(state.child(a), hist, cards + (a,))
+                else:
+                    walk(state.child(a), hist + (labels[a],), cards)
+            return
+        p = state.current_player()
+        table[state.information_state_string(p)] = (p, hist, cards[p])
+        for a in state.legal_actions():
+            walk(state.child(a), hist + (ACTION_LABEL[a],), cards)
+
+    walk(osg.new_initial_state(), (), ())
+    r = cfr_plus(g, iterations=50)
+    pol = os_policy.TabularPolicy(osg)
+    for key, idx in pol.state_lookup.items():
+        p, hist, card = table[key]
+        row = np.zeros(3)
+        for j, lab in enumerate(g.action_labels(p)[hist]):
+            row["fcr".index(lab)] = r.strategies[p][hist][card, j]
+        pol.action_probability_array[idx] = row
+    assert abs(os_expl.nash_conv(osg, pol) - r.nash_conv) <= OPENSPIEL_TOL

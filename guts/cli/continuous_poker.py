@@ -1,0 +1,85 @@
+"""``guts poker continuous``: continuous poker (von Neumann, Newman, limit) in closed form.
+
+Prints the bettor's regions, c(s), b(s), v(s) at a few sizes and the value; ``--check M
+K`` solves the discretised game (M hands, K sizes) with the engine's sequence-form LP
+beside it, ``--certify`` runs the exact continuum best-response check.
+
+    guts poker continuous --min-bet 0.5 --max-bet 1
+    guts poker continuous --bet 1 --check 90 1
+    guts poker continuous --no-limit --certify
+"""
+from __future__ import annotations
+
+from guts.cli.options import int_arg, number_arg
+from guts.errors import GutsInputError
+
+HELP = "continuous poker: von Neumann (--bet), Newman (--no-limit) or limit (--min-bet/--max-bet) in closed form"
+
+
+def add_subparser(poker_subparsers):
+    """Add ``continuous`` to the ``guts poker`` group's subparsers; sets ``func``."""
+    p = poker_subparsers.add_parser("continuous", help=HELP, description=HELP)
+    p.add_argument("--min-bet", type=number_arg("min-bet", float, 0.0), default=None, metavar="L",
+                   help="minimum bet, fraction of the pot (default 0.5 with --max-bet 1)")
+    p.add_argument("--max-bet", type=number_arg("max-bet", float, 0.0, strict=True), default=None, metavar="U",
+                   help="maximum bet, fraction of the pot")
+    p.add_argument("--bet", type=number_arg("bet", float, 0.0, strict=True), default=None, metavar="B",
+                   help="von Neumann's game: the one bet size B")
+    p.add_argument("--no-limit", action="store_true", help="Newman's no-limit game")
+    p.add_argument("--sizes", type=str, default=None,
+                   help="comma-separated bet sizes at which to print c, b, v (default: 5 across [L, U])")
+    p.add_argument("--check", nargs=2, type=int_arg("check M/K", 1), metavar=("M", "K"), default=None,
+                   help="also solve the discretised game (M hands, K sizes) with the engine's LP")
+    p.add_argument("--certify", action="store_true",
+                   help="also run the exact continuum best-response check (largest gains, bounds)")
+    p.set_defaults(func=run)
+    return p
+
+
+def _game(args):
+    from guts.games.continuous_poker import limit_poker, newman, von_neumann
+
+    limit_given = args.min_bet is not None or args.max_bet is not None
+    chosen = sum([args.bet is not None, bool(args.no_limit), limit_given])
+    if chosen > 1:
+        raise GutsInputError("give one of --bet B, --no-limit, or --min-bet L/--max-bet U")
+    if args.bet is not None:
+        return von_neumann(args.bet)
+    if args.no_limit:
+        return newman()
+    L = 0.5 if args.min_bet is None else args.min_bet
+    U = 1.0 if args.max_bet is None else args.max_bet
+    if args.max_bet is None and args.min_bet is not None:
+        U = max(1.0, L)
+    return limit_poker(L, U)
+
+
+def run(args) -> int:
+    game = _game(args)
+    sizes = None
+    if args.sizes:
+        try:
+            sizes = [float(t) for t in args.sizes.split(",") if t.strip()]
+        except ValueError:
+            raise GutsInputError(f"--sizes must be comma-separated numbers; got {args.sizes!r}") from None
+        game.c(sizes)  # validates: GutsInputError naming the size outside [L, U]
+    if args.check is not None and game.max_bet == float("inf"):
+        raise GutsInputError("--check needs a finite maximum bet (the discretised game has K sizes in [L, U])")
+    print(game.summary(sizes))
+    if args.certify:
+        from guts.games.continuous_poker.bestresponse import check_equilibrium
+
+        r = check_equilibrium(game)
+        print(f"continuum best responses: largest gain of a bettor hand {r.max_bettor_gain:.2e}, "
+              f"of a caller hand facing a size {r.max_caller_gain:.2e}")
+        print(f"  integrated gains: bettor {r.bettor_gain:.2e}, caller {r.caller_gain:.2e}; "
+              f"value by quadrature {r.value:.12f} in [{r.certified_lower:.12f}, {r.certified_upper:.12f}]")
+    if args.check is not None:
+        from guts.games.continuous_poker.discrete import solve_discretised
+
+        M, K = args.check
+        r = solve_discretised(game.min_bet, game.max_bet, M, K)
+        print(f"discretised game, M = {r.hands} hands, K = {r.sizes} sizes (sequence-form LP, "
+              f"{r.seconds:.2f} s): value {r.value:.12f}, closed form {r.closed_form_value:.12f}, "
+              f"difference {r.error:+.3e}, LP exploitability {r.exploitability:.1e}")
+    return 0

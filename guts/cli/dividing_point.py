@@ -1,0 +1,70 @@
+"""``guts poker dividing-point GAME --pot P``: the patent's games by the dividing-point method.
+
+Prints the dividing points (exact where the system was solved in rationals), P1's value
+per game (net, ante included) and the certificate: the largest best-response gain of
+either player on the continuum.  ``--lp-mesh M`` also solves the M-hand mesh game with
+the engine's LP and prints its value; ``--infer`` reads the order from that LP solution
+instead of using the patent's and says whether it is the patent's.
+
+Exit code 0 when the solution is a certified equilibrium, 1 otherwise, 2 on bad input.
+"""
+from __future__ import annotations
+
+HELP = "the patent's betting games (seed 003) by the dividing-point method: points, value, certificate"
+GAMES = ("a", "b", "c", "d")
+
+
+def add_subparser(poker_subparsers):
+    """Add ``dividing-point`` to the ``poker`` group's subparsers."""
+    p = poker_subparsers.add_parser("dividing-point", help=HELP, description=HELP)
+    p.add_argument("game", choices=GAMES,
+                   help="a: no raising (FIG. 6); b: raising, no check-raise (FIGS. 10A-B); "
+                        "c: check-raise (FIGS. 23A-C); d: pot limit (FIG. 27)")
+    p.add_argument("--pot", default="1", help="total ante P > 0, exact (e.g. 3 or 5/2; default 1)")
+    p.add_argument("--lp-mesh", type=int, default=0, metavar="M",
+                   help="also solve the M-hands-per-player mesh game by the engine's LP")
+    p.add_argument("--infer", action="store_true", help="read the order from the LP (needs --lp-mesh, "
+                   "default 120) instead of the patent's")
+    p.set_defaults(func=run)
+    return p
+
+
+def run(args) -> int:
+    from guts.games.dividing_point import patent_layout, patent_rules, solve_patent_game
+    from guts.games.dividing_point.discrete import solve_mesh
+    from guts.games.dividing_point.infer import infer_and_solve, same_polynomial
+
+    pot = args.pot
+    rules = patent_rules(args.game)
+    lp = None
+    if args.infer:
+        mesh = args.lp_mesh or 120
+        io = infer_and_solve(rules, pot, mesh, game=args.game)
+        r = io.result
+        shape, renaming, same = same_polynomial(rules, patent_layout(args.game), io.layout)
+        print(f"order read from the LP at M = {mesh}: "
+              + ("the patent's (same E1 up to renaming)" if same else "differs from the patent's"))
+        for step in io.steps:
+            print(f"  repair/convention: {step}")
+        names = {k: renaming.get(k, k) for k in r.points} if shape else {k: k for k in r.points}
+        lp_value = io.lp_value
+    else:
+        r = solve_patent_game(args.game, pot, warn=False)
+        names = {k: k for k in r.points}
+        if args.lp_mesh:
+            lp = solve_mesh(rules, pot, args.lp_mesh)
+        lp_value = lp.value if lp else None
+    print(f"game {args.game}: {rules.name}, P = {pot}")
+    print(r.layout)
+    width = max(len(v) for v in names.values())
+    for k, v in sorted(r.points.items(), key=lambda kv: kv[1]):
+        exact = r.exact_points.get(k, "")
+        print(f"  {names[k]:<{width}}  {v:.6f}" + (f"  = {exact}" if exact and "/" in exact else ""))
+    print(f"value (P1's net per game, ante included)  {r.value:.10f}"
+          + (f"  = {r.value_exact}" if r.value_exact else ""))
+    print(f"certificate (largest best-response gain on the continuum)  {r.certificate:.3g}  "
+          f"[order respected: {r.order_ok}; equilibrium: {r.converged}]")
+    if lp_value is not None:
+        m = args.lp_mesh or 120
+        print(f"LP value of the {m}x{m}-deal mesh game  {lp_value:.10f}  (difference {lp_value - r.value:+.3g})")
+    return 0 if r.converged else 1

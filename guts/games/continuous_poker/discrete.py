@@ -1,0 +1,145 @@
+"""The discretised game: hands on a mesh, bet sizes on a grid, solved by the engine's LP.
+
+The independent check of the closed forms (issue 10): each player's hand is one of M
+mesh points (i + 1/2)/M, i = 0..M-1, uniformly and independently (D = M^2 deals; equal
+hands split the pot); the bettor checks or bets one of K sizes spread evenly over
+[L, U] (one size if L = U; a size 0 is dropped, it is a check); the caller calls or
+folds, knowing his hand and the size.  Antes 0.5 each (pot 1), as in the closed forms.
+
+This is exactly the continuum game in which each player learns only which of M equal
+cells his hand is in (within a cell both orders are equally likely: a split pot), with
+the bettor restricted to K sizes.  Both restrictions can only move the value toward
+the coarser game's, and the value converges to the closed-form value as M, K grow
+(the measured rate is in ``results/continuous_poker/lp_convergence.csv``).
+
+The game is built for :mod:`guts.engine.extensive` (``PublicTreeGame``) and solved by its
+sequence-form LP :func:`guts.engine.extensive.solve_lp`, whose certificate (the
+exploitability of the returned pair) is reported with the value.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from guts._validate import check_int
+from guts.engine.extensive import Deals, Decision, PublicTreeGame, Terminal, solve_lp
+
+from .closed_forms import ANTE, _check_limits, limit_poker
+
+__all__ = ["DiscretisedSolution", "bet_grid", "discretised_game", "solve_discretised", "MAX_DEALS"]
+
+#: refuse meshes whose deal count would make the LP impractically large
+MAX_DEALS = 1_000_000
+
+
+def bet_grid(min_bet: float, max_bet: float, sizes: int) -> np.ndarray:
+    """The K bet sizes of the discretised game: ``linspace(L, U, K)``, one size if L = U,
+    without 0 (a bet of 0 is a check)."""
+    L, U = _check_limits(min_bet, max_bet)
+    K = check_int("sizes", sizes, 1)
+    if L == U:
+        return np.array([L])
+    if K < 2:
+        from guts.errors import GutsInputError
+
+        raise GutsInputError(f"sizes must be >= 2 when min_bet < max_bet (the grid spans [L, U]); got {K}")
+    grid = np.linspace(L, U, K)
+    return grid[grid > 0]
+
+
+def discretised_game(min_bet: float, max_bet: float, hands: int, sizes: int) -> PublicTreeGame:
+    """The discretised limit game on ``hands`` mesh points and ``sizes`` bet sizes (see module doc)."""
+    M = check_int("hands", hands, 2)
+    if M * M > MAX_DEALS:
+        from guts.errors import GutsInputError
+
+        raise GutsInputError(f"hands must be <= {int(MAX_DEALS ** 0.5)} (D = hands^2 deals); got {M}")
+    grid = bet_grid(min_bet, max_bet, sizes)
+    i, j = np.divmod(np.arange(M * M), M)  # deal d = (bettor's cell i, caller's cell j)
+    deals = Deals(prob=np.full(M * M, 1.0 / (M * M)), info=np.vstack([i, j]),
+                  type_labels=(tuple(f"{(t + 0.5) / M:.6g}" for t in range(M)),) * 2)
+    win = np.where(i > j, 1.0, np.where(i == j, 0.5, 0.0))
+    share = np.vstack([win, 1.0 - win])  # one array shared by every showdown (not copied)
+    actions = {"check": Terminal.showdown([ANTE, ANTE], share)}
+    fold = Terminal(np.array([ANTE, -ANTE]))
+    for k, s in enumerate(grid):
+        actions[f"bet{k}:{s:.6g}"] = Decision(1, {"fold": fold,
+                                                   "call": Terminal.showdown([ANTE + s, ANTE + s], share)})
+    name = f"limit continuous poker L={grid[0]:g} U={grid[-1]:g}, M={M} hands, K={grid.size} sizes"
+    return PublicTreeGame(Decision(0, actions), deals, 2, name=name)
+
+
+@dataclass(frozen=True)
+class DiscretisedSolution:
+    """The discretised game solved by the sequence-form LP, beside the closed form.
+
+    Attributes
+    ----------
+    value : float
+        LP value of the discretised game (bettor, pot 1).
+    closed_form_value : float
+        Value of the continuum game (:func:`limit_poker`).
+    error : float
+        ``value - closed_form_value``.
+    exploitability, nash_conv : float
+        The engine's certificate of the LP solution.
+    converged : bool
+        The engine's certificate is within its tolerance.
+    hands, sizes : int
+        M and the number of bet sizes actually used.
+    bet_sizes : tuple of float
+        The grid.
+    bet_size : ndarray (M,)
+        The LP bettor's (most likely) action per hand: its size, 0 for a check.
+    call_threshold : ndarray (K,)
+        Per size, the smallest mesh hand the LP caller calls with probability > 1/2.  Not
+        comparable with c(s): every threshold between a size's bluffs and value bets is a
+        best response, and the LP need not pick the admissible one.
+    seconds : float
+        Build + solve time.
+    """
+
+    value: float
+    closed_form_value: float
+    error: float
+    exploitability: float
+    nash_conv: float
+    converged: bool
+    hands: int
+    sizes: int
+    bet_sizes: tuple
+    bet_size: np.ndarray = field(repr=False)
+    call_threshold: np.ndarray = field(repr=False)
+    seconds: float = 0.0
+    lp: object = field(default=None, repr=False)
+
+
+def solve_discretised(min_bet: float, max_bet: float, hands: int, sizes: int) -> DiscretisedSolution:
+    """Build :func:`discretised_game` and solve it with the engine's sequence-form LP.
+
+    >>> r = solve_discretised(1.0, 1.0, hands=20, sizes=1)      # von Neumann, B = 1
+    >>> r.converged, abs(r.error) < 5e-3
+    (True, True)
+    """
+    t0 = time.perf_counter()
+    game = discretised_game(min_bet, max_bet, hands, sizes)
+    grid = bet_grid(min_bet, max_bet, sizes)
+    lp = solve_lp(game)
+    M = int(hands)
+    closed = limit_poker(min_bet, max_bet).value
+    root = lp.strategies[0][()]  # (M, 1 + K): check, bet sizes
+    act = np.argmax(root, axis=1)
+    bet_size = np.where(act == 0, 0.0, grid[np.maximum(act - 1, 0)])
+    labels = [lab for lab in game.action_labels(0)[()]][1:]
+    thresholds = []
+    for lab in labels:
+        call = lp.strategies[1][(lab,)][:, 1]
+        idx = np.nonzero(call > 0.5)[0]
+        thresholds.append((idx[0] + 0.5) / M if idx.size else 1.0)
+    return DiscretisedSolution(value=lp.value, closed_form_value=closed, error=lp.value - closed,
+                               exploitability=lp.exploitability, nash_conv=lp.nash_conv, converged=lp.converged,
+                               hands=M, sizes=int(grid.size), bet_sizes=tuple(float(s) for s in grid),
+                               bet_size=bet_size, call_threshold=np.array(thresholds),
+                               seconds=time.perf_counter() - t0, lp=lp)

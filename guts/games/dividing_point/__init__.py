@@ -1,0 +1,50 @@
+"""The dividing-point method of seed 003 (US 6,129,631): threshold strategies of one-round
+two-player betting games on uniform [0, 1] hands, from the rules.
+
+Pipeline (the patent's FIG. 9 / FIG. 31, every step derived or checked):
+
+* :mod:`.rules` -- the game as data (:class:`BettingRules`); the action sequences, plans and
+  the outcome table (Tables 8, 10, 11) are derived from it;
+* :mod:`.layout` -- the assumed order of the dividing points;
+* :mod:`.expected` -- ``E1`` as an exact polynomial from the region geometry;
+* :mod:`.method` -- partial derivatives, solved exactly (linear for a numeric pot), and the
+  result certified by :mod:`.continuum` (exact best responses on the continuum);
+* :mod:`.discrete` / :mod:`.infer` -- the mesh game solved by the engine's LP, and the order
+  read from it;
+* :mod:`.patent` -- the four games "a"-"d"; :mod:`.printed` -- the printed equations checked;
+* :mod:`.hands` -- dividing points on a discrete ranked hand list (FIG. 29).
+
+``value`` everywhere is P1's expected net gain per game, his ante included (the patent's
+``E1``; 1/18 ≈ 0.056 for game "a" at P = 1).
+"""
+from .continuum import best_response_gains, strategy_from_points
+from .expected import expected_return
+from .hands import hand_strategy, split_at
+from .layout import Layout, make_layout, parse_order
+from .method import CERTIFICATE_TOL, DividingPointResult, equations, solve_layout, solve_symbolic
+from .patent import GAME_NAMES, patent_layout, patent_rules, solve_patent_game
+from .rules import P, BettingRules, derive, pot_growth
+
+__all__ = [
+    "P",
+    "BettingRules",
+    "derive",
+    "pot_growth",
+    "Layout",
+    "make_layout",
+    "parse_order",
+    "expected_return",
+    "equations",
+    "solve_layout",
+    "solve_symbolic",
+    "DividingPointResult",
+    "CERTIFICATE_TOL",
+    "best_response_gains",
+    "strategy_from_points",
+    "GAME_NAMES",
+    "patent_rules",
+    "patent_layout",
+    "solve_patent_game",
+    "split_at",
+    "hand_strategy",
+]

@@ -1,0 +1,182 @@
+"""The game on a mesh of hands, solved exactly by the engine's sequence-form LP.
+
+Each player's hand is one of ``M`` equally likely values ``(i + 1/2) / M`` (midpoints),
+independently: ``D = M^2`` deals; equal hands split a showdown pot.  The public betting
+tree is the one :mod:`.rules` derives.  As ``M`` grows the value tends to the continuum
+value of the dividing-point solution; the LP's strategy also gives every player's plan
+on each mesh type, from which :mod:`.infer` reads the order of the dividing points.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import sympy as sp
+
+from guts._validate import check_int
+from .rules import P, BettingRules, GameStructure, TerminalNode, derive
+
+__all__ = ["mesh_hands", "discretised_game", "engine_history", "plan_probabilities", "MeshSolution",
+           "solve_mesh", "mesh_strategy_from_intervals"]
+
+
+def mesh_hands(mesh: int) -> np.ndarray:
+    """The ``M`` hand values ``(i + 1/2) / M``."""
+    mesh = check_int("mesh", mesh, 2)
+    return (np.arange(mesh) + 0.5) / mesh
+
+
+def engine_history(history: tuple) -> tuple:
+    """Our ``((player, action), ...)`` history as the engine's tuple of labels."""
+    return tuple(a for _, a in history)
+
+
+def _aggressiveness(seq) -> int:
+    return sum({"fold": 0, "pass": 1, "call": 2}.get(a, 3) for a in seq)
+
+
+def discretised_game(rules: BettingRules, pot, mesh: int, perturbation: float = 0.0):
+    """The :class:`guts.engine.extensive.PublicTreeGame` of ``rules`` on an ``M``-point mesh.
+
+    Payoffs are returns (net gains, ante included), so the game value is the patent's E1.
+
+    ``perturbation = eps > 0`` adds ``eps * (a1 (x - 1/2) - a2 (y - 1/2))`` to P1's payoff
+    (and its negative to P2's) at every terminal, ``a_i`` the aggressiveness of player i's
+    sequence (fold 0, pass 1, call 2, bet or raise 3 per action): a supermodular tie-break
+    that steers the LP, among the many equilibria of games with whole intervals of
+    indifference, to one where more aggressive plans go with better hands.  It is only a
+    selection device: every solution is then certified on the *unperturbed* game.
+    """
+    from guts.engine.extensive import Deals, Decision, PublicTreeGame, Terminal
+
+    from .method import exact_pot
+
+    p = float(exact_pot(pot))
+    mesh = check_int("mesh", mesh, 2)
+    structure = derive(rules)
+    i, j = np.meshgrid(np.arange(mesh), np.arange(mesh), indexing="ij")
+    info = np.stack([i.ravel(), j.ravel()]).astype(np.int64)
+    D = mesh * mesh
+    prob = np.full(D, 1.0 / D)
+    s0 = np.where(info[0] > info[1], 1.0, np.where(info[0] == info[1], 0.5, 0.0))
+    share = np.stack([s0, 1.0 - s0])  # one array shared by every showdown terminal
+    labels = tuple(f"{h:.6g}" for h in mesh_hands(mesh))
+    deals = Deals(prob=prob, info=info, type_labels=(labels, labels))
+
+    def num(x):
+        return float(sp.sympify(x).subs(P, p))
+
+    hands = mesh_hands(mesh)
+    tilt = (np.stack([hands[info[0]] - 0.5, -(hands[info[0]] - 0.5)]),
+            np.stack([-(hands[info[1]] - 0.5), hands[info[1]] - 0.5]))
+
+    def build(node):
+        if isinstance(node, TerminalNode):
+            contrib = np.array([num(c) for c in node.contrib])
+            if perturbation:
+                if node.folder is None:
+                    pay = contrib.sum() * share - contrib[:, None]
+                else:
+                    w = 1 - node.folder
+                    pay = np.repeat(-contrib[:, None], D, axis=1)
+                    pay[w] = contrib.sum() - contrib[w]
+                for p_ in (0, 1):
+                    pay = pay + perturbation * _aggressiveness(node.sequence(p_)) * tilt[p_]
+                return Terminal(pay)
+            if node.folder is None:
+                return Terminal.showdown(contrib, share)
+            w = 1 - node.folder
+            pay = -contrib.copy()
+            pay[w] = contrib.sum() - contrib[w]
+            return Terminal(pay)
+        return Decision(node.player, {a: build(ch) for a, ch in node.actions.items()})
+
+    return PublicTreeGame(build(structure.root), deals, 2, name=f"{rules.name} P={pot} M={mesh}")
+
+
+def plan_probabilities(structure: GameStructure, strategies, player: int, component) -> dict:
+    """``{plan name: array (M,)}``: probability that each mesh type follows each plan.
+
+    The engine gives behaviour ``strategies[player][history]`` (types x actions); a plan's
+    probability is the product of its choices' probabilities (reduced strategies).
+    """
+    out = {}
+    for plan in structure.plans[(player, component)]:
+        prob = None
+        for h, a in plan.choices:
+            node = structure.decisions[h]
+            col = list(node.actions).index(a)
+            beh = np.asarray(strategies[player][engine_history(h)])[:, col]
+            prob = beh.copy() if prob is None else prob * beh
+        out[plan.name] = prob
+    return out
+
+
+@dataclass(frozen=True)
+class MeshSolution:
+    """The LP solution of the mesh game.
+
+    ``value``: P1's expected return (the LP's); ``exploitability`` of the LP strategies
+    (engine's certificate); ``plan_probs[(player, component)] = {plan: (M,)}``.
+    """
+
+    rules: BettingRules
+    pot: float
+    mesh: int
+    value: float
+    exploitability: float
+    plan_probs: dict
+    strategies: tuple
+    seconds: float
+
+
+def solve_mesh(rules: BettingRules, pot, mesh: int, perturbation: float = 0.0) -> MeshSolution:
+    """Build and solve the mesh game with :func:`guts.engine.extensive.solve_lp`.
+
+    With ``perturbation > 0`` (see :func:`discretised_game`) the reported ``value`` and
+    ``exploitability`` are still those of the *unperturbed* mesh game, evaluated by the
+    engine at the perturbed game's LP strategies.
+    """
+    import time
+
+    from guts.engine.extensive import solve_lp
+
+    t0 = time.perf_counter()
+    game = discretised_game(rules, pot, mesh, perturbation)
+    res = solve_lp(game)
+    value, expl = float(res.value), float(res.exploitability)
+    if perturbation:
+        from guts.engine.extensive import expected_values, exploitability
+
+        plain = discretised_game(rules, pot, mesh)
+        value = float(expected_values(plain, res.strategies)[0])
+        expl = float(exploitability(plain, res.strategies))
+    structure = derive(rules)
+    probs = {}
+    for p in (0, 1):
+        for comp in structure.components[p]:
+            probs[(p, comp)] = plan_probabilities(structure, res.strategies, p, comp)
+    return MeshSolution(rules=rules, pot=float(pot), mesh=int(mesh), value=value,
+                        exploitability=expl, plan_probs=probs,
+                        strategies=tuple(res.strategies), seconds=time.perf_counter() - t0)
+
+
+def mesh_strategy_from_intervals(structure: GameStructure, strategy, mesh: int):
+    """Behaviour strategies (engine format) of an interval strategy played on the mesh.
+
+    A type plays the plan of the interval holding its hand value; decision nodes a plan
+    does not reach get the uniform distribution (they are never played).
+    """
+    hands = mesh_hands(mesh)
+    strategies = ({}, {})
+    for h, node in structure.decisions.items():
+        strategies[node.player][engine_history(h)] = np.full((mesh, len(node.actions)), 1.0 / len(node.actions))
+    for (p, comp), (breaks, plans) in strategy.parts.items():
+        idx = np.clip(np.searchsorted(breaks, hands, side="right") - 1, 0, len(plans) - 1)
+        for t, k in enumerate(idx):
+            for h, a in plans[k].choices:
+                node = structure.decisions[h]
+                row = np.zeros(len(node.actions))
+                row[list(node.actions).index(a)] = 1.0
+                strategies[p][engine_history(h)][t] = row
+    return strategies

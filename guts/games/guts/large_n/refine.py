@@ -1,0 +1,147 @@
+"""Adaptive mesh refinement: the value of the continuous pseudo-bloc game for one N (see
+:mod:`guts.games.guts.large_n`).
+"""
+from __future__ import annotations
+
+import math
+import time
+import warnings
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from guts._validate import check_int, check_positive_float
+from guts.errors import ConvergenceWarning
+from guts.games.guts.strategies import mesh
+from guts.games.guts.large_n.bracket import ValueBracket, bracket_value
+from guts.games.guts.large_n.mesh import threshold_mesh
+from guts.games.guts.large_n.solve import LargeNResult, solve_pseudo_bloc
+
+
+@dataclass(frozen=True)
+class LargeNValue:
+    """The 1 v. N pseudo-bloc value with thresholds in [0, 1], by adaptive mesh refinement.
+
+    Attributes
+    ----------
+    size : int
+        Coalition size N.
+    value : float
+        The coalition's value of the final (refined) mesh game.
+    lower, upper : float
+        Certified bracket for the coalition's value of the continuous pseudo-bloc
+        game (:class:`ValueBracket` of the final mesh solution).
+    rounds : int
+        Mesh solves.
+    points : int
+        Thresholds in the final mesh.
+    converged : bool
+        ``upper - lower <= target_width`` and the fixed points converged.
+    history : tuple of (points, value, lower, upper)
+        One entry per round: the refinement study.
+    player1_strategy, coalition_strategy : dict
+        Final mesh strategies (``{threshold: p}``, ``{(free, bloc): p}``).
+    mesh_result : LargeNResult
+        The final mesh solution.
+    seconds : float
+    """
+
+    size: int
+    value: float
+    lower: float
+    upper: float
+    rounds: int
+    points: int
+    converged: bool
+    history: tuple
+    player1_strategy: dict
+    coalition_strategy: dict
+    seconds: float
+    mesh_result: LargeNResult = field(repr=False)
+    bracket: ValueBracket = field(repr=False)
+
+    @property
+    def width(self) -> float:
+        """``upper - lower``."""
+        return self.upper - self.lower
+
+
+def _local_points(thresholds, delta: float, count: int) -> np.ndarray:
+    """``2 count + 1`` thresholds around each ``t`` with gaps ``(1 - t) e^(k delta)`` (log spacing)."""
+    t = np.asarray([v for v in thresholds if 0.0 < v < 1.0], dtype=float)
+    if t.size == 0:
+        return np.empty(0)
+    k = np.arange(-count, count + 1)
+    pts = 1.0 - np.outer(1.0 - t, np.exp(delta * k)).ravel()
+    return pts[(pts >= 0.0) & (pts <= 1.0)]
+
+
+def solve_large_n(size: int, points: int = 100, max_rounds: int = 10, target_width: float = 1e-9,
+                  s_min: float = 0.02, local: int = 4, warn: bool = True) -> LargeNValue:
+    """Value of the 1 v. N pseudo-bloc game with continuous thresholds (paper §5, large N).
+
+    Round 0 solves on :func:`threshold_mesh` ``(size, points)``.  Each round then
+    brackets the continuous game's value (:func:`bracket_value`) and refines the
+    mesh where the strategies live: it adds both continuous best responses and
+    ``2 local + 1`` points with log-spaced gaps ``1 - p`` around every support
+    threshold, the spacing shrinking four-fold per round.  It stops when the
+    bracket is narrower than ``target_width``.
+
+    Parameters
+    ----------
+    size : int
+        Coalition size N >= 1.
+    points : int
+        Points of the initial scaled mesh (>= 10).
+    max_rounds : int
+        Mesh solves at most.
+    target_width : float
+        Stop when ``upper - lower <= target_width``.
+    s_min : float
+        Smallest scaled gap ``N (1 - p)`` of the initial mesh.
+    local : int
+        Refinement points each side of a support threshold.
+    warn : bool
+        Warn (ConvergenceWarning) if the bracket is still wider than ``target_width``.
+
+    Returns
+    -------
+    LargeNValue
+
+    Examples
+    --------
+    >>> v = solve_large_n(1, points=30)          # 2-player Guts is fair (Prop. 3.3)
+    >>> abs(v.lower) < 1e-9 and abs(v.upper) < 1e-9
+    True
+    """
+    t0 = time.perf_counter()
+    size = check_int("size", size, 1)
+    points = check_int("points", points, 10)
+    max_rounds = check_int("max_rounds", max_rounds, 1)
+    target_width = check_positive_float("target_width", target_width)
+    local = check_int("local", local, 1)
+    mesh = threshold_mesh(size, points, "scaled", s_min)
+    delta = math.log(size / s_min) / (points - 2)  # log spacing of the scaled mesh
+    history = []
+    for rnd in range(max_rounds):
+        res = solve_pseudo_bloc(size, mesh)
+        br = bracket_value(res)
+        history.append((int(mesh.size), res.coalition_value, br.lower, br.upper))
+        if br.width <= target_width or rnd == max_rounds - 1:
+            break
+        support = [*res.player1_strategy, *(t for prof in res.coalition_strategy for t in prof),
+                   br.player1_response, *br.coalition_response]
+        delta /= 4.0
+        mesh = np.union1d(mesh, np.concatenate([_local_points(support, delta, local),
+                                                [br.player1_response, *br.coalition_response]]))
+    converged = bool(br.width <= target_width and res.converged)
+    if warn and not converged:
+        warnings.warn(f"1 v. {size}: bracket width {br.width:.3e} after {len(history)} rounds "
+                      f"(target {target_width:.1e}, fixed points converged: {res.converged})",
+                      ConvergenceWarning, stacklevel=2)
+    return LargeNValue(
+        size=size, value=res.coalition_value, lower=br.lower, upper=br.upper, rounds=len(history),
+        points=int(mesh.size), converged=converged, history=tuple(history),
+        player1_strategy=res.player1_strategy, coalition_strategy=res.coalition_strategy,
+        seconds=time.perf_counter() - t0, mesh_result=res, bracket=br,
+    )
