@@ -138,9 +138,11 @@ def seed_comparison(result, table=None) -> pd.DataFrame:
         ("raise 4-7", "moderate raises 4-7 (trailing off up to 16)", f"{band(4, 7):.2%} (8-16: {band(8, 16):.2%})", ""),
         ("raise 20-21", "go all out with 20 or 21", f"{band(20, 21):.2%} (22: {f.get('r22', 0):.2%})", ""),
         ("raise 2-3 or > 23", "almost never", f"{band(2, 3) + band(24, 10 ** 6):.2e}", ""),
-        ("63s", "raises by 15 70% of the time", top("63s"), "equilibrium strategies are not unique"),
+        ("63s", "raises by 15 70% of the time", top("63s"),
+         "the seed's strategy is approximate (duality gap 1.1e-4); Alice's exact strategy is the same from "
+         "three LP formulations to 1e-12"),
         ("87s", "13 (40%), 16 (10%), 22 (29%), small probabilities in between",
-         top("87s", 5), "an interior-point solution spreads mass; an LP vertex does not"),
+         top("87s", 5), "the seed's interior-point solution spreads small amounts over nearby sizes"),
     ]
     return pd.DataFrame(rows, columns=["quantity", "seed 001", "exact (this package)", "note"])
 
