@@ -12,12 +12,12 @@ from __future__ import annotations
 import argparse
 import sys
 
-from guts.cli import continuum, curve, fit, play, poker, simulate, solve, table1
+from guts.cli import continuum, curve, fit, holdem, play, poker, simulate, solve, table1
 from guts.errors import guarded
 
 __all__ = ["main", "build_parser", "guarded", "SUBCOMMANDS"]
 
-SUBCOMMANDS = [table1, solve, play, simulate, curve, fit, continuum, poker]
+SUBCOMMANDS = [table1, solve, play, simulate, curve, fit, continuum, poker, holdem]
 
 
 class _Parser(argparse.ArgumentParser):
