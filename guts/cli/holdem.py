@@ -1,0 +1,91 @@
+"""``guts holdem``: the heads-up hold'em raise game of seed 001 (issue 12).
+
+    guts holdem equities [--threads 2] [--check]      regenerate the exact equity table
+    guts holdem solve --max-raise 40 [--reraise 5,10,20,40,80,160] [--out results/holdem]
+"""
+from __future__ import annotations
+
+import argparse
+
+from guts.cli.options import int_arg
+
+HELP = "heads-up hold'em raise game (seed 001): exact equities and the one-LP solution"
+
+
+def _sizes_arg(text):
+    from guts.errors import GutsInputError
+    from guts.studies.holdem import parse_sizes_list
+
+    try:
+        return parse_sizes_list(text)
+    except GutsInputError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def add_subparser(subparsers):
+    p = subparsers.add_parser("holdem", help=HELP, description=HELP)
+    sub = p.add_subparsers(dest="holdem_command", metavar="SUBCOMMAND", parser_class=type(p))
+    sub.required = True
+    e = sub.add_parser("equities", help="regenerate the exact 169 x 169 preflop equity table (package data)",
+                       description="Enumerate every board for every pair of the 169 classes (card removal "
+                                   "exact) and write the cached table with its sha256 checksum.")
+    e.add_argument("--threads", type=int_arg("threads", 1), default=1, help="numba threads (default 1)")
+    e.add_argument("--out", default=None, help="table path (default: the package's data/equity_table.npz)")
+    e.add_argument("--check", action="store_true",
+                   help="only compare the regenerated table with the cached checksum; write nothing")
+    e.set_defaults(func=run_equities)
+    s = sub.add_parser("solve", help="solve the raise game; print value, action frequencies, time; write results",
+                       description="Alice folds, calls or raises by 2..R; Bob calls or folds (or re-raises by "
+                                   "--reraise sizes, then Alice calls or folds). Exact LP, certified by the "
+                                   "engine's best response.")
+    s.add_argument("--max-raise", type=int_arg("max-raise", 2), required=True, help="largest raise R (>= 2)")
+    s.add_argument("--reraise", type=_sizes_arg, default=(), help="Bob's re-raise sizes, e.g. 5,10,20 (default none)")
+    s.add_argument("--method", choices=["auto", "lp", "oracle", "engine"], default="auto",
+                   help="structured LP, raise-size generation, or the engine's sequence-form LP (default auto)")
+    s.add_argument("--out", default="results/holdem", help="output folder (default results/holdem)")
+    s.add_argument("--no-write", action="store_true", help="print only")
+    s.add_argument("--quiet", action="store_true", help="no progress lines")
+    s.set_defaults(func=run_solve)
+    return p
+
+
+def run_equities(args) -> int:
+    from guts.games.holdem.equities import (DEFAULT_TABLE_PATH, _checksum_path, compute_equity_table, table_checksum,
+                                          write_equity_table)
+
+    path = args.out or DEFAULT_TABLE_PATH
+    table = compute_equity_table(threads=args.threads, progress=True)
+    digest = table_checksum(table.win, table.tie, table.pairs)
+    ck = _checksum_path(__import__("pathlib").Path(path))
+    old = ck.read_text().split()[0] if ck.exists() and ck.read_text().split() else None
+    print(f"sha256 {digest}" + ("" if old is None else ("  (matches the cached table)" if old == digest
+                                                          else "  (DIFFERS from the cached checksum)")))
+    if args.check:
+        return 0 if old == digest else 1
+    write_equity_table(table, path)
+    print(f"wrote {path} and its checksum ({table.seconds:.1f} s)")
+    return 0
+
+
+def run_solve(args) -> int:
+    from guts.games.holdem import solve_raise_game
+
+    r = solve_raise_game(max_raise=args.max_raise, reraises=args.reraise, method=args.method,
+                         progress=not args.quiet)
+    freq = r.action_frequencies()
+    print(f"raise game: Alice raises 2..{args.max_raise}"
+          + (f", Bob re-raises {list(r.reraises)}" if r.reraises else ", Bob calls or folds"))
+    print(f"value             {r.value:.12f} chips per hand (Alice; small blind 1, big blind 2)")
+    print(f"certificate       exploitability {r.exploitability:.2e} ({r.certified_by} best response), "
+          f"converged {r.converged}")
+    print(f"method            {r.method}; {r.seconds:.2f} s")
+    print(f"Alice             fold {freq[0]:.4f}  call {freq[1]:.4f}  raise {freq[2:].sum():.4f}")
+    top = sorted(((f, a) for a, f in zip(r.actions[2:], freq[2:]) if f > 1e-4), reverse=True)[:10]
+    print("  raises          " + "  ".join(f"{a} {f:.4f}" for f, a in top))
+    if not args.no_write:
+        from guts.studies.holdem import write_solution
+
+        stem = f"solve_R{args.max_raise}" + (f"_rr{'-'.join(map(str, r.reraises))}" if r.reraises else "")
+        for p in write_solution(r, args.out, stem):
+            print(f"wrote {p}")
+    return 0 if r.converged else 1
