@@ -18,7 +18,7 @@ ERROR_LINE = re.compile(r"^(guts(?: [a-z0-9-]+)*): error: (\S.*); accepted: (\S.
 
 
 def _options(p):
-    return [a for a in p._actions if a.option_strings and a.help is not argparse.SUPPRESS
+    return [a for a in p._actions if a.option_strings and a.help is not argparse.SUPPRESS and not a.required
             and not isinstance(a, (argparse._HelpAction, argparse._VersionAction))]
 
 
@@ -36,11 +36,14 @@ def _help_entry(lines, option):
 
 
 def _required_positionals(p):
-    """Values for a leaf's required positional arguments (first choice, else 2)."""
+    """Values for a leaf's required arguments (first choice, else 2): positionals and required options."""
     out = []
     for a in p._actions:
-        if not a.option_strings and not isinstance(a, argparse._SubParsersAction):
-            out.append(str(sorted(a.choices)[0]) if a.choices else "2")
+        if isinstance(a, argparse._SubParsersAction):
+            continue
+        if not a.option_strings or a.required:
+            value = str(sorted(a.choices)[0]) if a.choices else "2"
+            out += [a.option_strings[0], value] if a.option_strings else [value]
     return out
 
 
@@ -120,6 +123,11 @@ BAD_INPUTS = [
     (["poker", "continuous", "--check", "0", "1"], "--check 0"),
     (["poker", "continuous", "--bet", "1", "--no-limit"], "--bet and --no-limit"),
     (["poker", "continuous", "--bet-sizes", "x"], "--bet-sizes 'x'"),
+    (["poker", "dividing-point", "a", "--pot", "x"], "--pot 'x'"),
+    (["poker", "dividing-point", "a", "--lp-mesh", "-3"], "--lp-mesh -3"),
+    (["poker", "dividing-point", "e"], "game 'e'"),
+    (["holdem", "solve", "--max-raise", "1"], "--max-raise 1"),
+    (["holdem", "solve", "--max-raise", "40", "--method", "magic"], "--method 'magic'"),
     (["nosuchcommand"], "COMMAND 'nosuchcommand'"),
 ]
 
