@@ -37,7 +37,7 @@ def rewrite_error(message: str) -> str:
             return f"unrecognized argument {m2.group(1)}; accepted: the options listed by --help"
         m2 = re.match(r"the following arguments are required: (.*)$", message)
         if m2:
-            return f"missing argument {m2.group(1)}; accepted: see --help"
+            return f"missing required argument {m2.group(1)}; accepted: see --help"
         return message
     opt, rest = m.group(1), m.group(2)
     c = re.match(r"invalid choice: (.*?) \(choose from (.*)\)$", rest)
