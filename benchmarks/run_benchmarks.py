@@ -32,7 +32,12 @@ from guts import solve_coalition
 from guts.games.guts.strategies import coalition_profiles, mesh
 from guts.errors import ConvergenceWarning
 from guts.games.guts.payoffs import alpha_enumeration, alpha_matrix, alpha_pseudo_bloc_enumeration, beta_matrix
-from guts.studies.output import ensure_output_dir, write_csv, write_meta
+from guts.studies.output import AUTO, plan_output, write_csv, write_meta
+
+# Expected seconds of each stage on an idle 2-core machine (from the committed run), for the
+# progress bar's estimate; on a loaded machine the bar's rate adapts (measured 2-11 min in all).
+STAGE_SECONDS = {"payoff entries": 15, "fixed point N=2": 35, "fixed point N=15": 40, "fictitious play": 16,
+                 "Table 1, oracle": 10, "Table 1, full LP": 40}
 
 
 def per_entry_vectorised(N, M=101, repeats=3):
@@ -88,10 +93,26 @@ def table1_subprocess(solver, jobs):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--out", default="results")
-    ap.add_argument("--quick", action="store_true", help="fewer samples, skip the slow baselines")
+    ap.add_argument("--out", default=None, help="output folder (default: results/ for the full run; --quick runs "
+                    "go to a fresh results/runs/benchmarks-<time>/)")
+    ap.add_argument("--quick", action="store_true", help="fewer samples, skip the slow baselines (default: off)")
+    ap.add_argument("--quiet", action="store_true", help="no progress bar (default: off)")
     args = ap.parse_args(argv)
-    out = ensure_output_dir(args.out)
+    plan = plan_output("benchmarks", AUTO if args.out is None else args.out, {"quick": args.quick}, {"quick": False},
+                       targets=["benchmarks.csv"], echo=print)
+    out = plan.folder
+    from tqdm.auto import tqdm
+
+    stages = dict(STAGE_SECONDS)
+    if args.quick:
+        for k in ("fictitious play", "Table 1, full LP"):
+            stages.pop(k)
+    bar = tqdm(total=sum(stages.values()), unit="s", desc="benchmarks (estimated seconds of work)",
+               disable=args.quiet, bar_format="{desc}: {percentage:3.0f}%|{bar}| [{elapsed}<{remaining}] {postfix}")
+
+    def done(stage):
+        bar.set_postfix_str(f"{stage} done")
+        bar.update(stages.get(stage, 0))
     rng = np.random.default_rng(20221)
     rows = []
 
@@ -114,6 +135,8 @@ def main(argv=None):
         add("payoff entry", f"general n={N + 1}", "closed form, vectorised", "paper §4.1.1 Θ(n 3^n) enumeration",
             vec, enum, f"enumeration timed on {s} random profiles")
 
+    done("payoff entries")
+
     # 2. one fixed point, mesh 101
     for N in (2, 15):
         t_new, r_new = timed_solve(size=N, mesh=101, solver="oracle", method="newton")
@@ -126,10 +149,13 @@ def main(argv=None):
             add("fixed point", "1 v. 2, mesh 101, both sides", "double oracle + Newton",
                 f"nashpy fictitious play (1000 rounds) + plain iteration ({r_fp.num_solves} solves)", t_new, t_fp,
                 f"FP value off by {abs(r_fp.coalition_value - r_new.coalition_value):.1e}, inner gap {r_fp.coalition.inner_gap:.1e}")
+            done("fictitious play")
+        done(f"fixed point N={N}")
 
     # 3. whole Table 1
     fast1 = table1_subprocess("oracle", 1)
     fast2 = table1_subprocess("oracle", 2)
+    done("Table 1, oracle")
     note = (f"1 process: {fast1['wall']:.2f} s; peak RSS {max(fast1['maxrss_kb'], fast2['maxrss_kb']) / 1024:.0f} MB; "
             f"widest certified interval {max(fast1['width'], fast2['width']):.1e}")
     if not args.quick:
@@ -137,13 +163,15 @@ def main(argv=None):
         add("Table 1", "N = 1..15, mesh 101, exact, certified", "double oracle + Newton, 2 processes",
             "full LP + Newton, 2 processes", fast2["wall"], base["wall"],
             note + f"; full LP peak RSS {base['maxrss_kb'] / 1024:.0f} MB")
+        done("Table 1, full LP")
+    bar.close()
     add("Table 1", "N = 1..15, mesh 101, exact, certified", "double oracle + Newton, 2 processes",
         "paper: ~1 h for N = 15 alone (laptop, quoted from App. A, not measured)", fast2["wall"], 3600.0, note)
 
     df = pd.DataFrame(rows)
     target = out / "benchmarks.csv"
     write_csv(df, target, float_format="%.6g")
-    write_meta(target, {"quick": args.quick, "samples": samples})
+    write_meta(target, {"quick": args.quick, "samples": samples}, plan=plan)
     print("| group | case | ours | baseline | ours (s) | baseline (s) | ratio | note |")
     print("|---|---|---|---|---|---|---|---|")
     for r in rows:
@@ -152,4 +180,6 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    main()
+    from guts.errors import guarded
+
+    sys.exit(guarded("run_benchmarks", main)[0])

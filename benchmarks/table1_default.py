@@ -20,17 +20,18 @@ import pandas as pd
 
 from guts.cli.table1 import DEFAULT_METHOD, DEFAULT_SOLVER
 from guts.errors import guarded
-from guts.studies.output import ensure_output_dir, write_csv, write_meta
+from guts.studies.output import AUTO, plan_output, write_csv, write_meta
 from guts.studies.table1 import run_table1
 
 OLD_DEFAULT = {"solver": "lp", "method": "newton"}
 
 
-def measure(jobs: int = 1) -> pd.DataFrame:
+def measure(jobs: int = 1, progress: bool = True) -> pd.DataFrame:
     runs = {}
     for label, opts in (("default", {"solver": DEFAULT_SOLVER, "method": DEFAULT_METHOD}), ("old default", OLD_DEFAULT)):
         t0 = time.perf_counter()
-        df = run_table1(range(1, 16), mesh=101, jobs=jobs, out=None, progress=False, **opts)
+        # the progress bar (one tick per size, with an estimate): the full-LP run takes minutes
+        df = run_table1(range(1, 16), mesh=101, jobs=jobs, out=None, progress=progress, **opts)
         runs[label] = (time.perf_counter() - t0, df, opts)
     (t_new, new, o_new), (t_old, old, o_old) = runs["default"], runs["old default"]
     diff = float(np.max(np.abs(new.opponent_value.to_numpy() - old.opponent_value.to_numpy())))
@@ -47,15 +48,18 @@ def measure(jobs: int = 1) -> pd.DataFrame:
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--jobs", type=int, default=1, help="processes for each run (default 1)")
-    p.add_argument("--out", default="results", help="output folder (default results/)")
+    p.add_argument("--out", default=None, help="output folder (default: results/ for the full run, --jobs 1; "
+                   "others go to a fresh results/runs/table1_default-<time>/)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar (default: off)")
     args = p.parse_args(argv)
 
     def work():
-        out = ensure_output_dir(args.out)
-        df = measure(args.jobs)
-        target = out / "benchmark_table1_default.csv"
+        plan = plan_output("table1_default", AUTO if args.out is None else args.out, {"jobs": args.jobs},
+                           {"jobs": 1}, targets=["benchmark_table1_default.csv"], echo=print)
+        df = measure(args.jobs, progress=not args.quiet)
+        target = plan.folder / "benchmark_table1_default.csv"
         write_csv(df, target, float_format="%.6g")
-        write_meta(target, {"jobs": args.jobs, "sizes": "1-15", "mesh": 101})
+        write_meta(target, {"jobs": args.jobs, "sizes": "1-15", "mesh": 101}, plan=plan)
         return df
 
     code, df = guarded("table1_default", work)

@@ -20,7 +20,9 @@ def _ints(text):
 
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--out", default=study.DEFAULT_OUT)
+    p.add_argument("--out", default=study.DEFAULT_OUT,
+                   help="output folder (default: %(default)s; LP runs other than the full one go to a fresh "
+                        "results/runs/continuous_poker-<time>/ unless --out is given)")
     p.add_argument("--meshes", type=_ints, default=study.LP_MESHES, help="hands M, comma-separated")
     p.add_argument("--sizes", type=_ints, default=study.LP_SIZES, help="size counts K, comma-separated")
     p.add_argument("--max-work", type=int, default=study.LP_MAX_WORK, help="skip (M, K) with M*M*K above this")

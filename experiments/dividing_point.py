@@ -13,7 +13,8 @@ from guts.errors import guarded
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--out", default="results", help="output folder (results/dividing_point/ is written)")
+    p.add_argument("--out", default=None, help="output folder, OUT/dividing_point/ is written (default: results/ for "
+                   "the full run, else a fresh results/runs/dividing_point-<time>/)")
     p.add_argument("--lp-mesh", type=int, default=200, help="mesh of the LP check in the P = 1..10 sweep")
     p.add_argument("--meshes", default="25,50,100,200,400", help="meshes of the refinement study (P = 3)")
     p.add_argument("--order-meshes", default="100,150,200", help="meshes at which the order is read from the LP")
@@ -22,8 +23,9 @@ def main(argv=None) -> int:
 
     def go():
         from guts.studies.dividing_point import run
+        from guts.studies.output import AUTO
 
-        s = run(out=args.out, lp_mesh=args.lp_mesh, meshes=tuple(int(m) for m in args.meshes.split(",")),
+        s = run(out=AUTO if args.out is None else args.out, lp_mesh=args.lp_mesh, meshes=tuple(int(m) for m in args.meshes.split(",")),
                 order_meshes=tuple(int(m) for m in args.order_meshes.split(",")),
                 order_pots=tuple(float(x) if "." in x else int(x) for x in args.order_pots.split(",")))
         print(s["rates"].to_string(index=False))

@@ -2,39 +2,99 @@
 
 Every subcommand is a module of this package exposing ``add_subparser(subparsers)``, which
 adds its parser and sets ``func`` (``func(args) -> exit code``).  :data:`SUBCOMMANDS` is
-the one list of them: a new game family adds one module and one line.  Bad input
-(:class:`guts.errors.GutsInputError` or an argparse error) ends with one line
-``guts <command>: error: <message>`` on stderr and exit code 2, Ctrl-C with exit code
-130, never with a traceback or a usage dump.
+the one list of them: a new game family adds one module and one line (a group such as
+``guts poker`` adds its families the same way).
+
+Conventions (shared options in :mod:`guts.cli.options`): every help text shows its default;
+every error is one line ``guts <command>: error: <what> <value>; accepted: <range>`` on
+stderr with exit code 2 (argparse's own errors are rewritten to that form, no usage dump;
+nested commands are named in full, ``guts poker continuous: error: ...``); Ctrl-C gives
+exit code 130; never a traceback.
 """
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 
 from guts.cli import continuum, curve, fit, holdem, play, poker, simulate, solve, table1
+from guts.cli.options import DefaultsFormatter
 from guts.errors import guarded
 
-__all__ = ["main", "build_parser", "guarded", "SUBCOMMANDS"]
+__all__ = ["main", "build_parser", "guarded", "SUBCOMMANDS", "Parser", "iter_commands"]
 
 SUBCOMMANDS = [table1, solve, play, simulate, curve, fit, continuum, poker, holdem]
 
+_KIND = {"int": "an integer", "float": "a number"}
 
-class _Parser(argparse.ArgumentParser):
+
+def rewrite_error(message: str) -> str:
+    """argparse's error text in the package's format ``<what> <value>; accepted: <range>``."""
+    m = re.match(r"argument (\S+): (.*)$", message, re.S)  # aliases stay: --size/-N/--opponents
+    if not m:
+        m2 = re.match(r"unrecognized arguments: (.*)$", message)
+        if m2:
+            return f"unrecognized argument {m2.group(1)}; accepted: the options listed by --help"
+        m2 = re.match(r"the following arguments are required: (.*)$", message)
+        if m2:
+            return f"missing argument {m2.group(1)}; accepted: see --help"
+        return message
+    opt, rest = m.group(1), m.group(2)
+    c = re.match(r"invalid choice: (.*?) \(choose from (.*)\)$", rest)
+    if c:
+        return f"{opt} {c.group(1)}; accepted: {c.group(2).replace(chr(39), '')}"
+    c = re.match(r"invalid (\w+) value: (.*)$", rest)
+    if c:
+        return f"{opt} {c.group(2)}; accepted: {_KIND.get(c.group(1), c.group(1))}"
+    if rest.startswith("expected "):
+        return f"{opt} without a value; accepted: {rest[len('expected '):]}"
+    if "; accepted:" in rest:
+        return f"{opt} {rest}"
+    return f"{opt}: {rest}"
+
+
+class Parser(argparse.ArgumentParser):
+    """The parser of ``guts`` and of every subcommand: defaults shown, one-line errors."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("formatter_class", DefaultsFormatter)
+        super().__init__(*args, **kwargs)
+
     def error(self, message):  # argparse's own errors: one line, exit 2 (no usage dump)
-        self.exit(2, f"{self.prog}: error: {message}\n")
+        self.exit(2, f"{self.prog}: error: {rewrite_error(message)}\n")
+
+    def add_subparsers(self, **kwargs):
+        kwargs.setdefault("parser_class", Parser)  # groups (guts poker ...) inherit the conventions
+        return super().add_subparsers(**kwargs)
+
+
+_Parser = Parser  # the name the layout used
+
+
+def iter_commands(parser, path=()):
+    """Yield ``(path, parser)`` for ``parser`` and every (nested) subcommand parser."""
+    yield path, parser
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                yield from iter_commands(sub, path + (name,))
 
 
 def build_parser() -> argparse.ArgumentParser:
     from guts import __version__
 
-    parser = _Parser(prog="guts", description="Generalized recursive games and continuous Guts poker "
-                     "(Buck, Lee, Platnick, Wheeler, Zumbrun 2022).")
+    parser = Parser(prog="guts", description="Generalized recursive games and continuous Guts poker "
+                    "(Buck, Lee, Platnick, Wheeler, Zumbrun 2022).")
     parser.add_argument("--version", action="version", version=f"guts {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     for module in SUBCOMMANDS:
         module.add_subparser(sub)
+    for path, p in iter_commands(parser):  # every command knows its full name and parser
+        if path:
+            p.set_defaults(_prog=p.prog, _parser=p)
+            if not isinstance(p, Parser):  # pragma: no cover - a module built its own parser class
+                p.error = Parser.error.__get__(p)
     return parser
 
 
@@ -42,10 +102,12 @@ def main(argv=None) -> int:
     """Run the ``guts`` command; return its exit code (argparse's own exits included)."""
     parser = build_parser()
     try:
-        args = parser.parse_args(argv)
+        args, extra = parser.parse_known_args(argv)
+        if extra:  # name the subcommand, not just "guts"
+            getattr(args, "_parser", parser).error(f"unrecognized arguments: {' '.join(extra)}")
     except SystemExit as exc:  # --help, --version (0) or a bad argument (2)
         return exc.code if isinstance(exc.code, int) else 2
-    code, result = guarded(f"guts {args.command}", args.func, args)
+    code, result = guarded(getattr(args, "_prog", f"guts {args.command}"), args.func, args)
     return code if code else int(result or 0)
 
 

@@ -4,11 +4,13 @@ Prints the bettor's regions, c(s), b(s), v(s) at a few sizes and the value; ``--
 K`` solves the discretised game (M hands, K sizes) with the engine's sequence-form LP
 beside it, ``--certify`` runs the exact continuum best-response check.
 
-    guts poker continuous --min-bet 0.5 --max-bet 1
+    guts poker continuous --min-bet 0.5 --max-bet 1 --bet-sizes 0.5,0.75,1
     guts poker continuous --bet 1 --check 90 1
     guts poker continuous --no-limit --certify
 """
 from __future__ import annotations
+
+import argparse
 
 from guts.cli.options import int_arg, number_arg
 from guts.errors import GutsInputError
@@ -20,16 +22,18 @@ def add_subparser(poker_subparsers):
     """Add ``continuous`` to the ``guts poker`` group's subparsers; sets ``func``."""
     p = poker_subparsers.add_parser("continuous", help=HELP, description=HELP)
     p.add_argument("--min-bet", type=number_arg("min-bet", float, 0.0), default=None, metavar="L",
-                   help="minimum bet, fraction of the pot (default 0.5 with --max-bet 1)")
+                   help="minimum bet, fraction of the pot (default: 0.5; with only --max-bet U: 0.5)")
     p.add_argument("--max-bet", type=number_arg("max-bet", float, 0.0, strict=True), default=None, metavar="U",
-                   help="maximum bet, fraction of the pot")
+                   help="maximum bet, fraction of the pot (default: 1; with only --min-bet L: max(1, L))")
     p.add_argument("--bet", type=number_arg("bet", float, 0.0, strict=True), default=None, metavar="B",
-                   help="von Neumann's game: the one bet size B")
+                   help="von Neumann's game: the one bet size B (default: none, the limit game)")
     p.add_argument("--no-limit", action="store_true", help="Newman's no-limit game")
-    p.add_argument("--sizes", type=str, default=None,
+    p.add_argument("--bet-sizes", dest="bet_sizes", type=str, default=None, metavar="S1,S2,...",
                    help="comma-separated bet sizes at which to print c, b, v (default: 5 across [L, U])")
+    # --sizes means coalition sizes everywhere else in guts; kept here, hidden, for old command lines
+    p.add_argument("--sizes", dest="bet_sizes", type=str, default=None, help=argparse.SUPPRESS)
     p.add_argument("--check", nargs=2, type=int_arg("check M/K", 1), metavar=("M", "K"), default=None,
-                   help="also solve the discretised game (M hands, K sizes) with the engine's LP")
+                   help="also solve the discretised game (M hands, K sizes) with the engine's LP (default: no)")
     p.add_argument("--certify", action="store_true",
                    help="also run the exact continuum best-response check (largest gains, bounds)")
     p.set_defaults(func=run)
@@ -42,7 +46,10 @@ def _game(args):
     limit_given = args.min_bet is not None or args.max_bet is not None
     chosen = sum([args.bet is not None, bool(args.no_limit), limit_given])
     if chosen > 1:
-        raise GutsInputError("give one of --bet B, --no-limit, or --min-bet L/--max-bet U")
+        given = [o for o, on in (("--bet", args.bet is not None), ("--no-limit", bool(args.no_limit)),
+                                 ("--min-bet/--max-bet", limit_given)) if on]
+        raise GutsInputError(f"game options {' and '.join(given)} together; accepted: one of --bet B, --no-limit, "
+                             "or --min-bet L/--max-bet U")
     if args.bet is not None:
         return von_neumann(args.bet)
     if args.no_limit:
@@ -57,14 +64,16 @@ def _game(args):
 def run(args) -> int:
     game = _game(args)
     sizes = None
-    if args.sizes:
+    if args.bet_sizes:
         try:
-            sizes = [float(t) for t in args.sizes.split(",") if t.strip()]
+            sizes = [float(t) for t in args.bet_sizes.split(",") if t.strip()]
         except ValueError:
-            raise GutsInputError(f"--sizes must be comma-separated numbers; got {args.sizes!r}") from None
+            raise GutsInputError(f"--bet-sizes {args.bet_sizes!r}; accepted: comma-separated numbers in "
+                                 "[L, U]") from None
         game.c(sizes)  # validates: GutsInputError naming the size outside [L, U]
     if args.check is not None and game.max_bet == float("inf"):
-        raise GutsInputError("--check needs a finite maximum bet (the discretised game has K sizes in [L, U])")
+        raise GutsInputError("--check with an unbounded bet (--no-limit); accepted: a finite maximum bet "
+                             "(the discretised game has K sizes in [L, U])")
     print(game.summary(sizes))
     if args.certify:
         from guts.games.continuous_poker.bestresponse import check_equilibrium

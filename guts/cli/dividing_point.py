@@ -10,8 +10,36 @@ Exit code 0 when the solution is a certified equilibrium, 1 otherwise, 2 on bad 
 """
 from __future__ import annotations
 
+import argparse
+from fractions import Fraction
+
+from guts.cli.options import int_arg
+from guts.errors import GutsInputError
+
 HELP = "the patent's betting games (seed 003) by the dividing-point method: points, value, certificate"
 GAMES = ("a", "b", "c", "d")
+
+
+def parse_pot(text) -> Fraction:
+    """``--pot``: an exact positive number (``3``, ``5/2``, ``2.5``) as a Fraction, for exact arithmetic.
+
+    Checked when the command runs (``GutsInputError``, same one-line format as the parser's errors).
+    """
+    try:
+        v = Fraction(str(text).strip())
+    except (ValueError, ZeroDivisionError):
+        raise GutsInputError(f"--pot {str(text)!r}; accepted: a number > 0, e.g. 3, 5/2 or 2.5") from None
+    if v <= 0:
+        raise GutsInputError(f"--pot {text}; accepted: a number > 0, e.g. 3, 5/2 or 2.5")
+    return v
+
+
+def lp_mesh_arg(text):
+    """``--lp-mesh``: 0 (none) or a mesh of at least 2 hands."""
+    v = int_arg("lp-mesh", 0)(text)
+    if v == 1:
+        raise argparse.ArgumentTypeError("1; accepted: 0 (no LP) or integers >= 2")
+    return v
 
 
 def add_subparser(poker_subparsers):
@@ -20,9 +48,9 @@ def add_subparser(poker_subparsers):
     p.add_argument("game", choices=GAMES,
                    help="a: no raising (FIG. 6); b: raising, no check-raise (FIGS. 10A-B); "
                         "c: check-raise (FIGS. 23A-C); d: pot limit (FIG. 27)")
-    p.add_argument("--pot", default="1", help="total ante P > 0, exact (e.g. 3 or 5/2; default 1)")
-    p.add_argument("--lp-mesh", type=int, default=0, metavar="M",
-                   help="also solve the M-hands-per-player mesh game by the engine's LP")
+    p.add_argument("--pot", default="1", metavar="P", help="total ante P > 0, exact (e.g. 3 or 5/2)")
+    p.add_argument("--lp-mesh", type=lp_mesh_arg, default=0, metavar="M",
+                   help="also solve the M-hands-per-player mesh game by the engine's LP (0: no)")
     p.add_argument("--infer", action="store_true", help="read the order from the LP (needs --lp-mesh, "
                    "default 120) instead of the patent's")
     p.set_defaults(func=run)
@@ -34,7 +62,7 @@ def run(args) -> int:
     from guts.games.dividing_point.discrete import solve_mesh
     from guts.games.dividing_point.infer import infer_and_solve, same_polynomial
 
-    pot = args.pot
+    pot = parse_pot(args.pot)
     rules = patent_rules(args.game)
     lp = None
     if args.infer:

@@ -1,65 +1,115 @@
-"""Argument converters and the option groups shared by the ``guts`` subcommands.
+"""Argument converters, the help formatter and the option groups shared by ``guts`` subcommands.
 
-Every option that more than one subcommand takes (``--out``, ``--jobs``, ``--seed``,
-``--quiet``, ``--sizes``, ``--mesh``) is defined here once.  Converters raise
-``argparse.ArgumentTypeError`` with a message naming the option, the accepted range and
-the value given, so the command exits with code 2 and one line.
+One name, one meaning, everywhere:
+
+=============  =========================================================================
+``size``       the coalition size N of one game (``guts solve N``; ``--size/-N`` in play,
+               simulate; ``--opponents`` is kept as an alias)
+``--sizes``    a list of coalition sizes (``1-15``, ``2,3,5``, ``1-5,8``)
+``--mesh``     mesh points on [0, 1] (``--meshes``: a list of them)
+``--seed``     the random state of everything random the command does (integer >= 0)
+``--jobs``     local processes (-1: all cores)
+``--out``      output folder (default: ``results/`` for the full default run, else a fresh
+               ``results/runs/<command>-<time>/``; a partial run never replaces a full one)
+``--quiet``    no progress bar
+=============  =========================================================================
+
+Converters raise ``argparse.ArgumentTypeError`` with ``"<value>; accepted: <range>"``; the
+parser (:class:`guts.cli.Parser`) prefixes the option, giving the one error format
+``guts <command>: error: <option> <value>; accepted: <range>`` (exit 2, no usage dump).
+Every help text shows its default (:class:`DefaultsFormatter`).
 """
 from __future__ import annotations
 
 import argparse
 import math
 
-from guts._validate import check_jobs
+from guts._validate import available_cores, check_jobs
 from guts.errors import GutsInputError
+from guts.studies.output import AUTO
 from guts.studies.sweep import parse_sizes
 
-__all__ = ["int_arg", "number_arg", "jobs_arg", "sizes_arg",
-           "add_out", "add_jobs", "add_seed", "add_quiet", "add_sizes", "add_mesh"]
+__all__ = ["DefaultsFormatter", "int_arg", "number_arg", "jobs_arg", "sizes_arg", "seed_arg", "out_folder",
+           "add_out", "add_jobs", "add_seed", "add_quiet", "add_sizes", "add_mesh", "add_size", "OUT_HELP"]
+
+
+class DefaultsFormatter(argparse.HelpFormatter):
+    """argparse's defaults formatter, without ``(default: None)``/``False`` noise.
+
+    Appends ``(default: X)`` to every option whose help does not already state its
+    default; flags get ``(default: off)``; an option whose default is ``None`` must say
+    in its help what happens when it is not given (the help-walk test checks this).
+    """
+
+    def _get_help_string(self, action):
+        text = action.help or ""
+        if "default" in text or action.default is argparse.SUPPRESS or not action.option_strings:
+            return text
+        if isinstance(action, (argparse._HelpAction, argparse._VersionAction)):
+            return text
+        if isinstance(action, (argparse._StoreTrueAction, argparse._StoreFalseAction)):
+            return text + " (default: off)" if action.default is False else text + " (default: on)"
+        if action.default is None:
+            return text
+        return text + " (default: %(default)s)"
+
+
+def _accepted(value, accepted: str) -> argparse.ArgumentTypeError:
+    return argparse.ArgumentTypeError(f"{value}; accepted: {accepted}")
 
 
 def int_arg(name: str, minimum: int, maximum: int | None = None):
-    """Converter for an integer option in ``[minimum, maximum]``."""
-    rng = f">= {minimum}" if maximum is None else f"in [{minimum}, {maximum}]"
+    """Converter for an integer option in ``[minimum, maximum]`` (``name`` is kept for callers)."""
+    rng = f"integers >= {minimum}" if maximum is None else f"integers {minimum}..{maximum}"
 
     def conv(text):
         try:
             v = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{name} must be an integer {rng}; got {text!r}") from None
+        except (TypeError, ValueError):
+            raise _accepted(repr(text), rng) from None
         if v < minimum or (maximum is not None and v > maximum):
-            raise argparse.ArgumentTypeError(f"{name} must be an integer {rng}; got {v}")
+            raise _accepted(v, rng)
         return v
 
+    conv.__name__ = name
     return conv
 
 
-def number_arg(name: str, kind=float, minimum: float = 0.0, strict: bool = False):
-    """Converter for a finite number ``>= minimum`` (``> minimum`` when ``strict``)."""
-    op = ">" if strict else ">="
+def number_arg(name: str, kind=float, minimum: float = 0.0, strict: bool = False, maximum: float | None = None,
+               strict_max: bool = False):
+    """Converter for a finite number ``>= minimum`` (``> minimum`` when ``strict``), optionally bounded above."""
+    lo = f"{'>' if strict else '>='} {minimum:g}"
+    hi = "" if maximum is None else f" and {'<' if strict_max else '<='} {maximum:g}"
+    what = ("integers " if kind is int else "finite numbers ") + lo + hi
 
     def conv(text):
         try:
             v = kind(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{name} must be a number {op} {minimum}; got {text!r}") from None
-        if not math.isfinite(v) or v < minimum or (strict and v == minimum):
-            raise argparse.ArgumentTypeError(f"{name} must be a finite number {op} {minimum}; got {text!r}")
+        except (TypeError, ValueError):
+            raise _accepted(repr(text), what) from None
+        bad = not math.isfinite(v) or v < minimum or (strict and v == minimum)
+        if maximum is not None:
+            bad = bad or v > maximum or (strict_max and v == maximum)
+        if bad:
+            raise _accepted(text, what)
         return v
 
+    conv.__name__ = name
     return conv
 
 
 def jobs_arg(text):
     """Converter for ``--jobs``: -1 (all cores) or a number of processes up to the cores available."""
+    cores = available_cores()
+    accepted = f"1..{cores} (the cores available) or -1 (all cores)"
     try:
         v = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"jobs must be a positive integer or -1 (all cores); got {text!r}") from None
+        raise _accepted(repr(text), accepted) from None
     try:
         return check_jobs(v)
-    except GutsInputError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
+    except GutsInputError:
+        raise _accepted(v, accepted) from None
 
 
 def sizes_arg(minimum: int = 1):
@@ -67,23 +117,46 @@ def sizes_arg(minimum: int = 1):
 
     def conv(text):
         try:
-            return parse_sizes(text, minimum=minimum)
+            return parse_sizes(text, minimum=minimum, name=None)
         except GutsInputError as exc:
             raise argparse.ArgumentTypeError(str(exc)) from None
 
+    conv.__name__ = "sizes"
     return conv
 
 
-def add_out(p) -> None:
-    p.add_argument("--out", default="results", help="output folder (default results/)")
+def seed_arg(text):
+    """``--seed``: an integer >= 0, or ``fresh`` (a new one, printed so the run can be replayed)."""
+    if str(text).strip().lower() == "fresh":
+        return None
+    try:
+        return int_arg("seed", 0)(text)
+    except argparse.ArgumentTypeError:
+        raise _accepted(repr(text), "integers >= 0, or fresh (a new seed, printed)") from None
+
+
+def out_folder(args):
+    """The ``out`` of a study: ``AUTO`` when ``--out`` was not given."""
+    return AUTO if args.out is None else args.out
+
+
+OUT_HELP = ("output folder (default: results/ for the full default run, which regenerates the committed "
+            "file; any other run goes to a fresh results/runs/{command}-<time>/). A partial run never "
+            "replaces a full run's file")
+
+
+def add_out(p, command: str) -> None:
+    p.add_argument("--out", default=None, metavar="DIR", help=OUT_HELP.format(command=command))
 
 
 def add_jobs(p, what: str = "parallel processes") -> None:
-    p.add_argument("--jobs", type=jobs_arg, default=1, help=f"{what} (-1: all cores; default 1)")
+    p.add_argument("--jobs", type=jobs_arg, default=1, help=f"{what} (-1: all cores)")
 
 
-def add_seed(p, default=0, help: str = "random state (integer >= 0; default 0)") -> None:
-    p.add_argument("--seed", type=int_arg("seed", 0), default=default, help=help)
+def add_seed(p, what: str, default=0) -> None:
+    """``--seed``: the random state of ``what`` (``default="fresh"``: a new seed, printed)."""
+    p.add_argument("--seed", type=seed_arg, default=default,
+                   help=f"random state of {what} (integer >= 0" + (", or fresh" if default == "fresh" else "") + ")")
 
 
 def add_quiet(p) -> None:
@@ -91,10 +164,18 @@ def add_quiet(p) -> None:
 
 
 def add_sizes(p, default: str = "1-15", help: str | None = None, option: str = "--sizes", minimum: int = 1) -> None:
-    p.add_argument(option, type=sizes_arg(minimum), default=parse_sizes(default, minimum),
-                   help=help or f"coalition sizes N, e.g. 1-15 or 2,3,5 (default {default})")
+    # a string default goes through the converter too, and the help shows it as typed
+    p.add_argument(option, type=sizes_arg(minimum), default=default, metavar=option.lstrip("-").upper(),
+                   help=help or "coalition sizes N, e.g. 1-15, 2,3,5 or 1-5,8")
 
 
 def add_mesh(p, default=101, maximum: int | None = None, help: str | None = None) -> None:
-    p.add_argument("--mesh", type=int_arg("mesh", 2, maximum), default=default,
-                   help=help or f"mesh points on [0, 1] (>= 2; paper: 101; default {default})")
+    p.add_argument("--mesh", type=int_arg("mesh", 2, maximum), default=default, metavar="M",
+                   help=help or "mesh points on [0, 1] (>= 2; the paper's is 101)")
+
+
+def add_size(p, maximum: int | None = None, default: int = 2) -> None:
+    """``--size/-N`` (alias ``--opponents``): the coalition size N of one game."""
+    rng = f"1..{maximum}" if maximum is not None else ">= 1"
+    p.add_argument("--size", "-N", "--opponents", dest="size", type=int_arg("size", 1, maximum), default=default,
+                   metavar="N", help=f"coalition size N ({rng}): player 1 against N opponents, a table of N + 1")

@@ -26,11 +26,12 @@ WIDE = 6  # coalitions larger than this are shown as a total
 
 def add_subparser(subparsers):
     p = subparsers.add_parser("play", help=HELP, description=HELP)
-    add_bot_options(p, None, "seed of the session (integer >= 0; default: a fresh one, printed so you can replay)")
+    add_bot_options(p, "fresh", "the dealt hands (fresh: a new seed, printed so you can replay the session)")
     p.add_argument("--hands", type=int_arg("hands", 1), default=None,
-                   help=f"stop after this many hands (with --auto: default {AUTO_DEFAULT_HANDS})")
+                   help=f"stop after this many hands (default: until you quit; with --auto: {AUTO_DEFAULT_HANDS})")
     p.add_argument("--auto", type=player1_arg, default=None, metavar="Q",
-                   help="no questions: play threshold Q (or 'optimal') automatically for --hands hands")
+                   help="no questions: play threshold Q (or 'optimal') automatically for --hands hands "
+                        "(default: interactive)")
     p.set_defaults(func=run)
     return p
 
@@ -135,8 +136,8 @@ def _parse_auto(tokens):
     if tokens:
         try:
             q = player1_arg(tokens[0])
-        except argparse.ArgumentTypeError as exc:
-            raise ValueError(str(exc)) from None
+        except argparse.ArgumentTypeError:  # at the prompt: a sentence, not the command-line format
+            raise ValueError(f"a threshold must be in [0, 1] (or 'opt'); got {tokens[0]!r}") from None
     if len(tokens) == 2:
         try:
             k = int(tokens[1])

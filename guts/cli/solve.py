@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from guts.cli.options import int_arg
-from guts.cli.table1 import add_game_options
+from guts.cli.table1 import add_game_options, warn_slow
 
 HELP = "solve one 1 v. N game and print value, strategies, certificate"
 
@@ -19,6 +19,7 @@ def run(args) -> int:
     from guts.games.guts.coalition import solve_coalition
     from guts.studies.table1 import table1_row
 
+    warn_slow(args, args._prog, 1)
     r = solve_coalition(size=args.size, mesh=args.mesh, structure=args.structure, solver=args.solver,
                         method=args.method, fp_iterations=args.fp_iterations, random_state=args.seed)
     row = table1_row(r)

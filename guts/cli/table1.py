@@ -1,7 +1,9 @@
 """``guts table1``: Table 1 of the paper (1 v. N coalitions, N = 1..15) into results/."""
 from __future__ import annotations
 
-from guts.cli.options import add_jobs, add_mesh, add_out, add_quiet, add_seed, add_sizes, int_arg
+import sys
+
+from guts.cli.options import add_jobs, add_mesh, add_out, add_quiet, add_seed, add_sizes, int_arg, out_folder
 from guts.engine.recursive import METHODS, SOLVERS
 from guts.games.guts.strategies import STRUCTURES
 
@@ -10,6 +12,10 @@ HELP = "reproduce Table 1 (1 v. N coalitions) into results/"
 # the paper's method is `--solver fp --method iterate`.
 DEFAULT_SOLVER = "oracle"
 DEFAULT_METHOD = "newton"
+# Measured: one 1 v. 2 row at mesh 101 with fp (10 000 rounds per stage game, Newton) had not finished
+# after 12 min wall / 6.7 min CPU on the loaded 2-core machine (issue 15); with 1000 rounds and plain
+# iteration it takes 15.6 s (benchmarks).  A rough range per size, scaled by rounds and mesh size:
+FP_SECONDS_PER_ROW = (400, 1500)
 
 
 def add_game_options(p) -> None:
@@ -17,15 +23,29 @@ def add_game_options(p) -> None:
     add_mesh(p)
     p.add_argument("--structure", choices=STRUCTURES, default="pseudo-bloc", help="coalition strategy space")
     p.add_argument("--solver", choices=SOLVERS, default=DEFAULT_SOLVER,
-                   help="inner matrix-game solver: oracle (default: double oracle, exact LP on generated "
+                   help="inner matrix-game solver: oracle (double oracle, exact LP on generated "
                         "rows/columns, the fastest exact path), lp (one full HiGHS LP per stage game), "
-                        "fp (nashpy fictitious play, the paper's method, approximate)")
+                        "fp (nashpy fictitious play, the paper's method, approximate and slow: minutes per size)")
     p.add_argument("--method", choices=METHODS, default=DEFAULT_METHOD,
-                   help="fixed-point method: newton (default: bracketed Newton/secant, certified steps) or "
+                   help="fixed-point method: newton (bracketed Newton/secant, certified steps) or "
                         "iterate (the paper's plain iteration)")
-    p.add_argument("--fp-iterations", type=int_arg("fp-iterations", 1), default=10_000,
-                   help="fictitious-play rounds per stage game (solver fp)")
-    add_seed(p, help="random state for fictitious play (integer >= 0; default 0)")
+    p.add_argument("--fp-iterations", type=int_arg("fp-iterations", 1), default=10_000, metavar="K",
+                   help="fictitious-play rounds per stage game (only with --solver fp)")
+    add_seed(p, "fictitious play (only with --solver fp)")
+
+
+def warn_slow(args, prog: str, rows: int) -> None:
+    """Warn before the paper's slow method runs a long job (fictitious play, or a full LP iterated)."""
+    if args.solver == "fp":
+        lo, hi = (max(1, round(s * args.fp_iterations / 10_000 * (args.mesh / 101) ** 2)) for s in FP_SECONDS_PER_ROW)
+        print(f"{prog}: warning: --solver fp (fictitious play, the paper's method) is approximate and slow: "
+              f"roughly {lo}-{hi} s per size at mesh {args.mesh} with {args.fp_iterations} rounds, so "
+              f"{rows * lo / 60:.0f}-{rows * hi / 60:.0f} min for {rows} size(s) on one process; the progress bar "
+              f"refines the estimate. The exact default (--solver oracle) takes seconds.", file=sys.stderr)
+    elif args.solver == "lp" and args.method == "iterate":
+        print(f"{prog}: warning: --solver lp --method iterate (a full LP per plain iteration) takes ~30 s per size "
+              f"at mesh 101; the default (oracle, newton) gives the same values in well under a second.",
+              file=sys.stderr)
 
 
 def add_subparser(subparsers):
@@ -33,7 +53,7 @@ def add_subparser(subparsers):
     add_sizes(p)
     add_game_options(p)
     add_jobs(p)
-    add_out(p)
+    add_out(p, "table1")
     add_quiet(p)
     p.set_defaults(func=run)
     return p
@@ -42,8 +62,8 @@ def add_subparser(subparsers):
 def run(args) -> int:
     from guts.studies.table1 import run_table1
 
+    warn_slow(args, args._prog, len(args.sizes))
     run_table1(sizes=args.sizes, mesh=args.mesh, structure=args.structure, solver=args.solver, method=args.method,
-               jobs=args.jobs, out=args.out, fp_iterations=args.fp_iterations, random_state=args.seed,
+               jobs=args.jobs, out=out_folder(args), fp_iterations=args.fp_iterations, random_state=args.seed,
                progress=not args.quiet, echo=print)
-    print(f"wrote {args.out.rstrip('/')}/table1.csv")
     return 0

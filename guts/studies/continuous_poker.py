@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from guts.games.continuous_poker import limit_poker, limit_value, newman, von_neumann
-from guts.studies.output import ensure_output_dir, save_figure, write_csv, write_meta
+from guts.studies.output import AUTO, ensure_output_dir, plan_output, save_figure, write_csv, write_meta
 
 __all__ = ["FIGURE1_LIMITS", "write_figures", "run_lp_convergence", "fit_rates", "DEFAULT_OUT"]
 
@@ -33,6 +33,9 @@ LP_MESHES = (20, 40, 80, 160, 320)
 LP_SIZES = (3, 5, 9, 17, 33)
 #: largest M * M * K solved in the default study (the LP grows like M^2 K)
 LP_MAX_WORK = 320 * 320 * 17
+#: The full LP-convergence run (the committed results/continuous_poker/lp_convergence.csv).
+LP_FULL_RUN = {"limits": [list(x) for x in LP_LIMITS], "meshes": list(LP_MESHES), "sizes": list(LP_SIZES),
+               "max_work": LP_MAX_WORK}
 
 
 def _strategy_curves(L, U, n=801):
@@ -160,18 +163,10 @@ def write_figures(out=DEFAULT_OUT, echo=None):
     written.append(save_figure(fig, out / "figure4_limit_value.png", dpi=110))
     plt.close(fig)
     write_meta(out / "figure4_limit_value.png", {"source": "limit_value.csv"})
-    _public(out)
     if echo:
         for p in written:
             echo(f"wrote {p}")
     return written
-
-
-def _public(folder):
-    """Atomic writes go through mkstemp (mode 0600): give results/ files the normal 0644."""
-    for p in Path(folder).iterdir():
-        if p.is_file() and not p.name.startswith("."):
-            p.chmod(0o644)
 
 
 def fit_rates(df: pd.DataFrame, target: float = 1e-4) -> pd.DataFrame:
@@ -215,14 +210,22 @@ def fit_rates(df: pd.DataFrame, target: float = 1e-4) -> pd.DataFrame:
 
 
 def run_lp_convergence(limits=LP_LIMITS, meshes=LP_MESHES, sizes=LP_SIZES, max_work=LP_MAX_WORK,
-                       out=DEFAULT_OUT, echo=None, progress=True):
+                       out=AUTO, echo=None, progress=True):
     """Solve the discretised game on a grid of (M, K) for each (L, U) and write the table.
 
     Returns ``(table, rates)``.  Pairs with M^2 K > ``max_work`` are skipped (LP size).
     """
     from guts.games.continuous_poker.discrete import solve_discretised
 
-    out = ensure_output_dir(out) if out is not None else None
+    params = {"limits": [list(x) for x in limits], "meshes": list(meshes), "sizes": list(sizes), "max_work": max_work}
+    plan = None
+    if out is AUTO or out == DEFAULT_OUT:  # the committed folder: only the full run writes there
+        plan = plan_output("continuous_poker", AUTO, params, LP_FULL_RUN, targets=[], echo=echo)
+        out = ensure_output_dir(plan.folder / "continuous_poker") if plan.full else plan.folder
+    elif out is not None:
+        plan = plan_output("continuous_poker", out, params, LP_FULL_RUN,
+                           targets=["lp_convergence.csv", "lp_rates.csv", "lp_convergence.png"])
+        out = plan.folder
     rows = []
     items = [(L, U, M, K) for (L, U) in limits for M in meshes for K in (sizes if L < U else (1,))
              if M * M * K <= max_work]
@@ -247,7 +250,7 @@ def run_lp_convergence(limits=LP_LIMITS, meshes=LP_MESHES, sizes=LP_SIZES, max_w
     if out is not None:
         target = out / "lp_convergence.csv"
         write_csv(df, target, float_format="%.15g")
-        write_meta(target, {"limits": limits, "meshes": meshes, "sizes": sizes, "max_work": max_work},
+        write_meta(target, {"limits": limits, "meshes": meshes, "sizes": sizes, "max_work": max_work}, plan=plan,
                    wall_seconds=time.perf_counter() - t0, rates=rates.to_dict(orient="records"))
         write_csv(rates, out / "lp_rates.csv", float_format="%.6g")
         write_meta(out / "lp_rates.csv", {"source": "lp_convergence.csv",
@@ -258,8 +261,7 @@ def run_lp_convergence(limits=LP_LIMITS, meshes=LP_MESHES, sizes=LP_SIZES, max_w
         save_figure(fig, out / "lp_convergence.png", dpi=110)
         plt.close(fig)
         write_meta(out / "lp_convergence.png", {"source": "lp_convergence.csv"})
-        _public(out)
-    return df, rates
+        return df, rates
 
 
 def figure_convergence(df):

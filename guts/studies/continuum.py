@@ -20,8 +20,12 @@ from guts.games.guts.continuum import (BLOC_ATOL, certify_coalition, certify_pla
                                        solve_continuum)
 from guts._validate import check_int, check_positive_float
 from guts.errors import Interrupted
-from guts.studies.output import ensure_output_dir, meta_path as _meta_path, save_figure, write_csv, write_meta
+from guts.studies.output import AUTO, meta_path as _meta_path, plan_output, save_figure, write_csv, write_meta
 from guts.studies.sweep import run_sweep
+
+#: The full default run (``guts continuum``): the committed continuum.csv and mesh_refinement.csv.
+DEFAULT_MESHES = (21, 51, 101, 201, 401, 801)
+FULL_RUN = {"sizes": list(range(1, 16)), "meshes": list(DEFAULT_MESHES), "tol": 1e-10}
 
 
 def continuum_row(size: int, tol: float = 1e-10) -> dict:
@@ -169,14 +173,16 @@ def _figure(ref: pd.DataFrame, rates: pd.DataFrame):
     return fig
 
 
-def run_continuum_study(sizes=range(1, 16), meshes=(21, 51, 101, 201, 401, 801), tol: float = 1e-10,
-                        jobs: int = 1, out="results", progress: bool = True, refinement: bool = True, echo=None):
+def run_continuum_study(sizes=range(1, 16), meshes=DEFAULT_MESHES, tol: float = 1e-10,
+                        jobs: int = 1, out=AUTO, progress: bool = True, refinement: bool = True, echo=None):
     """Solve the continuum game for every N and (optionally) the meshes; write the results.
 
     Two stages, each written atomically as soon as it is done: ``continuum`` (continuum.csv)
     and ``mesh_refinement`` (mesh_refinement.csv and .png).  Each meta file records the
     stages finished when it was written; Ctrl-C in the second stage raises
-    :class:`guts.errors.Interrupted` naming the files that are complete.
+    :class:`guts.errors.Interrupted` naming the files that are complete.  ``out``: see
+    :func:`guts.studies.output.plan_output` (the full run, :data:`FULL_RUN`, writes
+    ``results/``; any other run a fresh ``results/runs/continuum-<time>/``).
 
     Returns
     -------
@@ -185,17 +191,26 @@ def run_continuum_study(sizes=range(1, 16), meshes=(21, 51, 101, 201, 401, 801),
     sizes = [check_int("size", s, 1) for s in sizes]
     meshes = [check_int("mesh", m, 2) for m in meshes]
     tol = check_positive_float("tol", tol)
-    out_dir = ensure_output_dir(out) if out is not None else None
+    run_params = {"sizes": sizes, "tol": tol, "meshes": meshes}
+    full = dict(FULL_RUN)
+    targets = ["continuum.csv"]
+    if refinement:
+        targets += ["mesh_refinement.csv", "mesh_refinement.png"]
+    else:  # the meshes are not used: only the continuum table is decided by this run
+        run_params.pop("meshes")
+        full.pop("meshes")
+    plan = plan_output("continuum", out, run_params, full, targets=targets, echo=echo)
     completed, stages = [], []
     try:
-        return _run_stages(sizes, meshes, tol, jobs, out_dir, progress, refinement, echo, completed, stages)
+        return _run_stages(sizes, meshes, tol, jobs, plan, progress, refinement, echo, completed, stages)
     except KeyboardInterrupt:
         if completed:
             raise Interrupted(completed) from None
         raise
 
 
-def _run_stages(sizes, meshes, tol, jobs, out_dir, progress, refinement, echo, completed, stages):
+def _run_stages(sizes, meshes, tol, jobs, plan, progress, refinement, echo, completed, stages):
+    out_dir = plan.folder
     t0 = time.perf_counter()
     cont = pd.DataFrame(run_sweep(_continuum_item, [(N, tol) for N in sizes], jobs=jobs, progress=progress,
                                   desc="continuum"))
@@ -211,8 +226,10 @@ def _run_stages(sizes, meshes, tol, jobs, out_dir, progress, refinement, echo, c
         target = out_dir / "continuum.csv"
         write_csv(cont, target, float_format="%.15g")
         stages.append("continuum")
-        write_meta(target, {"sizes": sizes, "tol": tol}, wall_seconds=wall_c, stages_finished=list(stages))
+        write_meta(target, {"sizes": sizes, "tol": tol}, plan=plan, wall_seconds=wall_c, stages_finished=list(stages))
         completed += [str(target), str(_meta_path(target))]
+        if echo is not None:
+            echo(f"wrote {target}")
     ref = rates = None
     if refinement:
         cvalue = dict(zip(cont["N"], cont["value"]))
@@ -237,6 +254,8 @@ def _run_stages(sizes, meshes, tol, jobs, out_dir, progress, refinement, echo, c
             write_csv(ref, target, float_format="%.15g")
             stages.append("mesh_refinement")
             write_meta(target, {"sizes": sizes, "meshes": meshes, "tol": tol, "jobs": jobs},
-                       wall_seconds=wall_r, rates=rates.to_dict(orient="records"), pooled_rate=pooled,
+                       plan=plan, wall_seconds=wall_r, rates=rates.to_dict(orient="records"), pooled_rate=pooled,
                        stages_finished=list(stages))
+            if echo is not None:
+                echo(f"wrote {target}, {out_dir / 'mesh_refinement.png'}")
     return cont, ref, rates

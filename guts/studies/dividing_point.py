@@ -26,7 +26,10 @@ from guts.games.dividing_point import GAME_NAMES, patent_layout, patent_rules, s
 from guts.games.dividing_point.discrete import solve_mesh
 from guts.games.dividing_point.infer import infer_and_solve, same_polynomial
 from guts.games.dividing_point.printed import compare_all
-from guts.studies.output import ensure_output_dir, save_figure, write_csv, write_meta
+from functools import partial
+
+from guts.studies.output import AUTO, ensure_output_dir, plan_output, save_figure, write_csv
+from guts.studies.output import write_meta as _write_meta
 
 __all__ = ["sweep", "refinement", "fit_rates", "ordering", "printed_table", "plot_strategies", "plot_refinement",
            "run"]
@@ -171,10 +174,25 @@ def plot_refinement(ref: pd.DataFrame, rates: pd.DataFrame):
     return fig
 
 
-def run(out="results", pots=range(1, 11), lp_mesh: int = 200, meshes=(25, 50, 100, 200, 400),
+FULL_RUN = {"pots": list(range(1, 11)), "lp_mesh": 200, "meshes": [25, 50, 100, 200, 400],
+            "order_meshes": [100, 150, 200], "order_pots": [1, 3, 10], "games": list(GAME_NAMES)}
+TARGETS = ("sweep.csv", "intervals.csv", "strategies.png", "refinement.csv", "refinement_rates.csv",
+           "mesh_refinement.png", "ordering.csv", "printed_equations.csv")
+
+
+def run(out=AUTO, pots=range(1, 11), lp_mesh: int = 200, meshes=(25, 50, 100, 200, 400),
         order_meshes=(100, 150, 200), order_pots=(1, 3, 10), games=GAME_NAMES) -> dict:
-    """Write every artefact of the study; return a summary."""
-    out_dir = ensure_output_dir(ensure_output_dir(out) / SUBDIR)
+    """Write every artefact of the study into ``<out>/dividing_point/``; return a summary.
+
+    ``out``: see :func:`guts.studies.output.plan_output` (the full run, :data:`FULL_RUN`,
+    regenerates ``results/dividing_point/``; any other run goes to ``results/runs/...``).
+    """
+    plan = plan_output("dividing_point", out,
+                       {"pots": list(pots), "lp_mesh": lp_mesh, "meshes": list(meshes),
+                        "order_meshes": list(order_meshes), "order_pots": list(order_pots), "games": list(games)},
+                       FULL_RUN, targets=[f"{SUBDIR}/{t}" for t in TARGETS], echo=print)
+    out_dir = ensure_output_dir(plan.folder / SUBDIR)
+    write_meta = partial(_write_meta, plan=plan)
     pots = list(pots)
     sw, ivs = sweep(games, pots, lp_mesh)
     params = {"games": list(games), "pots": pots, "lp_mesh": lp_mesh}
@@ -205,7 +223,4 @@ def run(out="results", pots=range(1, 11), lp_mesh: int = 200, meshes=(25, 50, 10
     pr = printed_table()
     write_csv(pr, out_dir / "printed_equations.csv")
     write_meta(out_dir / "printed_equations.csv", {"random_state": 0})
-    for f in out_dir.iterdir():  # the atomic writer's temporary files are private (0600)
-        if f.is_file() and not f.name.startswith("."):
-            os.chmod(f, 0o644)
     return {"sweep": sw, "refinement": ref, "rates": rates, "ordering": orders, "printed": pr}

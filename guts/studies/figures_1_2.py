@@ -18,12 +18,20 @@ from guts import GutsInputError, solve_coalition
 from guts.errors import guarded
 from guts.studies.figures import best_responses, coalition_returns, plot_blend, plot_components, split_components
 from guts.games.guts.coalition import format_profile
-from guts.studies.output import ensure_output_dir, save_figure, write_csv, write_meta
+from functools import partial
+
+from guts.studies.output import AUTO, plan_output, save_figure, write_csv, write_meta as _write_meta
 
 
-def run(mesh: int = 101, size: int = 2, out="results") -> dict:
-    """Solve, compute the curves, write the two figures and the data; return a summary."""
-    out_dir = ensure_output_dir(out)
+def run(mesh: int = 101, size: int = 2, out=AUTO) -> dict:
+    """Solve, compute the curves, write the two figures and the data; return a summary.
+
+    ``out``: see :func:`guts.studies.output.plan_output` (mesh 101, N = 2 regenerate ``results/``).
+    """
+    plan = plan_output("figures_1_2", out, {"mesh": mesh, "size": size}, {"mesh": 101, "size": 2},
+                       targets=["figures_1_2.csv", "fig1_components.png", "fig2_blend.png"], echo=print)
+    out_dir = plan.folder
+    write_meta = partial(_write_meta, plan=plan)
     r = solve_coalition(size, mesh, structure="pseudo-bloc", solver="oracle")
     data = coalition_returns(r)
     best = best_responses(r)
@@ -56,13 +64,13 @@ def run(mesh: int = 101, size: int = 2, out="results") -> dict:
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--mesh", type=int, default=101, help="mesh points (paper: 101)")
-    p.add_argument("--out", default="results", help="output folder")
+    p.add_argument("--out", default=None, help="output folder (default: results/ for the full run, else results/runs/figures_1_2-<time>/)")
     args = p.parse_args(argv)
 
     def _work():
         if args.mesh < 2:
             raise GutsInputError(f"mesh must be >= 2; got {args.mesh}")
-        return run(mesh=args.mesh, out=args.out)
+        return run(mesh=args.mesh, out=AUTO if args.out is None else args.out)
 
     code, s = guarded("figures_1_2", _work)
     if code:

@@ -50,6 +50,7 @@ from pathlib import Path
 import numpy as np
 
 from guts._validate import GutsInputError, check_choice, check_int
+from guts.studies.output import AUTO
 
 __all__ = ["MODELS", "CurveFit", "fit_model", "fit_rational", "compare_models", "fits_table",
            "value_curve_datasets", "run_fit", "plot_value_curve"]
@@ -214,7 +215,7 @@ def _least_squares(model, N, V, starts=None, fixed_a=None):
 
 
 def fit_model(sizes, values, model: str = "rational", level: float = 0.95, bootstrap: int = 1000,
-              random_state=0) -> CurveFit:
+              random_state=0, tick=None) -> CurveFit:
     """Least-squares fit of one model of V(N) (scipy ``curve_fit``) with the asymptote's intervals.
 
     Parameters
@@ -229,6 +230,8 @@ def fit_model(sizes, values, model: str = "rational", level: float = 0.95, boots
         Residual-bootstrap refits (0: skip the bootstrap interval).
     random_state : int or numpy.random.Generator
         Seed of the bootstrap resampling.
+    tick : callable, optional
+        Called once per bootstrap refit (a progress bar's ``update``).
 
     Returns
     -------
@@ -273,6 +276,8 @@ def fit_model(sizes, values, model: str = "rational", level: float = 0.95, boots
         for _ in range(bootstrap):
             Vb = fitted + rng.choice(resid, size=n, replace=True)
             r = _least_squares(model, N, Vb, starts=[p])
+            if tick is not None:
+                tick()
             if r is None:
                 failures += 1
             else:
@@ -313,9 +318,9 @@ def fit_rational(sizes, values, level: float = 0.95, bootstrap: int = 1000, rand
 
 
 def compare_models(sizes, values, models=tuple(MODELS), level: float = 0.95, bootstrap: int = 1000,
-                   random_state=0) -> list[CurveFit]:
+                   random_state=0, tick=None) -> list[CurveFit]:
     """Fit several models to the same data; sorted by AICc (best first)."""
-    fits = [fit_model(sizes, values, m, level=level, bootstrap=bootstrap, random_state=random_state)
+    fits = [fit_model(sizes, values, m, level=level, bootstrap=bootstrap, random_state=random_state, tick=tick)
             for m in models]
     return sorted(fits, key=lambda f: f.aicc)
 
@@ -398,19 +403,46 @@ def value_curve_datasets(table1=None, large_n=None) -> dict:
     return out
 
 
-def run_fit(out="results", table1=None, large_n=None, bootstrap: int = 1000, level: float = 0.95,
-            random_state=0, echo=None):
+FULL_RUN = {"bootstrap": 1000, "level": 0.95, "random_state": 0, "table1": "full", "large_n": "full"}
+"""The full default run (``guts fit``): the committed fit.csv, from the full table1.csv and large_n.csv."""
+
+
+def _input_status(path, given: bool, what: str, allow_partial: bool, notes: list) -> str:
+    """Check one input of :func:`run_fit`; return ``"full"``, ``"partial"``, ``"unknown"`` or ``"missing"``."""
+    from guts.studies.output import artefact_status, check_full
+
+    if isinstance(path, str) or isinstance(path, Path):
+        status = artefact_status(path)
+        if status == "missing" and not given:
+            notes.append(f"{what} {str(path)!r} not found: its fits are skipped (partial fit)")
+            return status
+        check_full(path, what, strict=not allow_partial, warn=notes.append)  # missing/unreadable: error
+        if status == "unknown":
+            notes.append(f"{what} {str(path)!r} has no meta file: cannot tell whether it is a full run")
+        return status
+    return "unknown"  # a DataFrame
+
+
+def run_fit(out=AUTO, table1=None, large_n=None, bootstrap: int = 1000, level: float = 0.95,
+            random_state=0, echo=None, progress: bool = False, allow_partial: bool = False):
     """Fit every data set with every model; write ``fit.csv`` and ``fig3_fit.png``.
 
     Parameters
     ----------
-    out : path or None
-        Output folder (``None``: write nothing).  ``table1`` and ``large_n``
-        default to ``<out>/table1.csv`` and ``<out>/large_n.csv``.
+    out : AUTO, path or None
+        Output folder (see :func:`guts.studies.output.plan_output`; ``None``: write
+        nothing).  ``table1`` and ``large_n`` default to ``results/table1.csv`` and
+        ``results/large_n.csv`` (``<out>/...`` for an explicit ``out``).
+    table1, large_n : path or DataFrame, optional
+        Inputs.  A named file that is missing or unreadable is an error; a default one
+        that is missing is skipped (the fit is then partial).  An input whose meta file
+        says it is a partial run is refused unless ``allow_partial`` (then a warning).
     bootstrap, level, random_state
         See :func:`fit_model`.
     echo : callable, optional
-        Receives the text summary.
+        Receives the text summary (and notes on the inputs).
+    progress : bool
+        A tqdm bar over the fits and bootstrap refits (with a time estimate).
 
     Returns
     -------
@@ -420,27 +452,48 @@ def run_fit(out="results", table1=None, large_n=None, bootstrap: int = 1000, lev
         100000) and ``{dataset: [CurveFit, ...]}``.
     """
     import pandas as pd
+    from tqdm.auto import tqdm
 
-    from guts.studies.output import ensure_output_dir, save_figure, write_csv, write_meta
+    from guts.studies.output import RESULTS, plan_output, save_figure, write_csv, write_meta
 
-    out_dir = ensure_output_dir(out) if out is not None else None
-    base = Path(out) if out is not None else Path("results")
+    bootstrap = check_int("bootstrap", bootstrap, 0)
+    auto = out is AUTO
+    base = RESULTS if auto or out is None else Path(out)
+    given = {"table1": table1 is not None, "large_n": large_n is not None}
     table1 = base / "table1.csv" if table1 is None else table1
     large_n = base / "large_n.csv" if large_n is None else large_n
-    data = value_curve_datasets(table1, large_n)
+    notes: list[str] = []
+    status = {"table1": _input_status(table1, given["table1"], "--table1", allow_partial, notes),
+              "large_n": _input_status(large_n, given["large_n"], "--large-n", allow_partial, notes)}
+    if echo is not None:
+        for n in notes:
+            echo(f"warning: {n}")
+    params = {"bootstrap": bootstrap, "level": level, "random_state": random_state, **status}
+    plan = plan_output("fit", out, params, FULL_RUN, targets=["fit.csv", "fig3_fit.png"], echo=echo)
+    out_dir = plan.folder
+    data = value_curve_datasets(None if status["table1"] == "missing" else table1,
+                                None if status["large_n"] == "missing" else large_n)
     direct = {}
     if "continuous-all" in data:
         N_all, V_all, _ = data["continuous-all"]
         direct = {int(n): float(v) for n, v in zip(N_all, V_all)}
     tables, fits = [], {}
-    for name, (N, V, source) in data.items():
-        fl = compare_models(N, V, level=level, bootstrap=bootstrap, random_state=random_state)
-        fits[name] = fl
-        df = fits_table(fl, dataset=name, source=source)
-        for n in CHECK_SIZES:
-            df[f"pred_N{n}"] = [float(f.predict(n)) for f in fl]
-            df[f"error_N{n}"] = [float(f.predict(n)) - direct[n] if n in direct else math.nan for f in fl]
-        tables.append(df)
+    bar = tqdm(total=len(data) * len(MODELS) * max(bootstrap, 1), desc="fit" + (" + bootstrap" if bootstrap else ""),
+               disable=not progress, leave=False, unit="fit")
+    try:
+        for name, (N, V, source) in data.items():
+            fl = compare_models(N, V, level=level, bootstrap=bootstrap, random_state=random_state,
+                                tick=bar.update if bootstrap else None)
+            if not bootstrap:
+                bar.update(len(fl))
+            fits[name] = fl
+            df = fits_table(fl, dataset=name, source=source)
+            for n in CHECK_SIZES:
+                df[f"pred_N{n}"] = [float(f.predict(n)) for f in fl]
+                df[f"error_N{n}"] = [float(f.predict(n)) - direct[n] if n in direct else math.nan for f in fl]
+            tables.append(df)
+    finally:
+        bar.close()
     table = pd.concat(tables, ignore_index=True)
     if echo is not None:
         echo(format_fits(table, direct))
@@ -449,7 +502,7 @@ def run_fit(out="results", table1=None, large_n=None, bootstrap: int = 1000, lev
         write_csv(table, target, float_format="%.12g")
         write_meta(target, {"datasets": {k: v[2] for k, v in data.items()}, "models": list(MODELS),
                             "bootstrap": bootstrap, "level": level, "random_state": random_state,
-                            "check_sizes": list(CHECK_SIZES)})
+                            "check_sizes": list(CHECK_SIZES), "inputs": status}, plan=plan)
         import matplotlib.pyplot as plt
 
         fig = plot_value_curve(fits, data)
@@ -457,6 +510,8 @@ def run_fit(out="results", table1=None, large_n=None, bootstrap: int = 1000, lev
             save_figure(fig, out_dir / "fig3_fit.png", dpi=130, bbox_inches="tight")
         finally:
             plt.close(fig)
+        if echo is not None:
+            echo(f"wrote {target}, {out_dir / 'fig3_fit.png'}")
     return table, fits
 
 
@@ -469,7 +524,9 @@ def format_fits(table, direct: dict | None = None) -> str:
     for _, r in table.iterrows():
         lines.append(
             f"{r.dataset:<15} {r.model:<18} {r.a:>8.5f} {r.b:>8.4f} {r.c:>8.4f} {r.r2:>9.6f} {r.delta_aicc:>6.1f} "
-            f"  [{r.asymptote_low:.5f}, {r.asymptote_high:.5f}] [{r.bootstrap_low:.5f}, {r.bootstrap_high:.5f}]")
+            f"  [{r.asymptote_low:.5f}, {r.asymptote_high:.5f}] " + (
+                f"[{r.bootstrap_low:.5f}, {r.bootstrap_high:.5f}]" if np.isfinite(r.bootstrap_low)
+                else "(no bootstrap)".rjust(18)))
     if direct:
         lines.append("")
         lines.append("directly computed (continuous thresholds): "

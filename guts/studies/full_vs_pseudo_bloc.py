@@ -27,7 +27,7 @@ from guts import GutsInputError, solve_coalition
 from guts.errors import guarded
 from guts.games.guts.strategies import MAX_COLUMNS, pseudo_bloc_parts
 from guts.games.guts.coalition import format_profile
-from guts.studies.output import ensure_output_dir, write_csv, write_meta
+from guts.studies.output import AUTO, plan_output, write_csv, write_meta
 from guts.studies.sweep import parse_sizes
 
 DEFAULT_CASES = "21:2-7,31:2-5,41:2-5,51:2-5,101:2-4,201:2-3"
@@ -112,15 +112,17 @@ def compare(N: int, mesh: int) -> dict:
     }
 
 
-def run(cases, out="results", progress=True) -> pd.DataFrame:
+def run(cases, out=AUTO, progress=True) -> pd.DataFrame:
     """Compare every case and write ``full_vs_pseudo_bloc.csv`` (+ meta) into ``out``."""
-    out_dir = ensure_output_dir(out) if out is not None else None
+    plan = plan_output("full_vs_pseudo_bloc", out, {"cases": cases}, {"cases": parse_cases(DEFAULT_CASES)},
+                       targets=["full_vs_pseudo_bloc.csv"], echo=print if progress else None)
+    out_dir = plan.folder
     rows = [compare(N, M) for N, M in tqdm(cases, desc="full vs pseudo-bloc", disable=not progress)]
     df = pd.DataFrame(rows)
     if out_dir is not None:
         target = out_dir / "full_vs_pseudo_bloc.csv"
         write_csv(df, target)
-        write_meta(target, {"cases": [list(c) for c in cases], "solver": "oracle", "method": "newton",
+        write_meta(target, plan=plan, parameters={"cases": [list(c) for c in cases], "solver": "oracle", "method": "newton",
                             "tol": 1e-11, "equal_tol": EQUAL_TOL},
                    columns={"value_*": "coalition (Table 1 'opponent') value of each game",
                             "difference": "value_full - value_pseudo_bloc (>= 0: the full space contains "
@@ -138,12 +140,12 @@ def run(cases, out="results", progress=True) -> pd.DataFrame:
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--cases", default=DEFAULT_CASES, help=f"mesh:sizes list (default {DEFAULT_CASES!r})")
-    p.add_argument("--out", default="results", help="output folder")
+    p.add_argument("--out", default=None, help="output folder (default: results/ for the full run, else results/runs/full_vs_pseudo_bloc-<time>/)")
     p.add_argument("--quiet", action="store_true")
     args = p.parse_args(argv)
 
     def _work():
-        return run(parse_cases(args.cases), out=args.out, progress=not args.quiet)
+        return run(parse_cases(args.cases), out=AUTO if args.out is None else args.out, progress=not args.quiet)
 
     code, df = guarded("full_vs_pseudo_bloc", _work)
     if code:

@@ -14,10 +14,17 @@ from guts._validate import GutsInputError, check_int, check_memory, check_positi
 from guts.games.guts.large_n import solve_large_n, solve_pseudo_bloc, threshold_mesh
 from guts.games.guts.payoffs import symmetric_equilibrium
 from guts.games.guts.pseudo_bloc import stage_bytes
-from guts.studies.output import ensure_output_dir, write_csv, write_meta
-from guts.studies.sweep import check_backend, run_sweep
+from guts.studies.output import AUTO, RESULTS, plan_output, write_csv, write_meta
+from guts.studies.sweep import check_backend, parse_sizes, run_sweep
 
-__all__ = ["LARGE_N_COLUMNS", "large_n_row", "run_large_n", "format_large_n"]
+__all__ = ["LARGE_N_COLUMNS", "large_n_row", "run_large_n", "format_large_n", "DEFAULT_SIZES", "FULL_RUN"]
+
+#: The sizes of the committed results/large_n.csv (54 sizes up to 10^5).
+DEFAULT_SIZES = ("1-30,35,40,45,50,60,70,80,90,100,120,140,160,180,200,250,300,400,500,700,1000,2000,5000,"
+                 "10000,100000")
+#: The full default run (``guts curve``): the parameters of the committed results/large_n.csv.
+FULL_RUN = {"sizes": parse_sizes(DEFAULT_SIZES), "points": 100, "max_rounds": 10, "target_width": 1e-9,
+            "s_min": 0.02, "local": 4, "study_points": 400}
 
 LARGE_N_COLUMNS = [
     "N", "value", "certified_lower", "certified_upper", "certified_width", "converged", "rounds",
@@ -69,7 +76,7 @@ def large_n_row(params: dict) -> dict:
 
 def run_large_n(sizes, points: int = 100, max_rounds: int = 10, target_width: float = 1e-9,
                 s_min: float = 0.02, local: int = 4, study_points: int = 400, jobs: int = 1,
-                backend: str | None = None, scheduler: str | None = None, cache=None, out="results",
+                backend: str | None = None, scheduler: str | None = None, cache=None, out=AUTO,
                 progress: bool = True, echo=None):
     """Coalition values for many N (pseudo-bloc, continuous thresholds) into ``<out>/large_n.csv``.
 
@@ -84,8 +91,11 @@ def run_large_n(sizes, points: int = 100, max_rounds: int = 10, target_width: fl
         uniform 101-point mesh and the initial mesh, the refinement study.
     jobs, backend, scheduler, cache
         See :func:`guts.studies.sweep.run_sweep` (``cache``: folder of finished points).
-    out : path or None
-        Output folder; ``None`` writes nothing.
+    out : AUTO, path or None
+        Output folder (see :func:`guts.studies.output.plan_output`): the full run
+        (:data:`FULL_RUN`) writes ``results/``, any other a fresh ``results/runs/curve-<time>/``;
+        ``None`` writes nothing.  ``cache="default"`` is ``results/.cache`` (``<out>/.cache``
+        for an explicit ``out``), shared by full and partial runs.
     echo : callable, optional
         Called with one line of text per row.
 
@@ -115,7 +125,12 @@ def run_large_n(sizes, points: int = 100, max_rounds: int = 10, target_width: fl
         if pts:
             check_memory(f"{what} {pts} (the pseudo-bloc game on {2 * pts} thresholds)",
                          stage_bytes(max(sizes), 2 * pts), f"use a smaller --{what.replace('_', '-')}")
-    out_dir = ensure_output_dir(out) if out is not None else None
+    plan = plan_output("curve", out, {"sizes": sizes, "points": points, "max_rounds": max_rounds,
+                                      "target_width": target_width, "s_min": s_min, "local": local,
+                                      "study_points": study_points}, FULL_RUN, targets=["large_n.csv"], echo=echo)
+    out_dir = plan.folder
+    if isinstance(cache, str) and cache == "default":
+        cache = str((RESULTS if plan.auto or out_dir is None else out_dir) / ".cache")
     params = [dict(size=N, points=points, max_rounds=max_rounds, target_width=target_width, s_min=s_min,
                    local=local, study_points=study_points, guts_version=__version__) for N in sizes]
     t0 = time.perf_counter()
@@ -132,8 +147,10 @@ def run_large_n(sizes, points: int = 100, max_rounds: int = 10, target_width: fl
         write_meta(target, {"sizes": sizes, "points": points, "max_rounds": max_rounds,
                             "target_width": target_width, "s_min": s_min, "local": local,
                             "study_points": study_points, "structure": "pseudo-bloc",
-                            "jobs": jobs, "backend": backend or "local"}, wall_seconds=wall,
+                            "jobs": jobs, "backend": backend or "local"}, plan=plan, wall_seconds=wall,
                    compute_seconds=float(df["seconds"].sum()))  # including sizes loaded from the cache
+        if echo is not None:
+            echo(f"wrote {target}")
     return df
 
 

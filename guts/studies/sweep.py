@@ -31,8 +31,17 @@ __all__ = ["run_sweep", "parse_sizes", "BACKENDS", "sweep_cache", "check_backend
 BACKENDS = ("loky", "threading", "multiprocessing", "dask")
 
 
-def parse_sizes(text: str, minimum: int = 1) -> list[int]:
+def _sizes_error(name, text, reason, minimum) -> GutsInputError:
+    head = f"{name} {text!r}" if name else repr(str(text))
+    return GutsInputError(f"{head} ({reason}); accepted: integers >= {minimum}, comma-separated, "
+                          f"ranges a-b with a <= b (e.g. {minimum}-15 or {minimum},3,5)")
+
+
+def parse_sizes(text: str, minimum: int = 1, name: str | None = "sizes") -> list[int]:
     """Parse ``"1-15"``, ``"2,3,5"`` or ``"1-5,8,10-12"`` into a sorted list of ints.
+
+    Bad input raises :class:`GutsInputError` ``"<name> '<text>' (<reason>); accepted: ..."``
+    (``name=None``: the message starts with the value, for the CLI to prefix the option).
 
     >>> parse_sizes("1-3,7")
     [1, 2, 3, 7]
@@ -40,23 +49,26 @@ def parse_sizes(text: str, minimum: int = 1) -> list[int]:
     out: set[int] = set()
     s = str(text).strip()
     if not s:
-        raise GutsInputError("sizes must not be empty; use e.g. '1-15' or '2,3,5'")
+        raise _sizes_error(name, text, "empty", minimum)
     for part in s.split(","):
         part = part.strip()
-        try:
-            if "-" in part[1:]:
-                a, b = part.split("-", 1) if not part.startswith("-") else (part, "")
+        if "-" in part[1:] and not part.startswith("-"):
+            a, b = part.split("-", 1)
+            try:
                 lo, hi = int(a), int(b)
-                if hi < lo:
-                    raise ValueError
-                out.update(range(lo, hi + 1))
-            else:
+            except ValueError:
+                raise _sizes_error(name, text, f"{part!r} is not a range a-b of integers", minimum) from None
+            if hi < lo:
+                raise _sizes_error(name, text, f"range {part} is descending", minimum)
+            out.update(range(lo, hi + 1))
+        else:
+            try:
                 out.add(int(part))
-        except ValueError:
-            raise GutsInputError(f"cannot read sizes {text!r}: {part!r} is not an integer or a range a-b") from None
+            except ValueError:
+                raise _sizes_error(name, text, f"{part!r} is not an integer", minimum) from None
     bad = [v for v in out if v < minimum]
     if bad:
-        raise GutsInputError(f"sizes must be >= {minimum}; got {min(bad)} in {text!r}")
+        raise _sizes_error(name, text, f"{min(bad)} is below {minimum}", minimum)
     return sorted(out)
 
 
@@ -132,7 +144,14 @@ def run_sweep(func: Callable, items: Sequence, jobs: int = 1, progress: bool = T
         jobs = int(jobs)
     else:
         jobs = check_jobs(jobs)  # local processes: at most the cores available
-    memory = sweep_cache(cache)
+    # connect first: a failed connection must not leave an empty cache folder behind
+    client = _dask_client(scheduler) if backend == "dask" else None
+    try:
+        memory = sweep_cache(cache)
+    except BaseException:
+        if client is not None:
+            client.close()
+        raise
     call = memory.cache(func) if memory is not None else func
 
     results = [None] * len(items)
@@ -155,15 +174,11 @@ def run_sweep(func: Callable, items: Sequence, jobs: int = 1, progress: bool = T
                 results[k] = call(items[k])
                 bar.update()
         elif backend == "dask":
-            client = _dask_client(scheduler)
-            try:
-                with parallel_config(backend="dask", client=client):
-                    par = Parallel(n_jobs=-1 if jobs == 1 else jobs, return_as="generator_unordered")
-                    for k, res in par(delayed(_indexed)(call, k, items[k]) for k in pending):
-                        results[k] = res
-                        bar.update()
-            finally:
-                client.close()
+            with parallel_config(backend="dask", client=client):
+                par = Parallel(n_jobs=-1 if jobs == 1 else jobs, return_as="generator_unordered")
+                for k, res in par(delayed(_indexed)(call, k, items[k]) for k in pending):
+                    results[k] = res
+                    bar.update()
         else:
             par = Parallel(n_jobs=jobs, backend=backend, return_as="generator_unordered")
             for k, res in par(delayed(_indexed)(call, k, items[k]) for k in pending):
@@ -171,6 +186,8 @@ def run_sweep(func: Callable, items: Sequence, jobs: int = 1, progress: bool = T
                 bar.update()
     finally:
         bar.close()
+        if client is not None:
+            client.close()
     return results
 
 

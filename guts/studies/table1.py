@@ -22,10 +22,22 @@ from guts.games.guts.strategies import STRUCTURES
 from guts.games.guts.coalition import CoalitionResult, check_coalition_memory, format_profile, solve_coalition
 from guts.games.guts.strategies import BLOC_STEPS, classify_components, mesh_step, pseudo_bloc_parts
 from guts.engine.recursive import METHODS, SOLVERS
-from guts.studies.output import ensure_output_dir, write_csv, write_meta
+from guts.studies.output import AUTO, plan_output, write_csv, write_meta
 from guts.studies.sweep import run_sweep
 
-__all__ = ["paper_table1", "table1_row", "solve_table1_row", "run_table1", "compare_with_paper", "TABLE1_COLUMNS"]
+__all__ = ["paper_table1", "table1_row", "solve_table1_row", "run_table1", "compare_with_paper", "TABLE1_COLUMNS",
+           "FULL_RUN", "full_run_parameters"]
+
+# The committed results/table1.csv: the full default run.  lp and oracle are both exact
+# (same values to 1e-10, tested on every row), so either regenerates it; fp does not.
+FULL_RUN = {"sizes": list(range(1, 16)), "mesh": 101, "structure": "pseudo-bloc", "solver": "exact",
+            "method": "newton"}
+
+
+def full_run_parameters(sizes, mesh, structure, solver, method) -> dict:
+    """The parameters that decide whether a run is the full default run (see :data:`FULL_RUN`)."""
+    return {"sizes": list(sizes), "mesh": mesh, "structure": structure,
+            "solver": "exact" if solver in ("lp", "oracle") else solver, "method": method}
 
 TABLE1_COLUMNS = [
     "N", "mesh", "structure", "solver", "method", "opponent_value", "value_lower", "value_upper",
@@ -104,7 +116,7 @@ def solve_table1_row(params: dict) -> dict:
 
 
 def run_table1(sizes=range(1, 16), mesh: int = 101, structure: str = "pseudo-bloc", solver: str = "oracle",
-               method: str = "newton", jobs: int = 1, out="results", fp_iterations: int = 10_000,
+               method: str = "newton", jobs: int = 1, out=AUTO, fp_iterations: int = 10_000,
                random_state: int = 0, progress: bool = True, echo=None) -> pd.DataFrame:
     """Reproduce Table 1 and write ``<out>/table1.csv`` (+ ``table1.meta.json``).
 
@@ -118,8 +130,10 @@ def run_table1(sizes=range(1, 16), mesh: int = 101, structure: str = "pseudo-blo
         See :func:`guts.solve_coalition`.
     jobs : int
         joblib processes (-1: all cores).
-    out : path or None
-        Output folder; ``None`` writes nothing.
+    out : AUTO, path or None
+        Output folder (see :func:`guts.studies.output.plan_output`): by default the full
+        run (:data:`FULL_RUN`) writes ``results/``, any other run a fresh
+        ``results/runs/table1-<time>/``; ``None`` writes nothing.
     echo : callable, optional
         Called with one line of text per finished row (e.g. ``print``).
 
@@ -136,7 +150,9 @@ def run_table1(sizes=range(1, 16), mesh: int = 101, structure: str = "pseudo-blo
     check_choice("solver", solver, SOLVERS)
     check_choice("method", method, METHODS)
     check_coalition_memory(max(sizes), mesh, structure, solver)  # before any worker starts
-    out_dir = ensure_output_dir(out) if out is not None else None
+    plan = plan_output("table1", out, full_run_parameters(sizes, mesh, structure, solver, method), FULL_RUN,
+                       targets=["table1.csv"], echo=echo)
+    out_dir = plan.folder
     params = [dict(size=N, mesh=mesh, structure=structure, solver=solver, method=method,
                    fp_iterations=fp_iterations, random_state=random_state) for N in sizes]
     t0 = time.perf_counter()
@@ -152,7 +168,9 @@ def run_table1(sizes=range(1, 16), mesh: int = 101, structure: str = "pseudo-blo
         write_csv(df, target, float_format="%.15g")
         write_meta(target, {"sizes": sizes, "mesh": mesh, "structure": structure, "solver": solver,
                             "method": method, "jobs": jobs, "fp_iterations": fp_iterations,
-                            "random_state": random_state}, wall_seconds=wall)
+                            "random_state": random_state}, plan=plan, wall_seconds=wall)
+        if echo is not None:
+            echo(f"wrote {target}")
     return df
 
 

@@ -22,7 +22,7 @@ from guts.errors import guarded
 from guts.games.guts.strategies import BLOC_STEPS, STRUCTURES, classify_components
 from guts.games.guts.payoffs import symmetric_equilibrium
 from guts.games.guts.coalition import format_profile
-from guts.studies.output import ensure_output_dir, write_csv, write_meta
+from guts.studies.output import AUTO, plan_output, write_csv, write_meta
 from guts.games.guts.teams import solve_teams
 
 DEFAULT_CASES = ("2v2:21:full,2v2:21:pseudo-bloc,2v2:21:bloc,2v2:41:full,2v2:101:full,"
@@ -104,13 +104,15 @@ def solve_case(m, n, mesh, structure) -> dict:
     return row
 
 
-def run(cases, out="results", progress=True) -> pd.DataFrame:
-    out_dir = ensure_output_dir(out) if out is not None else None
+def run(cases, out=AUTO, progress=True) -> pd.DataFrame:
+    plan = plan_output("teams", out, {"cases": cases}, {"cases": parse_cases(DEFAULT_CASES)},
+                       targets=["teams.csv"], echo=print if progress else None)
+    out_dir = plan.folder
     df = pd.DataFrame([solve_case(*c) for c in tqdm(cases, desc="teams", disable=not progress)])
     if out_dir is not None:
         target = out_dir / "teams.csv"
         write_csv(df, target)
-        write_meta(target, {"cases": [list(c) for c in cases], "solver": "oracle", "method": "newton",
+        write_meta(target, plan=plan, parameters={"cases": [list(c) for c in cases], "solver": "oracle", "method": "newton",
                             "tol": 1e-11},
                    columns={"team1_value": "total value team 1 forces from -m (lower)",
                             "team2_value": "total value team 2 forces from -n (upper = -team2_value)",
@@ -123,12 +125,12 @@ def run(cases, out="results", progress=True) -> pd.DataFrame:
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--cases", default=DEFAULT_CASES, help="mvn:mesh:structure list")
-    p.add_argument("--out", default="results", help="output folder")
+    p.add_argument("--out", default=None, help="output folder (default: results/ for the full run, else results/runs/teams-<time>/)")
     p.add_argument("--quiet", action="store_true")
     args = p.parse_args(argv)
 
     def _work():
-        return run(parse_cases(args.cases), out=args.out, progress=not args.quiet)
+        return run(parse_cases(args.cases), out=AUTO if args.out is None else args.out, progress=not args.quiet)
 
     code, df = guarded("teams", _work)
     if code:
