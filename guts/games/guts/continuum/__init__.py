@@ -38,8 +38,10 @@ Algorithm
 3. *Certify.*  Theorem 1.2 in the continuum: player 1's pure threshold against
    *every* profile in [0, 1]^2 (branch and bound), the coalition's mixture against
    *every* q (exact), each from its own termination value (-1, -N).  This gives a
-   rigorous interval for the value (up to a floating-point allowance of
-   ``CERT_ROUNDING`` per entry), about 1e-10 wide.
+   rigorous interval for the value, floating-point error included (bounded entry by
+   entry relative to the terms of the closed forms, :mod:`.rounding`: ~1e-14 near the
+   equilibrium for every N), about 1e-10 wide.  :func:`guts.games.guts.large_n.bracket_value`
+   certifies the large-N mesh solutions with the same two functions.
 
 Examples
 --------
@@ -48,8 +50,10 @@ Examples
 >>> abs(r.player1_value) < 1e-9, r.player1_strategy      # 2-player Guts: fair, p* = 1/2
 (True, {0.5: 1.0})
 """
-from guts.games.guts.continuum.best_response import BoxMinimum, coalition_best_response, player1_best_response
-from guts.games.guts.continuum.certificates import ContinuumCertificate, certify_coalition, certify_player1
+from guts.games.guts.continuum.best_response import (BoxMinimum, coalition_best_response, player1_best_response,
+                                                     player1_best_response_pseudo_bloc)
+from guts.games.guts.continuum.certificates import (ContinuumCertificate, certify_coalition,
+                                                    certify_coalition_pseudo_bloc, certify_player1)
 from guts.games.guts.continuum.equilibrium import BLOC_ATOL
 from guts.games.guts.continuum.oracle import StageValue, stage_value
 from guts.games.guts.continuum.solve import ContinuumResult, full_coalition_response, solve_continuum
@@ -64,11 +68,13 @@ __all__ = [
     "stage_payoff",
     "stage_gradient",
     "player1_best_response",
+    "player1_best_response_pseudo_bloc",
     "coalition_best_response",
     "StageValue",
     "stage_value",
     "certify_player1",
     "certify_coalition",
+    "certify_coalition_pseudo_bloc",
     "solve_continuum",
     "full_coalition_response",
 ]

@@ -10,10 +10,16 @@ import numpy as np
 from scipy.optimize import brentq
 
 from guts._validate import GutsInputError, check_int, check_positive_float, check_thresholds
-from guts.engine.tolerances import CERT_ROUNDING
 from guts.games.guts.payoffs import alpha_matrix, beta_matrix
-from guts.games.guts.pseudo_bloc import (_gradient_bounds, _stage_payoff, minimize_on_box, stage_gradient,
-                                         stage_payoff)
+from guts.games.guts.pseudo_bloc import (_alpha, _beta, _gradient_bounds, _stage_payoff, minimize_on_box,
+                                         stage_gradient, stage_payoff)
+from guts.games.guts.continuum.rounding import (ROUNDING_FACTOR, UNIT_ROUNDOFF, alpha_beta_error,
+                                                partials_magnitude, sum_error)
+
+#: Smallest branch-and-bound tolerance: the rounding bound of one stage payoff near the
+#: equilibrium is ~1e-14 (:mod:`guts.games.guts.continuum.rounding`); boxes cannot be
+#: discarded below it.
+MIN_BOX_TOL = 1e-13
 
 
 def player1_best_response(profiles, weights, V: float) -> tuple[float, float]:
@@ -70,6 +76,90 @@ def player1_best_response(profiles, weights, V: float) -> tuple[float, float]:
     return float(q), value
 
 
+def _stage_error(size, q, w, a, b, V):
+    """Rounding bound of :func:`_stage_payoff` ``Σ_i w_i [α + V β]`` at every ``(a, b)``.
+
+    Per-entry bounds of :func:`alpha_beta_error` plus the sum over the ``R`` rows
+    (:func:`sum_error`).
+    """
+    qc, ar, br = q[:, None], a[None, :], b[None, :]
+    eA, eB = alpha_beta_error(qc, ar, br, size)
+    mag = np.abs(_alpha(qc, ar, br, size)) + abs(V) * np.abs(_beta(qc, ar, br, size))
+    return w @ (eA + abs(V) * eB) + sum_error(q.size + 2, w @ mag)
+
+
+def player1_best_response_pseudo_bloc(size: int, free, bloc, weights, V: float) -> tuple[float, float, float]:
+    """Player 1's exact best response to a mixture of pseudo-bloc profiles, with a rigorous bound.
+
+    Same maximisation as :func:`player1_best_response` (``f(q) = Σ_j y_j [α + V β]`` is
+    concave in q) for profiles ``(a_j, b_j, ..., b_j)``, evaluated with the O(1)
+    closed forms (:func:`guts.games.guts.pseudo_bloc.pseudo_bloc_alpha`), so its cost
+    does not grow with N.
+
+    Returns
+    -------
+    (q, value, upper)
+        The maximiser found, ``f(q)`` as computed, and a rigorous upper bound of
+        ``max_[0,1] f`` *including floating-point error*: by concavity
+        ``f(x) <= f(q) + f'(q)(x - q)`` for every x (the tangent), and the maximiser
+        lies in ``[x_l, x_h]`` once ``f'(x_l) > 0 > f'(x_h)`` is proved beyond the
+        rounding bound of ``f'`` (``x_l = 0``, ``x_h = 1`` need no proof), so
+        ``max f <= f(q) + e_f + max((f'(q) + e')(x_h - q), (e' - f'(q))(q - x_l))``
+        with ``e_f``, ``e'`` the rounding bounds of ``f(q)`` and ``f'(q)``
+        (:mod:`guts.games.guts.continuum.rounding`).
+    """
+    size = check_int("size", size, 1)
+    a = check_thresholds("free", free).ravel()
+    b = np.broadcast_to(check_thresholds("bloc", bloc).ravel(), a.shape)
+    y = np.asarray(weights, dtype=float).ravel()
+    if y.size != a.size or np.any(y < 0) or not abs(y.sum() - 1.0) <= 1e-9:
+        raise GutsInputError(f"weights must be {a.size} probabilities summing to 1")
+    keep = y > 0
+    a, b, y = a[keep], b[keep], y[keep]
+    n, k = size + 1, size - 1
+    Pi = a * b**k
+    c_terms = n - 1 + 2 * Pi + V * (2 * Pi - 1)
+    c = float(y @ c_terms)
+    c_mag = float(y @ (n - 1 + 2 * Pi + abs(V) * (2 * Pi + 1)))
+
+    def D(t):
+        return float(y @ (np.maximum(a, t) * np.maximum(b, t) ** k))
+
+    def phi(t):  # -f'(t) = 2n D(t) - c, non-decreasing
+        return 2.0 * n * D(t) - c
+
+    def dphi_err(t):  # rounding bound of phi(t) (products of powers, sums, the final difference)
+        return ROUNDING_FACTOR * (2.0 * n * D(t) + c_mag) + sum_error(2 * y.size + 2, 2.0 * n * D(t) + c_mag)
+
+    knots = np.unique(np.concatenate([[0.0, 1.0], a, b if size > 1 else a]))
+    vals = np.array([phi(t) for t in knots])
+    pos = np.flatnonzero(vals > 0)
+    if pos.size == 0:
+        q = 1.0
+    elif pos[0] == 0:
+        q = 0.0
+    else:
+        lo, hi = knots[pos[0] - 1], knots[pos[0]]
+        q = lo if vals[pos[0] - 1] == 0 else brentq(phi, lo, hi, xtol=1e-16, rtol=4 * np.finfo(float).eps)
+    q = float(q)
+    qa = np.array([q])
+    value = float(_stage_payoff(size, qa, np.array([1.0]), a, b, V) @ y)
+    err_f = float(_stage_error(size, qa, np.array([1.0]), a, b, V) @ y) + sum_error(y.size, abs(value))
+    fp, efp = -phi(q), dphi_err(q)
+    xl, xh = 0.0, 1.0
+    for delta in (1e-14, 1e-12, 1e-10, 1e-8, 1e-6):  # locate the maximiser as tightly as can be proved
+        tl, th = max(0.0, q - delta), min(1.0, q + delta)
+        ok_l = tl == 0.0 or -phi(tl) - dphi_err(tl) > 0
+        ok_h = th == 1.0 or -phi(th) + dphi_err(th) < 0
+        if ok_l and ok_h:
+            xl, xh = tl, th
+            break
+    tangent = max((fp + efp) * (xh - q), (efp - fp) * (q - xl), 0.0)
+    upper = value + err_f + tangent
+    upper += 2.0 * UNIT_ROUNDOFF * abs(upper)  # the two additions above
+    return q, value, float(upper)
+
+
 @dataclass(frozen=True)
 class BoxMinimum:
     """Certified global minimum of a pseudo-bloc payoff over [0, 1]^2 (branch and bound).
@@ -81,8 +171,9 @@ class BoxMinimum:
     value : float
         Payoff at ``point``: an upper bound of the minimum.
     lower : float
-        Rigorous lower bound of the minimum (mean-value bound on every box, with a
-        floating-point allowance).
+        Rigorous lower bound of the minimum (mean-value bound on every box, less the
+        rounding bounds of the payoff and gradients computed entry by entry,
+        :mod:`guts.games.guts.continuum.rounding`).
     converged : bool
         ``value - lower <= tol`` was reached within the box budget.
     boxes : int
@@ -115,6 +206,31 @@ def _polish(size, q, w, V, a, b):
     return float(z[0]), (float(z[1]) if dim == 2 else 0.0), val
 
 
+def _initial_edges(size: int, grid: int) -> np.ndarray:
+    """Initial box edges on [0, 1]: uniform, plus log-spaced in ``1 - p`` down to ``0.02 / N``.
+
+    The coalition's payoff varies on the scale ``1 - p ~ 1/N`` near 1 (its b-gradient
+    is O(N)), so the scaled edges (:func:`guts.games.guts.large_n.threshold_mesh`'s
+    spacing) let the branch and bound discard the far boxes at once for any N.
+    """
+    uniform = np.linspace(0.0, 1.0, grid // 2 + 1)
+    if size < 4:
+        return np.linspace(0.0, 1.0, grid + 1)
+    gaps = np.exp(np.linspace(0.0, np.log(0.02 / size), grid // 2))
+    return np.unique(np.concatenate([uniform, 1.0 - gaps, [1.0]]))
+
+
+def _gradient_error(size, q, w, V, a0, a1, b0, b1):
+    """Rounding bounds of the corner partials used by :func:`_gradient_bounds` (both corners)."""
+    out = []
+    lo = partials_magnitude(size, q, a0, b0)
+    hi = partials_magnitude(size, q, a1, b1)
+    for k in (0, 2):
+        mag = np.maximum(w @ (lo[k] + abs(V) * lo[k + 1]), w @ (hi[k] + abs(V) * hi[k + 1]))
+        out.append(ROUNDING_FACTOR * mag + sum_error(2 * q.size + 2, mag))
+    return out
+
+
 def coalition_best_response(size: int, thresholds, weights, V: float, tol: float = 1e-10,
                             max_boxes: int = 2_000_000, grid: int = 64) -> BoxMinimum:
     """The coalition's best pseudo-bloc response ``min_{(a,b)} Σ_i w_i [α + V β]``, certified.
@@ -143,17 +259,20 @@ def coalition_best_response(size: int, thresholds, weights, V: float, tol: float
     gradient interval shrinks with the box, so the bound is of second order.  Boxes
     whose bound is above the incumbent minus ``tol`` are discarded, the others split
     in four.  The incumbent is polished by L-BFGS-B from the best grid centres.
+
+    Floating point: the bound subtracts the rounding bounds of ``h(c)`` and of the
+    corner gradients (relative to the magnitudes of the closed forms' terms, O(u) near
+    the equilibrium whatever N), so ``lower`` holds for the exact payoff.  The initial
+    edges are log-spaced in ``1 - p`` near 1 (:func:`_initial_edges`), where the
+    payoff varies on the scale 1/N: N = 1e5 costs about as many boxes as N = 10.
     """
     size = check_int("size", size, 1)
     q = check_thresholds("thresholds", thresholds).ravel()
     w = np.asarray(weights, dtype=float).ravel()
     keep_rows = w > 0
     q, w = q[keep_rows], w[keep_rows]
-    tol = check_positive_float("tol", tol)
-    allowance = CERT_ROUNDING * (1.0 + abs(V)) * (size + 1)
-    # below twice the rounding allowance no box can ever be discarded
-    tol = max(tol, 2.0 * allowance)
-    edges = np.linspace(0.0, 1.0, grid + 1)
+    tol = max(check_positive_float("tol", tol), MIN_BOX_TOL)
+    edges = _initial_edges(size, grid)
     if size == 1:
         a0, a1 = edges[:-1], edges[1:]
         b0 = b1 = np.zeros_like(a0)
@@ -182,8 +301,14 @@ def coalition_best_response(size: int, thresholds, weights, V: float, tol: float
         if hc[k] < best_val:
             best_val, best_pt = float(hc[k]), (float(ca[k]), float(cb[k]))
         (ga_lo, ga_hi), (gb_lo, gb_hi) = _gradient_bounds(size, q, w, V, a0, a1, b0, b1)
-        lb = (hc - np.maximum(np.abs(ga_lo), np.abs(ga_hi)) * (a1 - a0) / 2
-              - np.maximum(np.abs(gb_lo), np.abs(gb_hi)) * (b1 - b0) / 2 - allowance)
+        ga_err, gb_err = _gradient_error(size, q, w, V, a0, a1, b0, b1)
+        # half-widths about the *computed* centre (it may be off the midpoint by an ulp)
+        ra = np.maximum(ca - a0, a1 - ca) * (1.0 + 4.0 * UNIT_ROUNDOFF)
+        rb = np.maximum(cb - b0, b1 - cb) * (1.0 + 4.0 * UNIT_ROUNDOFF)
+        bound_a = np.maximum(np.abs(ga_lo), np.abs(ga_hi)) + ga_err
+        bound_b = np.maximum(np.abs(gb_lo), np.abs(gb_hi)) + gb_err if size > 1 else 0.0 * ga_err
+        slack = bound_a * ra + bound_b * rb + _stage_error(size, q, w, ca, cb, V)
+        lb = hc - slack - 4.0 * UNIT_ROUNDOFF * (np.abs(hc) + slack)  # the two subtractions
         open_ = lb < best_val - tol
         if np.any(~open_):
             lower_done = min(lower_done, float(lb[~open_].min()))

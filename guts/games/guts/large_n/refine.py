@@ -30,7 +30,8 @@ class LargeNValue:
         The coalition's value of the final (refined) mesh game.
     lower, upper : float
         Certified bracket for the coalition's value of the continuous pseudo-bloc
-        game (:class:`ValueBracket` of the final mesh solution).
+        game (:class:`ValueBracket` of the final mesh solution), rigorous in floating
+        point: the rounding bound is inside it, not added on top.
     rounds : int
         Mesh solves.
     points : int
@@ -44,6 +45,11 @@ class LargeNValue:
     mesh_result : LargeNResult
         The final mesh solution.
     seconds : float
+    rounding : float
+        The floating-point error bounds included in ``[lower, upper]`` (both sides;
+        ~1e-13 at every N, :mod:`guts.games.guts.continuum.rounding`).
+    rigorous : bool
+        Both certificates hold with a converged branch and bound.
     """
 
     size: int
@@ -57,6 +63,8 @@ class LargeNValue:
     player1_strategy: dict
     coalition_strategy: dict
     seconds: float
+    rounding: float
+    rigorous: bool
     mesh_result: LargeNResult = field(repr=False)
     bracket: ValueBracket = field(repr=False)
 
@@ -85,7 +93,9 @@ def solve_large_n(size: int, points: int = 100, max_rounds: int = 10, target_wid
     mesh where the strategies live: it adds both continuous best responses and
     ``2 local + 1`` points with log-spaced gaps ``1 - p`` around every support
     threshold, the spacing shrinking four-fold per round.  It stops when the
-    bracket is narrower than ``target_width``.
+    bracket is narrower than ``target_width``.  The bracket is rigorous in floating
+    point (its width includes the rounding bound, ``rounding``), so ``target_width``
+    bounds the certified width itself.
 
     Parameters
     ----------
@@ -129,19 +139,19 @@ def solve_large_n(size: int, points: int = 100, max_rounds: int = 10, target_wid
         history.append((int(mesh.size), res.coalition_value, br.lower, br.upper))
         if br.width <= target_width or rnd == max_rounds - 1:
             break
-        support = [*res.player1_strategy, *(t for prof in res.coalition_strategy for t in prof),
-                   br.player1_response, *br.coalition_response]
+        responses = [t for t in (br.player1_response, *br.coalition_response) if math.isfinite(t)]
+        support = [*res.player1_strategy, *(t for prof in res.coalition_strategy for t in prof), *responses]
         delta /= 4.0
-        mesh = np.union1d(mesh, np.concatenate([_local_points(support, delta, local),
-                                                [br.player1_response, *br.coalition_response]]))
-    converged = bool(br.width <= target_width and res.converged)
+        mesh = np.union1d(mesh, np.concatenate([_local_points(support, delta, local), responses]))
+    converged = bool(br.width <= target_width and res.converged and br.rigorous)
     if warn and not converged:
         warnings.warn(f"1 v. {size}: bracket width {br.width:.3e} after {len(history)} rounds "
-                      f"(target {target_width:.1e}, fixed points converged: {res.converged})",
+                      f"(target {target_width:.1e}, fixed points converged: {res.converged}, "
+                      f"certificates rigorous: {br.rigorous})",
                       ConvergenceWarning, stacklevel=2)
     return LargeNValue(
         size=size, value=res.coalition_value, lower=br.lower, upper=br.upper, rounds=len(history),
         points=int(mesh.size), converged=converged, history=tuple(history),
         player1_strategy=res.player1_strategy, coalition_strategy=res.coalition_strategy,
-        seconds=time.perf_counter() - t0, mesh_result=res, bracket=br,
+        seconds=time.perf_counter() - t0, rounding=br.rounding, rigorous=br.rigorous, mesh_result=res, bracket=br,
     )
