@@ -91,13 +91,25 @@ class BuiltGame:
     stats: TreeStats
     hands: tuple                # hand labels (type labels of an uncolluded player)
     collusion: Collusion | None = None
+    seat_player: tuple = ()     # player of the game who acts for each seat (merged team)
 
 
 class _Builder:
-    def __init__(self, rules: Rules):
+    def __init__(self, rules: Rules, merged_team: tuple | None = None):
         self.rules = rules
         self.deck = rules.deck
         self.n = rules.num_players
+        # seat -> player of the built game: a merged (strongly colluding) team is ONE player
+        # who sees both hands and receives the sum of both payoffs (a two-player zero-sum
+        # game against the victim when n = 3)
+        if merged_team:
+            lead = min(merged_team)
+            outs = sorted({lead} | {s for s in range(self.n) if s not in merged_team})
+            self.owner = np.array([outs.index(lead if s in merged_team else s) for s in range(self.n)])
+        else:
+            self.owner = np.arange(self.n)
+        self.merged_team = tuple(sorted(merged_team)) if merged_team else None
+        self.n_out = int(self.owner.max()) + 1
         hands, types, prob, left = self.deck.joint_deals(self.n, rules.hole_cards)
         self.hands = hands
         self.types = types                    # (D, n)
@@ -108,7 +120,7 @@ class _Builder:
         self._strength_cache = {}             # board -> strength per hand type
         self._share_cache = {}                # (board, active) -> share table (n, D)
         self.n_decision = self.n_chance = self.n_terminal = 0
-        self.info_sets = [0] * self.n
+        self.info_sets = [0] * self.n_out
         self.full_nodes = 0                   # explicit-tree node count (for the report)
 
     # -- chance ------------------------------------------------------------------------
@@ -139,23 +151,42 @@ class _Builder:
             best = s[idx].max(axis=0)
             win = np.zeros((self.n, self.D))
             win[idx] = (s[idx] == best[None, :])
-            share = win / win.sum(axis=0, keepdims=True)
+            share = self._merge_rows(win / win.sum(axis=0, keepdims=True))
             share.setflags(write=False)
             self._share_cache[key] = share
         return self._share_cache[key]
 
+    def _merge_rows(self, x: np.ndarray) -> np.ndarray:
+        """Seat rows -> player rows (sums over a merged team)."""
+        if self.n_out == self.n:
+            return x
+        out = np.zeros((self.n_out,) + x.shape[1:])
+        np.add.at(out, self.owner, x)
+        return out
+
     # -- tree --------------------------------------------------------------------------
     def build(self):
         root = self._start_round(0, (True,) * self.n, np.zeros(self.n), ())
-        deals = Deals(self.prob, self.types.T.copy(),
-                      tuple(tuple(self.deck.hand_label(h) for h in self.hands) for _ in range(self.n)))
+        labels = [self.deck.hand_label(h) for h in self.hands]
+        H = len(self.hands)
+        info, tl = [], []
+        for q in range(self.n_out):
+            seats = [s for s in range(self.n) if self.owner[s] == q]
+            if len(seats) == 1:
+                info.append(self.types[:, seats[0]])
+                tl.append(tuple(labels))
+            else:       # the team's type: the pair of both hands (seat order)
+                a, b = seats
+                info.append(self.types[:, a] * H + self.types[:, b])
+                tl.append(tuple(f"{x}|{y}" for x in labels for y in labels))
+        deals = Deals(self.prob, np.array(info), tuple(tl))
         return root, deals
 
     def _start_round(self, r: int, active: tuple, contrib: np.ndarray, board: tuple):
         rules = self.rules
         if r == len(rules.rounds):
             self.n_terminal += 1
-            return Terminal.showdown(contrib.copy(), self._share(board, active))
+            return Terminal.showdown(self._merge_rows(contrib), self._share(board, active))
         rnd = rules.rounds[r]
         contrib = contrib + rnd.ante * np.array(active, dtype=float)
         if rnd.shared_cards:
@@ -186,13 +217,13 @@ class _Builder:
             w = active.index(True)
             pay = -contrib.copy()
             pay[w] += contrib.sum()
-            return Terminal(pay)
+            return Terminal(self._merge_rows(pay))
         return cont()
 
     def _decision(self, p, actions):
         self.n_decision += 1
-        self.info_sets[p] += 1
-        return Decision(p, actions)
+        self.info_sets[self.owner[p]] += 1
+        return Decision(int(self.owner[p]), actions)
 
     # the seed's model: every active player puts in one allowed amount per orbit, or folds
     def _fixed(self, r, orbit, p, active, contrib, board):
@@ -272,7 +303,8 @@ def _full_tree_nodes(b: _Builder, root) -> int:
     return counts
 
 
-def build_game(rules: Rules, collusion: Collusion | None = None, *, count_full_tree: bool = False) -> BuiltGame:
+def build_game(rules: Rules, collusion: Collusion | None = None, *, merge_team: bool = False,
+               count_full_tree: bool = False) -> BuiltGame:
     """Build the public tree of ``rules`` (with collusion applied by :func:`pool`).
 
     Parameters
@@ -282,6 +314,12 @@ def build_game(rules: Rules, collusion: Collusion | None = None, *, count_full_t
     collusion : Collusion, optional
         ``Collusion(team, "weak")``: the team's payoffs are summed and split evenly;
         ``"strong"``: also each colluder's information type is the pair of both hands.
+    merge_team : bool
+        With strong collusion only: build the team as ONE player who sees both hands and
+        gets the sum of both payoffs. Both colluders then act on the same information
+        with the same goal, so this player has perfect recall and the game against the
+        victim (three players) is two-player zero-sum: solvable exactly by LP. Each
+        colluder's payoff under the seed's even split is half the team's.
     count_full_tree : bool
         Also count the nodes of the seed's explicit tree (slow for big games).
 
@@ -291,27 +329,32 @@ def build_game(rules: Rules, collusion: Collusion | None = None, *, count_full_t
     """
     if not isinstance(rules, Rules):
         raise GutsInputError(f"rules must be a Rules instance; got {type(rules).__name__}")
-    b = _Builder(rules)
+    merged = None
+    if merge_team:
+        if collusion is None or collusion.kind != "strong":
+            raise GutsInputError("merge_team needs strong collusion (the colluders must share their hands)")
+        merged = check_team(collusion.team, rules.num_players)
+    b = _Builder(rules, merged)
     root, deals = b.build()
-    game = PublicTreeGame(root, deals, rules.num_players, name=rules.name)
-    if collusion is not None:
+    game = PublicTreeGame(root, deals, b.n_out, name=rules.name + (f"-team{merged}" if merged else ""))
+    if collusion is not None and not merged:
         from guts.engine.extensive import pool     # the engine's team pooling (seed §5)
 
         team = check_team(collusion.team, rules.num_players)
         game = pool(game, team, rule="split", share_information=(collusion.kind == "strong"))
     num_types = tuple(game.deals.num_types)
     stats = TreeStats(
-        players=rules.num_players,
+        players=b.n_out,
         deals=b.D,
         types=num_types,
         public_states=b.n_decision + b.n_chance + b.n_terminal,
         decision_nodes=b.n_decision,
         chance_nodes=b.n_chance,
         terminals=b.n_terminal,
-        info_sets=sum(b.info_sets[p] * num_types[p] for p in range(rules.num_players)),
-        info_sets_per_player=tuple(b.info_sets[p] * num_types[p] for p in range(rules.num_players)),
+        info_sets=sum(b.info_sets[p] * num_types[p] for p in range(b.n_out)),
+        info_sets_per_player=tuple(b.info_sets[p] * num_types[p] for p in range(b.n_out)),
         share_tables=len(b._share_cache),
         full_tree_nodes=_full_tree_nodes(b, root) if count_full_tree else -1,
     )
     hands = tuple(b.deck.hand_label(h) for h in b.hands)
-    return BuiltGame(game, rules, stats, hands, collusion)
+    return BuiltGame(game, rules, stats, hands, collusion, tuple(int(x) for x in b.owner))
