@@ -29,10 +29,10 @@ import numpy as np
 import pandas as pd
 
 from guts import solve_coalition
-from guts.coalitions import coalition_profiles, mesh
-from guts.matgame import ConvergenceWarning
-from guts.payoffs import alpha_enumeration, alpha_matrix, alpha_pseudo_bloc_enumeration, beta_matrix
-from guts.resultio import ensure_output_dir, write_csv, write_meta
+from guts.games.guts.strategies import coalition_profiles, mesh
+from guts.errors import ConvergenceWarning
+from guts.games.guts.payoffs import alpha_enumeration, alpha_matrix, alpha_pseudo_bloc_enumeration, beta_matrix
+from guts.studies.output import ensure_output_dir, write_csv, write_meta
 
 
 def per_entry_vectorised(N, M=101, repeats=3):
@@ -74,7 +74,7 @@ def timed_solve(**kw):
 def table1_subprocess(solver, jobs):
     code = (
         "import time, resource, json\n"
-        "from guts.table1 import run_table1\n"
+        "from guts.studies.table1 import run_table1\n"
         "t = time.perf_counter()\n"
         f"df = run_table1(range(1, 16), mesh=101, solver={solver!r}, method='newton', jobs={jobs}, out=None, progress=False)\n"
         "wall = time.perf_counter() - t\n"

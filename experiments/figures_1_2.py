@@ -1,82 +1,10 @@
-"""Figures 1 and 2 of the paper (§5): returns of players 2-3 against player 1's threshold.
+"""Figures 1 and 2 of the paper (§5) into results/fig1_components.png, results/fig2_blend.png.
 
-Solves the 1 v. 2 game (paper: mesh 101, pseudo-bloc coalition; identical to the
-full game for N = 2), splits the coalition's optimal strategy into its bloc
-component A and its pseudo-bloc component B ``(0, p_3)``, and plots the coalition's
-total expected return at the fixed point, ``-α_1 + β W`` (see :mod:`guts.figures`),
-against player 1's threshold for A, B (Figure 1) and for the optimal blend (Figure
-2), marking player 1's best responses.  Writes results/fig1_components.png,
-results/fig2_blend.png and the curves in results/figures_1_2.csv.
-
-    python experiments/figures_1_2.py [--mesh 101] [--out results]
+Thin script over :mod:`guts.studies.figures_1_2` (see ``--help``).
 """
-from __future__ import annotations
-
-import argparse
 import sys
-from pathlib import Path
 
-from guts import GutsInputError, solve_coalition
-from guts.cli import guarded
-from guts.figures import best_responses, coalition_returns, plot_blend, plot_components, split_components
-from guts.game import format_profile
-from guts.resultio import ensure_output_dir, save_figure, write_csv, write_meta
-
-
-def run(mesh: int = 101, size: int = 2, out="results") -> dict:
-    """Solve, compute the curves, write the two figures and the data; return a summary."""
-    out_dir = ensure_output_dir(out)
-    r = solve_coalition(size, mesh, structure="pseudo-bloc", solver="oracle")
-    data = coalition_returns(r)
-    best = best_responses(r)
-    parts = split_components(r)
-    on_mesh = data[data.on_mesh]
-    summary = {
-        "size": size, "mesh": mesh, "coalition_value": r.coalition_value,
-        "player1_value": r.player1_value,
-        "component_A": [[list(p), w] for p, w in parts["A"]],
-        "component_B": [[list(p), w] for p, w in parts["B"]],
-        "weight_A": parts["weight_A"], "weight_B": parts["weight_B"],
-        "player1_strategy": {str(k): v for k, v in r.player1_strategy.items()},
-        "player1_best_responses_mesh": [float(b) for b in best],
-        "blend_min_on_mesh": float(on_mesh.blend.min()),
-        "blend_min_continuum": float(data.blend.min()),
-        "argmin_continuum": float(data.threshold[data.blend.idxmin()]),
-        "curve": "coalition return -alpha_1 + beta * W at the fixed point W = coalition_value",
-    }
-    write_csv(data, out_dir / "figures_1_2.csv")
-    write_meta(out_dir / "figures_1_2.csv", {"size": size, "mesh": mesh, "structure": "pseudo-bloc",
-                                             "solver": "oracle"}, summary=summary)
-    for name, fig in (("fig1_components.png", plot_components(data, r, best)),
-                      ("fig2_blend.png", plot_blend(data, r, best))):
-        save_figure(fig, out_dir / name)
-        write_meta(out_dir / name, {"size": size, "mesh": mesh, "structure": "pseudo-bloc", "solver": "oracle"},
-                   data="figures_1_2.csv")
-    return summary
-
-
-def main(argv=None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--mesh", type=int, default=101, help="mesh points (paper: 101)")
-    p.add_argument("--out", default=str(Path(__file__).resolve().parents[1] / "results"), help="output folder")
-    args = p.parse_args(argv)
-
-    def _work():
-        if args.mesh < 2:
-            raise GutsInputError(f"mesh must be >= 2; got {args.mesh}")
-        return run(mesh=args.mesh, out=args.out)
-
-    code, s = guarded("figures_1_2", _work)
-    if code:
-        return code
-    print(f"1 v. 2 at mesh {s['mesh']}: coalition value W = {s['coalition_value']:.10f}")
-    print("A (bloc):", ", ".join(f"({format_profile(p)}) {w:.4f}" for p, w in s["component_A"]),
-          "| B:", ", ".join(f"({format_profile(p)}) {w:.4f}" for p, w in s["component_B"]))
-    print(f"player 1 best responses on the mesh: {s['player1_best_responses_mesh']}; "
-          f"min of the blend on the mesh {s['blend_min_on_mesh']:.10f}, "
-          f"off the mesh {s['blend_min_continuum']:.10f} at {s['argmin_continuum']:g}")
-    return 0
-
+from guts.studies.figures_1_2 import main
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -11,7 +11,7 @@ import numbers
 import numpy as np
 
 
-from .errors import GutsInputError
+from guts.errors import GutsInputError
 
 
 def check_int(name: str, value, minimum: int, maximum: int | None = None) -> int:

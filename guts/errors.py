@@ -6,7 +6,7 @@ line on stderr and exit code 2.
 """
 from __future__ import annotations
 
-__all__ = ["GutsInputError", "SolverError", "ConvergenceWarning"]
+__all__ = ["GutsInputError", "SolverError", "ConvergenceWarning", "guarded"]
 
 
 class GutsInputError(ValueError):
@@ -19,3 +19,22 @@ class SolverError(RuntimeError):
 
 class ConvergenceWarning(UserWarning):
     """A method stopped before meeting its tolerance."""
+
+
+def guarded(prog: str, func, *args, **kwargs):
+    """Run ``func``; return ``(exit_code, result)`` with bad input and Ctrl-C turned into codes.
+
+    :class:`GutsInputError` prints one line ``<prog>: error: ...`` on stderr and gives 2;
+    Ctrl-C prints one line and gives 130 (outputs are written atomically, so nothing is
+    half-written).  Shared by the ``guts`` command and the study scripts.
+    """
+    import sys
+
+    try:
+        return 0, func(*args, **kwargs)
+    except GutsInputError as exc:
+        print(f"{prog}: error: {exc}", file=sys.stderr)
+        return 2, None
+    except KeyboardInterrupt:
+        print(f"\n{prog}: interrupted; no partial output was written", file=sys.stderr)
+        return 130, None

@@ -50,7 +50,7 @@ def test_unwritable_output_folder(tmp_path):
 
 
 def test_interrupt_leaves_no_partial_file(tmp_path, monkeypatch, capsys):
-    import guts.table1 as t1
+    import guts.studies.table1 as t1
 
     def boom(*a, **k):
         raise KeyboardInterrupt

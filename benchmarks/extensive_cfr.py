@@ -1,0 +1,214 @@
+"""Extensive-form engine against OpenSpiel, measured in one run on this machine.
+
+    PYTHONPATH=. python benchmarks/extensive_cfr.py [--quick] [--out results] [--check-every 10]
+
+Writes ``<out>/benchmarks_extensive.csv`` (+ ``.meta.json``) and prints a Markdown
+table (pasted into docs/engine.md).  Sections:
+
+1. ``leduc_race``: Leduc hold'em, CFR+ to exploitability <= 1e-3.  OpenSpiel's C++
+   ``pyspiel.CFRPlusSolver`` (its exploitability, ``pyspiel.exploitability`` of
+   ``average_policy()``, checked every k iterations) against ``cfr_plus`` (CFR+ and DCFR,
+   exploitability checked every k iterations by our best-response pass).  OpenSpiel's
+   time counts ONLY its ``evaluate_and_update_policy`` calls (its checks excluded); ours
+   counts everything, checks included: the ratio is conservative.  The final
+   exploitability of our policy is also measured by OpenSpiel (converted policy).
+2. ``leduc_lp``: the exact sequence-form LP on Leduc (HiGHS), with its certificate.
+3. ``scale``: time per CFR+ iteration and memory for poker-shaped games of growing size
+   (Leduc rules with larger decks and 3 players): (public node x deal) pairs from 1e5
+   to ~4e7 (the last one has the size of seed 004's 3-player Mercer hold'em: ~3e3
+   deals, ~1e4 public nodes).  Memory: bytes of the compiled flat form and the peak of
+   numpy allocations (tracemalloc) during the iterations.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+import tracemalloc
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from guts.engine.extensive import cfr_plus, solve_lp  # noqa: E402
+from guts.engine.extensive._kernels import values_and_br  # noqa: E402
+from guts.engine.extensive.strategies import uniform_flat  # noqa: E402
+from guts.games.toy import LEDUC_CARDS, leduc_poker  # noqa: E402
+from guts.resultio import ensure_output_dir, write_csv, write_meta  # noqa: E402
+
+TARGET = 1e-3
+
+
+def openspiel_policy(game, strategies, osg):
+    """Our Leduc strategies as an OpenSpiel TabularPolicy (information-state strings)."""
+    from open_spiel.python import policy as os_policy
+
+    table = {}
+
+    def walk(state, hist, cards):
+        if state.is_terminal():
+            return
+        if state.is_chance_node():
+            for a, _ in state.chance_outcomes():
+                if len(cards) < 2:
+                    walk(state.child(a), hist, cards + (a,))
+                else:
+                    walk(state.child(a), hist + (LEDUC_CARDS[a],), cards)
+            return
+        p = state.current_player()
+        table[state.information_state_string(p)] = (p, hist, cards[p])
+        for a in state.legal_actions():
+            walk(state.child(a), hist + ("fcr"[a],), cards)
+
+    walk(osg.new_initial_state(), (), ())
+    pol = os_policy.TabularPolicy(osg)
+    for key, idx in pol.state_lookup.items():
+        p, hist, card = table[key]
+        row = np.zeros(3)
+        for j, lab in enumerate(game.action_labels(p)[hist]):
+            row["fcr".index(lab)] = strategies[p][hist][card, j]
+        pol.action_probability_array[idx] = row
+    return pol
+
+
+def leduc_race(k, max_iterations):
+    import pyspiel
+
+    osg = pyspiel.load_game("leduc_poker")
+    solver = pyspiel.CFRPlusSolver(osg)
+    t_iter = t_eval = 0.0
+    it = 0
+    expl = np.inf
+    while it < max_iterations:
+        t = time.perf_counter()
+        solver.evaluate_and_update_policy()
+        t_iter += time.perf_counter() - t
+        it += 1
+        if it % k == 0:
+            t = time.perf_counter()
+            expl = pyspiel.exploitability(osg, solver.average_policy())
+            t_eval += time.perf_counter() - t
+            if expl <= TARGET:
+                break
+    rows = [dict(section="leduc_race", game="leduc_poker", solver="OpenSpiel CFRPlusSolver (C++)",
+                 iterations=it, seconds=t_iter, seconds_with_checks=t_iter + t_eval,
+                 exploitability=expl, openspiel_exploitability=expl,
+                 seconds_per_iteration=t_iter / it, speedup_vs_openspiel=1.0)]
+    game = leduc_poker()
+    cfr_plus(game, iterations=3)  # numba JIT compile outside the timing
+    for variant in ("cfr+", "dcfr"):
+        r = cfr_plus(game, target_exploitability=TARGET, report_every=k, variant=variant,
+                     iterations=max_iterations)
+        from open_spiel.python.algorithms import exploitability as os_exploitability
+
+        os_expl = os_exploitability.exploitability(osg, openspiel_policy(game, r.strategies, osg))
+        rows.append(dict(section="leduc_race", game="leduc_poker", solver=f"guts cfr_plus variant={variant}",
+                         iterations=r.num_iter, seconds=r.seconds, seconds_with_checks=r.seconds,
+                         exploitability=r.exploitability, openspiel_exploitability=os_expl,
+                         seconds_per_iteration=r.seconds / r.num_iter,
+                         speedup_vs_openspiel=t_iter / r.seconds))
+    return rows
+
+
+def leduc_lp():
+    game = leduc_poker()
+    r = solve_lp(game)
+    return [dict(section="leduc_lp", game="leduc_poker", solver="guts solve_lp (HiGHS)",
+                 iterations=r.num_iter, seconds=r.seconds, seconds_with_checks=r.seconds,
+                 exploitability=r.exploitability, value=r.value)]
+
+
+def compiled_bytes(cg):
+    total = 0
+    for v in vars(cg).values():
+        if isinstance(v, np.ndarray):
+            total += v.nbytes
+    total += sum(t.nbytes for t in cg.tables)
+    for pt in cg.players:
+        total += sum(v.nbytes for v in vars(pt).values() if isinstance(v, np.ndarray))
+    for c in cg.chunks:
+        total += sum(v.nbytes for v in vars(c).values() if isinstance(v, np.ndarray))
+        total += sum(m.data.nbytes + m.indices.nbytes + m.indptr.nbytes for m in c.scatter)
+    return total
+
+
+def scale_row(label, make, iterations):
+    t = time.perf_counter()
+    game = make()
+    build = time.perf_counter() - t
+    cg = game.compiled
+    cfr_plus(game, iterations=1, report_every=1)                     # caches + JIT
+    t = time.perf_counter()
+    cfr_plus(game, iterations=iterations, report_every=10 ** 9)      # one final check only
+    total = time.perf_counter() - t
+    flat = [uniform_flat(pt) for pt in cg.players]
+    checks = []
+    for _ in range(3):
+        t = time.perf_counter()
+        values_and_br(cg, flat)       # what one exploitability check costs
+        checks.append(time.perf_counter() - t)
+    check = float(np.median(checks))
+    per_iter = max(total - check, 0.0) / iterations
+    tracemalloc.start()
+    cfr_plus(game, iterations=2, report_every=1)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    return dict(section="scale", game=label, solver="guts cfr_plus variant=cfr+",
+                iterations=iterations, seconds=total, seconds_per_iteration=per_iter,
+                seconds_per_check=check, build_seconds=build,
+                players=game.num_players, deals=cg.num_deals, public_nodes=cg.num_nodes,
+                terminals=cg.num_terminals, node_deal_pairs=cg.num_nodes * cg.num_deals,
+                infosets=int(sum(p.num_decisions * p.num_types for p in cg.players)),
+                compiled_mb=compiled_bytes(cg) / 2 ** 20, peak_numpy_mb=peak / 2 ** 20)
+
+
+def markdown(df):
+    """Markdown table without the optional ``tabulate`` dependency."""
+    def fmt(v):
+        if isinstance(v, (float, np.floating)):
+            return "" if np.isnan(v) else f"{v:.4g}"
+        return str(v)
+
+    lines = ["| " + " | ".join(df.columns) + " |", "|" + "---|" * len(df.columns)]
+    lines += ["| " + " | ".join(fmt(v) for v in row) + " |" for row in df.itertuples(index=False)]
+    return "\n".join(lines)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="smaller scale section (CI smoke run)")
+    ap.add_argument("--out", default="results")
+    ap.add_argument("--check-every", type=int, default=10, help="k: iterations between exploitability checks")
+    ap.add_argument("--max-iterations", type=int, default=20000)
+    args = ap.parse_args(argv)
+    out = ensure_output_dir(args.out)
+    rows = []
+    rows += leduc_race(args.check_every, args.max_iterations)
+    rows += leduc_lp()
+    games = [
+        ("leduc 2p, 12 cards", lambda: leduc_poker(2, ranks=6), 50),
+        ("leduc 2p, 20 cards", lambda: leduc_poker(2, ranks=5, suits=4), 20),
+        ("leduc 3p, 8 cards", lambda: leduc_poker(3), 10),
+    ]
+    if not args.quick:
+        games.append(("leduc 3p, 15 cards (Mercer-size)", lambda: leduc_poker(3, ranks=5, suits=3), 5))
+    for label, make, iters in games:
+        rows.append(scale_row(label, make, iters))
+    df = pd.DataFrame(rows)
+    target = Path(out) / "benchmarks_extensive.csv"
+    write_csv(df, target)
+    write_meta(target, dict(quick=args.quick, check_every=args.check_every, target=TARGET,
+                            max_iterations=args.max_iterations))
+    race = df[df.section != "scale"][["solver", "iterations", "seconds", "seconds_with_checks",
+                                      "exploitability", "openspiel_exploitability", "speedup_vs_openspiel"]]
+    print(markdown(race))
+    print()
+    sc = df[df.section == "scale"][["game", "players", "deals", "public_nodes", "node_deal_pairs", "infosets",
+                                    "seconds_per_iteration", "seconds_per_check", "compiled_mb", "peak_numpy_mb"]]
+    print(markdown(sc))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,175 @@
+"""Vectorised passes over the compiled public tree (see :mod:`._compiled`).
+
+Conventions: a behaviour strategy of player p is a flat array ``B`` (S_p + 1, T_p), row
+``s`` = probability of the last action of sequence ``s`` for each type (row 0 = 1).
+``R`` = realisation weights (product of own action probabilities to the sequence).
+``g`` = terminal payoffs of player p aggregated to his sequences and types, weighted by
+deal, chance and the other players' reach: the sequence-form payoff vector of p against
+the others (Koller, Megiddo & von Stengel 1996); everything else is a bottom-up pass.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from . import _fused
+
+#: Use the fused numba kernel for the terminal pass (the numpy path is the reference).
+USE_FUSED = _fused.HAVE_NUMBA
+
+
+def _fused_data(cg):
+    fd = getattr(cg, "_fused", None)
+    if fd is None:
+        tid = np.where(cg.term_tid < 0, 0, cg.term_tid)
+        order = np.lexsort((cg.term_seq[0], tid, cg.term_vid))  # ctx / table rows stay in cache
+        fd = dict(
+            tvid=np.ascontiguousarray(cg.term_vid[order]),
+            tscal=np.ascontiguousarray(cg.term_scal[order]),
+            tseq=np.ascontiguousarray(cg.term_seq[:, order]),
+            toff=np.ascontiguousarray(cg.term_offset[:, order]),
+            tscale=np.ascontiguousarray(cg.term_scale[order]),
+            ttid=np.ascontiguousarray(tid[order]),
+            tables=np.ascontiguousarray(np.stack(cg.tables)),
+            ctx=np.ascontiguousarray(cg.ctx),
+            info=np.ascontiguousarray(cg.info),
+            rstride=np.array(cg.num_types, dtype=np.int64),
+        )
+        cg._fused = fd
+    return fd
+
+
+def _aux(cg):
+    """Per-game derived arrays, built once and cached on the compiled game."""
+    aux = getattr(cg, "_aux", None)
+    if aux is None:
+        n = cg.num_players
+        info_perm = [[cg.info[q][cg.perm[p]] for q in range(n)] for p in range(n)]
+        ctx_perm = None
+        multi = any(c.single_table < 0 for c in cg.chunks)
+        table_rows = [np.stack([t[p] for t in cg.tables]) for p in range(n)] if multi else None
+        ones_scal = [bool(np.all(c.scal == 1.0)) for c in cg.chunks]
+        all_present = [cg.type_present[p].size == cg.num_types[p] for p in range(n)]
+        aux = dict(info_perm=info_perm, ctx_perm=ctx_perm, table_rows=table_rows,
+                   ones_scal=ones_scal, all_present=all_present)
+        cg._aux = aux
+    return aux
+
+
+def reach(pt, B):
+    """Top-down realisation weights R (S+1, T) of one player's behaviour B."""
+    R = np.empty_like(B)
+    R[0] = 1.0
+    sp = pt.seq_parent
+    for (_, _, slo, shi, _, _, _) in pt.levels:
+        np.multiply(R[sp[slo:shi]], B[slo:shi], out=R[slo:shi])
+    return R
+
+
+def terminal_values(cg, p, reaches, fused=None):
+    """g (S_p+1, T_p): player p's payoffs weighted by deal, chance and the others' reach.
+
+    ``reaches[q]`` is player q's R (ignored for q == p).  ``fused``: use the numba
+    kernel (default :data:`USE_FUSED`) or the chunked numpy pass.
+    """
+    if USE_FUSED if fused is None else fused:
+        fd = _fused_data(cg)
+        n = cg.num_players
+        sizes = [r.size for r in reaches]
+        rbase = np.concatenate(([0], np.cumsum(sizes)[:-1])).astype(np.int64)
+        rflat = np.concatenate([np.ascontiguousarray(r).ravel() for r in reaches])
+        g = np.zeros((cg.players[p].num_seqs, cg.num_types[p]))
+        return _fused.terminal_values_fused(
+            p, fd["ctx"], fd["tvid"], fd["tscal"], fd["tseq"], fd["toff"], fd["tscale"],
+            fd["ttid"], fd["tables"], fd["info"], rflat, rbase, fd["rstride"], g)
+    aux = _aux(cg)
+    n = cg.num_players
+    pt = cg.players[p]
+    perm = cg.perm[p]
+    ip = aux["info_perm"][p]
+    starts = cg.type_starts[p]
+    g = np.zeros((pt.num_seqs, cg.num_types[p]))
+    for k, c in enumerate(cg.chunks):
+        W = cg.ctx[c.vid[:, None], perm[None, :]]
+        if not aux["ones_scal"][k]:
+            W *= c.scal[:, None]
+        for q in range(n):
+            if q != p:
+                Rq = reaches[q]
+                W *= Rq[c.seq[q]][:, ip[q]]
+        if c.single_table >= 0:
+            trow = cg.tables[c.single_table][p][perm]
+            U = c.scale[:, None] * trow[None, :]
+        else:
+            U = c.scale[:, None] * aux["table_rows"][p][c.tid[:, None], perm[None, :]]
+        U += c.offset[p][:, None]
+        W *= U
+        G = np.add.reduceat(W, starts, axis=1)
+        if aux["all_present"][p]:
+            g += c.scatter[p] @ G
+        else:
+            g[:, cg.type_present[p]] += c.scatter[p] @ G
+    return g
+
+
+def backup_mean(pt, g, B):
+    """Bottom-up values under behaviour B.  Returns (V (S+1,T), Vdec (H,T)).
+
+    ``V[s]`` = counterfactual value of sequence s (its action taken, B below),
+    ``Vdec[h]`` = counterfactual value of decision h under B.
+    """
+    V = g.copy()
+    Vdec = np.empty((pt.num_decisions, g.shape[1]))
+    for (dlo, dhi, slo, shi, uniq, pstarts, bstarts) in reversed(pt.levels):
+        vd = np.add.reduceat(B[slo:shi] * V[slo:shi], bstarts, axis=0)
+        Vdec[dlo:dhi] = vd
+        V[uniq] += np.add.reduceat(vd, pstarts, axis=0)
+    return V, Vdec
+
+
+def backup_max(pt, g):
+    """Bottom-up best-response values.  Returns (V (S+1,T), Vdec (H,T))."""
+    V = g.copy()
+    Vdec = np.empty((pt.num_decisions, g.shape[1]))
+    for (dlo, dhi, slo, shi, uniq, pstarts, bstarts) in reversed(pt.levels):
+        vd = np.maximum.reduceat(V[slo:shi], bstarts, axis=0)
+        Vdec[dlo:dhi] = vd
+        V[uniq] += np.add.reduceat(vd, pstarts, axis=0)
+    return V, Vdec
+
+
+def best_actions(pt, V, Vdec):
+    """Pure best response as a flat behaviour (S+1, T): first maximising action."""
+    B = np.zeros_like(V)
+    B[0] = 1.0
+    if pt.num_decisions == 0:
+        return B
+    is_max = V[1:] >= Vdec[pt.seq_dec[1:]]
+    # first maximiser per (decision, type): cumulative count within the block == 1
+    cnt = np.cumsum(is_max, axis=0)
+    before = np.zeros_like(cnt)
+    firsts = pt.dec_first - 1
+    base = np.where(firsts[:, None] > 0, cnt[np.maximum(firsts - 1, 0)], 0)
+    before = base[pt.seq_dec[1:]]
+    B[1:] = (is_max & (cnt - before == 1)).astype(float)
+    return B
+
+
+def all_reaches(cg, flat):
+    return [reach(cg.players[q], flat[q]) for q in range(cg.num_players)]
+
+
+def values_and_br(cg, flat, reaches=None):
+    """(expected values (n,), best-response values (n,), per-player (V, Vdec) of the BR)."""
+    n = cg.num_players
+    if reaches is None:
+        reaches = all_reaches(cg, flat)
+    ev = np.empty(n)
+    br = np.empty(n)
+    out = []
+    for p in range(n):
+        g = terminal_values(cg, p, reaches)
+        ev[p] = float(np.sum(reaches[p] * g))
+        V, Vdec = backup_max(cg.players[p], g)
+        br[p] = float(V[0].sum())
+        out.append((V, Vdec))
+    return ev, br, out

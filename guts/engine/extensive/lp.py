@@ -1,0 +1,175 @@
+"""Exact two-player zero-sum solution: the sequence-form LP (Koller, Megiddo & von Stengel 1996).
+
+Player 1's realisation plan ``x`` lives on his sequences x types (a sequence = own
+decision node + action, plus the empty sequence); ``E x = e`` says that at every
+information set (h, t) the realisation weights of the actions sum to the weight of the
+parent sequence (``x[empty, t] = 1`` for every type).  Same for player 2 (``F y = f``).
+With the sparse payoff matrix ``A`` (deal, chance and payoff products at the terminals),
+
+    max_{x, v}  f^T v    s.t.   F^T v - A^T x <= 0,   E x = e,   x >= 0,
+
+is player 1's maxmin problem (inner min_y x^T A y dualised); player 2's minimax plan
+``y`` is the dual of the inequality rows.  Solved by HiGHS (``scipy.optimize.linprog``,
+``method="highs"``); the status is checked.  Certificate: the exploitability of the
+returned behaviour pair computed by the independent best-response pass
+(:mod:`.evaluate`), required ``<= LP_CERT_TOL * payoff scale``.
+"""
+from __future__ import annotations
+
+import time
+import warnings
+
+import numpy as np
+import scipy.sparse as sp
+from scipy.optimize import linprog
+
+from ...errors import ConvergenceWarning, GutsInputError, SolverError
+from . import _kernels as K
+from .result import ExtensiveResult
+from .strategies import _check_game, from_flat, normalise_blocks
+
+__all__ = ["solve_lp", "LP_TOL", "LP_CERT_TOL", "sequence_form"]
+
+#: HiGHS primal/dual feasibility tolerance.
+LP_TOL = 1e-10
+#: Certificate: exploitability of the returned pair <= LP_CERT_TOL * payoff scale.
+LP_CERT_TOL = 1e-9
+
+
+def _constraints(pt):
+    """Sparse (E, e) of one player's realisation-plan polytope over (sequence, type)."""
+    T = pt.num_types
+    S1 = pt.num_seqs
+    H = pt.num_decisions
+    tt = np.arange(T)
+    rows = [tt]
+    cols = [tt]                      # x[0, t]
+    vals = [np.ones(T)]
+    if H:
+        s = np.arange(1, S1)
+        i = pt.seq_dec[1:]
+        rows.append((T + i[:, None] * T + tt[None, :]).ravel())
+        cols.append((s[:, None] * T + tt[None, :]).ravel())
+        vals.append(np.ones(s.size * T))
+        ii = np.arange(H)
+        rows.append((T + ii[:, None] * T + tt[None, :]).ravel())
+        cols.append((pt.dec_parent[:, None] * T + tt[None, :]).ravel())
+        vals.append(-np.ones(H * T))
+    m = T + H * T
+    E = sp.csr_matrix((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))),
+                      shape=(m, S1 * T))
+    e = np.zeros(m)
+    e[:T] = 1.0
+    return E, e
+
+
+def sequence_form(game, player: int = 0):
+    """Sparse sequence-form data ``(A, E, e, F, f)``; ``A`` = payoffs of ``player``.
+
+    Row index of ``A`` = ``seq_1 * T_1 + type_1``, column = ``seq_2 * T_2 + type_2``.
+    """
+    cg = _check_game(game)
+    if cg.num_players != 2:
+        raise GutsInputError(f"the sequence form here is for 2 players; the game has {cg.num_players}")
+    p0, p1 = cg.players
+    T0, T1 = p0.num_types, p1.num_types
+    info0, info1 = cg.info[0], cg.info[1]
+    r_all, c_all, v_all = [], [], []
+    for c in cg.chunks:
+        W = cg.ctx[c.vid] * c.scal[:, None]
+        if c.single_table >= 0:
+            U = c.scale[:, None] * cg.tables[c.single_table][player][None, :]
+        else:
+            U = c.scale[:, None] * np.stack([t[player] for t in cg.tables])[c.tid]
+        U += c.offset[player][:, None]
+        W *= U
+        nzr, nzc = np.nonzero(W)
+        r_all.append(c.seq[0][nzr] * T0 + info0[nzc])
+        c_all.append(c.seq[1][nzr] * T1 + info1[nzc])
+        v_all.append(W[nzr, nzc])
+    A = sp.csr_matrix((np.concatenate(v_all), (np.concatenate(r_all), np.concatenate(c_all))),
+                      shape=(p0.num_seqs * T0, p1.num_seqs * T1))
+    A.sum_duplicates()
+    E, e = _constraints(p0)
+    F, f = _constraints(p1)
+    return A, E, e, F, f
+
+
+def _maxmin(A, E, e, F, f, tol):
+    """Solve max_x min_y x^T A y over the two plan polytopes; returns (x, y, value, nit)."""
+    n1 = A.shape[0]
+    m2 = F.shape[0]
+    c = np.concatenate([np.zeros(n1), -f])
+    A_ub = sp.hstack([-A.T, F.T], format="csr")
+    b_ub = np.zeros(A.shape[1])
+    A_eq = sp.hstack([E, sp.csr_matrix((E.shape[0], m2))], format="csr")
+    bounds = [(0, None)] * n1 + [(None, None)] * m2
+    res = linprog(c, A_ub=A_ub, b_ub=b_ub, A_eq=A_eq, b_eq=e, bounds=bounds, method="highs",
+                  options={"primal_feasibility_tolerance": tol, "dual_feasibility_tolerance": tol})
+    if res.status != 0 or res.x is None:
+        raise SolverError(f"HiGHS did not solve the sequence-form LP: status {res.status} ({res.message})")
+    x = np.clip(res.x[:n1], 0.0, None)
+    y = np.clip(-res.ineqlin.marginals, 0.0, None)
+    return x, y, -float(res.fun), int(getattr(res, "nit", 0) or 0)
+
+
+def solve_lp(game, *, tol: float = LP_TOL) -> ExtensiveResult:
+    """Exact equilibrium of a two-player zero-sum game by the sequence-form LP.
+
+    Parameters
+    ----------
+    game : PublicTreeGame
+        Two players, zero-sum (``game.zero_sum``).
+    tol : float
+        HiGHS primal and dual feasibility tolerance.
+
+    Returns
+    -------
+    ExtensiveResult
+        ``value`` = first player's payoff; ``exploitability`` / ``nash_conv`` of the
+        returned pair by the best-response pass (the certificate); ``converged`` when it
+        is ``<= LP_CERT_TOL`` times the payoff scale (otherwise ConvergenceWarning).
+
+    Raises
+    ------
+    GutsInputError
+        Not two players, or not zero-sum.
+    SolverError
+        HiGHS reports anything but optimal.
+    """
+    cg = _check_game(game)
+    if cg.num_players != 2:
+        raise GutsInputError(f"solve_lp needs a 2-player game; got {cg.num_players} players")
+    if not game.zero_sum:
+        raise GutsInputError("solve_lp needs a zero-sum game (payoffs must sum to 0 at every terminal)")
+    try:
+        tol = float(tol)
+    except (TypeError, ValueError):
+        raise GutsInputError(f"tol must be a positive number; got {tol!r}") from None
+    if not (1e-13 <= tol <= 1e-3):
+        raise GutsInputError(f"tol must be in [1e-13, 1e-3]; got {tol!r}")
+    t0 = time.perf_counter()
+    A, E, e, F, f = sequence_form(game, 0)
+    x, y, _, nit = _maxmin(A, E, e, F, f, tol)
+    p0, p1 = cg.players
+    flat = [normalise_blocks(p0, x.reshape(p0.num_seqs, p0.num_types)),
+            normalise_blocks(p1, y.reshape(p1.num_seqs, p1.num_types))]
+    ev, br, _ = K.values_and_br(cg, flat)
+    nc = float(np.sum(br - ev))
+    bound = LP_CERT_TOL * cg.payoff_scale
+    if nc / 2 > bound:
+        # the duals can be less accurate than the primal: solve player 2's own LP
+        y2, _, _, nit2 = _maxmin(-A.T.tocsr(), F, f, E, e, tol)
+        nit += nit2
+        flat[1] = normalise_blocks(p1, y2.reshape(p1.num_seqs, p1.num_types))
+        ev, br, _ = K.values_and_br(cg, flat)
+        nc = float(np.sum(br - ev))
+    converged = nc / 2 <= bound
+    if not converged:
+        warnings.warn(
+            f"sequence-form LP: exploitability of the returned pair {nc / 2:.3g} exceeds the "
+            f"certificate bound {bound:.3g}", ConvergenceWarning, stacklevel=2)
+    return ExtensiveResult(
+        value=float(ev[0]), values=ev, strategies=from_flat(game, flat), exploitability=nc / 2,
+        nash_conv=nc, converged=bool(converged), num_iter=nit, history=(),
+        seconds=time.perf_counter() - t0, method="lp", br_values=br)

@@ -1,0 +1,103 @@
+"""Pooled payoffs and shared information for a team of seats (collusion, seed 004 §5).
+
+``pool(game, team, rule, share_information)`` returns a new game with the same public
+tree in which
+
+* the team's payoffs are pooled: with ``rule="sum"`` every member receives the team's
+  total payoff (a general-sum game: each member maximises the team's total), with
+  ``rule="split"`` every member receives the total divided by the team size (the sum
+  over all players is unchanged, so a zero-sum game stays zero-sum);
+* with ``share_information=True`` each member's information type becomes the joint of
+  the team members' types (they see each other's hands); the public tree and the
+  players' decisions are unchanged.
+
+Payoff tables stay shared: each distinct table is transformed once.
+"""
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from ...errors import GutsInputError
+from ..._validate import check_choice
+from .tree import Chance, Deals, Decision, PublicTreeGame, Terminal
+
+__all__ = ["pool"]
+
+
+def pool(game, team, *, rule: str = "split", share_information: bool = False) -> PublicTreeGame:
+    """The game with ``team``'s payoffs pooled (and optionally its information shared).
+
+    Parameters
+    ----------
+    game : PublicTreeGame
+    team : sequence of int
+        Distinct seats, at least two.
+    rule : {"split", "sum"}
+        ``"sum"``: each member gets the team total; ``"split"``: the total / len(team).
+    share_information : bool
+        Each member observes the joint of the team's types.
+    """
+    if not isinstance(game, PublicTreeGame):
+        raise GutsInputError(f"pool needs a PublicTreeGame; got {type(game).__name__}")
+    n = game.num_players
+    try:
+        team = tuple(team)
+    except TypeError:
+        raise GutsInputError(f"team must be a sequence of seats; got {team!r}") from None
+    for s in team:
+        if isinstance(s, bool) or not isinstance(s, (numbers.Integral, np.integer)) or not 0 <= s < n:
+            raise GutsInputError(f"team seats must be integers in [0, {n - 1}]; got {s!r}")
+    team = tuple(int(s) for s in team)
+    if len(set(team)) != len(team) or len(team) < 2:
+        raise GutsInputError(f"team must hold at least two distinct seats; got {team!r}")
+    rule = check_choice("rule", rule, ("split", "sum"))
+    M = np.eye(n)
+    w = 1.0 if rule == "sum" else 1.0 / len(team)
+    for i in team:
+        M[i, :] = 0.0
+        M[i, list(team)] = w
+
+    tables = {}
+    memo = {}
+
+    def table(t):
+        k = id(t)
+        if k not in tables:
+            tables[k] = (M @ t, t)  # keep the original referenced so its id stays unique
+        return tables[k][0]
+
+    def convert(node):
+        k = id(node)
+        if k in memo:
+            return memo[k][0]
+        if isinstance(node, Terminal):
+            if node.table is None:
+                new = Terminal(M @ node.offset)
+            else:
+                new = Terminal.affine(table(node.table), M @ node.offset, node.scale)
+        elif isinstance(node, Decision):
+            new = Decision(node.player, {a: convert(c) for a, c in node.actions.items()})
+        elif isinstance(node, Chance):
+            new = Chance({o: (pr, convert(c)) for o, (pr, c) in node.outcomes.items()})
+        else:  # the game validated its tree already
+            raise GutsInputError(f"unexpected node {node!r}")
+        memo[k] = (new, node)
+        return new
+
+    root = convert(game.root)
+    deals = game.deals
+    if share_information:
+        info = deals.info.copy()
+        joint, inv = np.unique(deals.info[list(team)].T, axis=0, return_inverse=True)
+        inv = np.asarray(inv).reshape(-1)
+        labels = list(deals.type_labels)
+        jl = tuple("|".join(str(deals.type_labels[m][joint[j, i]]) for i, m in enumerate(team))
+                   for j in range(joint.shape[0]))
+        for m in team:
+            info[m] = inv
+            labels[m] = jl
+        deals = Deals(deals.prob, info, tuple(labels))
+    name = f"pool({game.name}, team={team}, rule={rule}{', shared info' if share_information else ''})"
+    return PublicTreeGame(root, deals, n, name=name)

@@ -1,0 +1,74 @@
+"""Frozen result types of the extensive-form solvers."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+__all__ = ["ExtensiveResult", "BestResponse"]
+
+
+@dataclass(frozen=True)
+class ExtensiveResult:
+    """What every extensive-form solver returns.
+
+    Attributes
+    ----------
+    value : float
+        First player's expected payoff under ``strategies``.
+    values : ndarray (n_players,)
+        Every player's expected payoff under ``strategies``.
+    strategies : tuple of dict
+        ``strategies[p][history]`` = array (num_types[p], num_actions).
+    exploitability, nash_conv : float
+        Of ``strategies``, by the best-response routine (exploitability = nash_conv / n).
+    converged : bool
+        The solver's stopping criterion was met (LP: certificate within tolerance).
+    num_iter : int
+        Iterations (LP: simplex/IPM iterations reported by HiGHS).
+    history : tuple of (iteration, exploitability, seconds)
+        Convergence trace (empty for the LP).
+    seconds : float
+        Wall time of the solve.
+    method : str
+        ``"lp"``, ``"cfr+"``, ``"dcfr"``, ``"fictitious_play"``.
+    br_values : ndarray (n_players,)
+        Each player's best-response value against the others' ``strategies``.
+    regrets : ndarray (num_iter + 1, n_players) or None
+        Fictitious play only: every player's regret at each time (seed 004, Figure 2).
+    """
+
+    value: float
+    values: np.ndarray
+    strategies: tuple
+    exploitability: float
+    nash_conv: float
+    converged: bool
+    num_iter: int
+    history: tuple = ()
+    seconds: float = 0.0
+    method: str = ""
+    br_values: np.ndarray = field(default=None, repr=False)
+    regrets: np.ndarray = field(default=None, repr=False)
+
+    def history_frame(self):
+        """``history`` as a DataFrame (iteration, exploitability, seconds)."""
+        import pandas as pd
+
+        return pd.DataFrame(list(self.history), columns=["iteration", "exploitability", "seconds"])
+
+
+@dataclass(frozen=True)
+class BestResponse:
+    """A pure best response of ``player`` to fixed behaviour of the others.
+
+    ``value`` = his expected payoff when best-responding; ``strategy`` = {history:
+    array (num_types, num_actions)} of 0/1 rows (first maximising action);
+    ``type_values`` (num_types,) = the part of ``value`` earned with each type
+    (deal-probability weighted, so they sum to ``value``).
+    """
+
+    player: int
+    value: float
+    strategy: dict
+    type_values: np.ndarray

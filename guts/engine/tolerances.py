@@ -1,0 +1,44 @@
+"""Numerical tolerances of the engine, in one place.
+
+Every tolerance is absolute unless its name says ``REL``; the ones on payoffs are
+scaled by the payoff scale ``max(1, max|M|)`` where they are used.
+"""
+from __future__ import annotations
+
+# --- linear programming (HiGHS through scipy.optimize.linprog) ----------------------
+#: Primal and dual feasibility tolerance requested from HiGHS (its smallest accepted value).
+HIGHS_FEASIBILITY_TOL = 1e-10
+#: Duality gap of an LP solution accepted without a warning, relative to the payoff scale.
+LP_GAP_REL = 1e-9
+#: (HiGHS is optimal only to its feasibility tolerances: a degenerate LP solution can
+#: keep weight, within them, on a strategy that is not a best response, and a gap of a
+#: few 1e-9 on a badly scaled game.  :func:`guts.engine.matrix_game.solve_lp` therefore
+#: polishes on the best responses to the LP strategies, which restores gaps of ~1e-16.)
+#: Probability below which a strategy's entry is outside its support (polish, reports).
+SUPPORT_TOL = 1e-9
+#: Largest negative entry accepted from the indifference equations of the polish.
+POLISH_NEGATIVE_TOL = 1e-12
+
+# --- double oracle -----------------------------------------------------------------
+#: Stop when no best response improves on the restricted value by more than this.
+ORACLE_IMPROVEMENT_TOL = 1e-11
+#: Improvement tolerance of the double oracle inside the fixed point (stage solves).
+ORACLE_STAGE_TOL = 1e-13
+#: Full-game duality gap of the double oracle accepted as converged.
+ORACLE_GAP_TOL = 1e-9
+
+# --- recursive fixed point and certificates ----------------------------------------
+#: Default distance to the fixed point at which the iteration stops.
+FIXED_POINT_TOL = 1e-11
+#: ``T(v0) <= v0 + NO_ENTRY_REL * max(1, |v0|)``: the player should not enter.
+NO_ENTRY_REL = 1e-14
+#: A Newton trial point ``c`` is accepted when the stage value is ``>= c - ACCEPT_REL * max(1, |c|)``.
+ACCEPT_REL = 1e-13
+#: Slopes within this of 1 give no Newton step (``1 / (1 - slope)`` would blow up).
+SLOPE_MARGIN = 1e-12
+#: Absolute allowance for floating-point error in a certificate's row combination
+#: ``x A``, ``x B`` (entries are O(n); closed-form entries agree with the exact enumeration
+#: to ~1e-14, see tests/games/guts/test_guts_payoffs.py).
+CERT_ROUNDING = 1e-12
+#: A mixed strategy's entries must sum to one within this.
+PROBABILITY_SUM_TOL = 1e-9

@@ -1,0 +1,147 @@
+"""The sweep over coalition sizes N: ``results/large_n.csv`` (paper §5, large N).
+
+Each row is :func:`guts.games.guts.large_n.solve_large_n` (adaptive mesh refinement with
+a certified bracket) plus the plain-mesh refinement study; :func:`run_large_n` fans the
+sizes out with :func:`guts.studies.sweep.run_sweep` and writes the CSV and its meta file.
+"""
+from __future__ import annotations
+
+import math
+import time
+
+from guts import __version__
+from guts._validate import GutsInputError, check_int, check_positive_float
+from guts.games.guts.large_n import equilibrium_threshold, solve_large_n, solve_pseudo_bloc, threshold_mesh
+from guts.studies.output import ensure_output_dir, write_csv, write_meta
+from guts.studies.sweep import check_backend, run_sweep
+
+__all__ = ["LARGE_N_COLUMNS", "large_n_row", "run_large_n", "format_large_n"]
+
+LARGE_N_COLUMNS = [
+    "N", "value", "certified_lower", "certified_upper", "certified_width", "converged", "rounds",
+    "mesh_points", "value_previous_round", "value_uniform_101", "value_scaled_initial", "value_scaled_study",
+    "study_points",
+    "player1_threshold", "bloc_threshold", "pseudo_bloc_threshold", "pseudo_bloc_free", "pseudo_bloc_weight",
+    "player1_scaled", "bloc_scaled", "pseudo_bloc_scaled", "equilibrium_threshold", "player1_support",
+    "coalition_support", "seconds",
+]
+
+
+def large_n_row(params: dict) -> dict:
+    """One row of ``large_n.csv``: :func:`solve_large_n` plus the plain-mesh refinement study.
+
+    ``value_previous_round`` is the mesh value one refinement before the last (two
+    meshes to compare); ``value_uniform_101``, ``value_scaled_initial`` and
+    ``value_scaled_study`` are the values on the paper's uniform mesh, the initial
+    scaled mesh and a plain scaled mesh of ``study_points``.
+
+    ``params`` holds ``size``, ``points``, ``max_rounds``, ``target_width``,
+    ``s_min``, ``local`` and ``study_points`` (a plain scaled mesh solved for
+    comparison; 0 to skip).  Module-level so that sweeps can pickle and cache it.
+    """
+    t0 = time.perf_counter()
+    N = params["size"]
+    v = solve_large_n(N, points=params["points"], max_rounds=params["max_rounds"],
+                      target_width=params["target_width"], s_min=params["s_min"], local=params["local"])
+    uniform = solve_pseudo_bloc(N, threshold_mesh(N, 101, "uniform"), certify_result=False).coalition_value
+    study = params.get("study_points", 0)
+    study_value = (solve_pseudo_bloc(N, threshold_mesh(N, study, "scaled", params["s_min"]),
+                                     certify_result=False).coalition_value if study else math.nan)
+    p1, bloc, pseudo, free, weight = v.mesh_result.bloc_and_pseudo_bloc()
+    return {
+        "N": N, "value": v.value, "certified_lower": v.lower, "certified_upper": v.upper,
+        "certified_width": v.width, "converged": v.converged, "rounds": v.rounds, "mesh_points": v.points,
+        "value_previous_round": v.history[-2][1] if len(v.history) > 1 else math.nan,
+        "value_uniform_101": uniform, "value_scaled_initial": v.history[0][1],
+        "value_scaled_study": study_value, "study_points": study,
+        "player1_threshold": p1, "bloc_threshold": bloc, "pseudo_bloc_threshold": pseudo,
+        "pseudo_bloc_free": free, "pseudo_bloc_weight": weight,
+        "player1_scaled": N * (1.0 - p1), "bloc_scaled": N * (1.0 - bloc), "pseudo_bloc_scaled": N * (1.0 - pseudo),
+        "equilibrium_threshold": float(equilibrium_threshold(N + 1)),
+        "player1_support": " ".join(f"{t:.10g}:{w:.6f}" for t, w in sorted(v.player1_strategy.items())),
+        "coalition_support": " ".join(f"{a:.10g}/{b:.10g}:{w:.6f}"
+                                      for (a, b), w in sorted(v.coalition_strategy.items(), key=lambda kv: -kv[1])),
+        "seconds": time.perf_counter() - t0,
+    }
+
+
+def run_large_n(sizes, points: int = 100, max_rounds: int = 10, target_width: float = 1e-9,
+                s_min: float = 0.02, local: int = 4, study_points: int = 400, jobs: int = 1,
+                backend: str | None = None, scheduler: str | None = None, cache=None, out="results",
+                progress: bool = True, echo=None):
+    """Coalition values for many N (pseudo-bloc, continuous thresholds) into ``<out>/large_n.csv``.
+
+    Parameters
+    ----------
+    sizes : iterable of int
+        Coalition sizes N >= 1.
+    points, max_rounds, target_width, s_min, local
+        See :func:`solve_large_n`.
+    study_points : int
+        Also solve on a plain scaled mesh of this many points (0: skip) — with the
+        uniform 101-point mesh and the initial mesh, the refinement study.
+    jobs, backend, scheduler, cache
+        See :func:`guts.studies.sweep.run_sweep` (``cache``: folder of finished points).
+    out : path or None
+        Output folder; ``None`` writes nothing.
+    echo : callable, optional
+        Called with one line of text per row.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per N with :data:`LARGE_N_COLUMNS`.
+    """
+    import pandas as pd
+
+    sizes = sorted({check_int("size", s, 1) for s in sizes})
+    if not sizes:
+        raise GutsInputError("sizes must not be empty")
+    points = check_int("points", points, 10)
+    max_rounds = check_int("max_rounds", max_rounds, 1)
+    target_width = check_positive_float("target_width", target_width)
+    s_min = check_positive_float("s_min", s_min)
+    if s_min >= 1:
+        raise GutsInputError(f"s_min must be below 1 (the smallest coalition size); got {s_min}")
+    local = check_int("local", local, 1)
+    study_points = check_int("study_points", study_points, 0)
+    if 0 < study_points < 10:
+        raise GutsInputError(f"study_points must be 0 (skip) or >= 10; got {study_points}")
+    check_backend(backend, scheduler)
+    out_dir = ensure_output_dir(out) if out is not None else None
+    params = [dict(size=N, points=points, max_rounds=max_rounds, target_width=target_width, s_min=s_min,
+                   local=local, study_points=study_points, guts_version=__version__) for N in sizes]
+    t0 = time.perf_counter()
+    rows = run_sweep(large_n_row, params, jobs=jobs, progress=progress, desc="large N", backend=backend,
+                     scheduler=scheduler, cache=cache)
+    wall = time.perf_counter() - t0
+    df = pd.DataFrame(rows)[LARGE_N_COLUMNS]
+    if echo is not None:
+        echo(format_large_n(df))
+        echo(f"wall time {wall:.1f} s for {len(df)} sizes (jobs={jobs}, backend={backend or 'local'})")
+    if out_dir is not None:
+        target = out_dir / "large_n.csv"
+        write_csv(df, target, float_format="%.15g")
+        write_meta(target, {"sizes": sizes, "points": points, "max_rounds": max_rounds,
+                            "target_width": target_width, "s_min": s_min, "local": local,
+                            "study_points": study_points, "structure": "pseudo-bloc",
+                            "jobs": jobs, "backend": backend or "local"}, wall_seconds=wall,
+                   compute_seconds=float(df["seconds"].sum()))  # including sizes loaded from the cache
+    return df
+
+
+def format_large_n(df) -> str:
+    """Fixed-width text table of :func:`run_large_n` output."""
+    head = (f"{'N':>6} {'value':>14} {'cert. width':>11} {'prev.round':>10} {'uniform101':>11} {'scaled-init':>11} "
+            f"{'scaled-study':>12} {'s_p1':>6} {'s_bloc':>6} {'s_pseudo':>8} {'weight':>6} {'rounds':>6} {'sec':>6}")
+    lines = [head, "-" * len(head)]
+    for _, r in df.iterrows():
+        lines.append(
+            f"{int(r.N):>6} {r.value:>14.10f} {r.certified_width:>11.1e} {r.value_previous_round - r.value:>+10.1e} "
+            f"{r.value_uniform_101 - r.value:>+11.1e} "
+            f"{r.value_scaled_initial - r.value:>+11.1e} {r.value_scaled_study - r.value:>+12.1e} "
+            f"{r.player1_scaled:>6.3f} {r.bloc_scaled:>6.3f} {r.pseudo_bloc_scaled:>8.3f} "
+            f"{r.pseudo_bloc_weight:>6.3f} {int(r.rounds):>6} {r.seconds:>6.1f}")
+    lines.append("(prev.round: the previous refinement's mesh value, uniform101, scaled-init, scaled-study: "
+                 "plain-mesh values; each minus the refined value)")
+    return "\n".join(lines)

@@ -1,0 +1,130 @@
+"""Table 1 of the paper (§5): the 1 v. N pseudo-bloc game for N = 1..15 at mesh 101.
+
+:func:`run_table1` solves every row (joblib fan-out over N), compares with the
+paper's printed values (shipped as ``guts/data/paper_table1.csv``) and writes
+``table1.csv`` plus ``table1.meta.json`` atomically.  ``guts table1`` and
+``experiments/table1.py`` both call it.
+
+The paper used fictitious play, so its values are approximate; the values here are
+exact LP values of the same discretized game with a certified interval.  They are
+never adjusted toward the paper's.
+"""
+from __future__ import annotations
+
+import time
+from importlib import resources
+
+import pandas as pd
+
+from guts._validate import check_choice, check_int
+from guts.games.guts.strategies import STRUCTURES
+from guts.games.guts.coalition import solve_coalition, table1_row
+from guts.engine.recursive import METHODS, SOLVERS
+from guts.studies.output import ensure_output_dir, write_csv, write_meta
+from guts.studies.sweep import run_sweep
+
+__all__ = ["paper_table1", "solve_table1_row", "run_table1", "compare_with_paper", "TABLE1_COLUMNS"]
+
+TABLE1_COLUMNS = [
+    "N", "mesh", "structure", "solver", "method", "opponent_value", "value_lower", "value_upper",
+    "certified_lower", "certified_upper", "certified_width", "epsilon", "player1_strategy",
+    "bloc_strategy", "pseudo_bloc_strategy", "pseudo_bloc_free", "pseudo_bloc_weight",
+    "player1_support", "coalition_support", "iterations", "coalition_iterations", "num_solves",
+    "converged", "seconds",
+]
+
+
+def paper_table1() -> pd.DataFrame:
+    """The paper's Table 1 as printed (mesh 101, pseudo-bloc, fictitious play)."""
+    with resources.files("guts").joinpath("data", "paper_table1.csv").open() as fh:
+        return pd.read_csv(fh)
+
+
+def solve_table1_row(params: dict) -> dict:
+    """Solve one row; ``params`` holds the keyword arguments of :func:`solve_coalition`."""
+    r = solve_coalition(**params)
+    row = table1_row(r)
+    row["certified_width"] = row["certified_upper"] - row["certified_lower"]
+    return row
+
+
+def run_table1(sizes=range(1, 16), mesh: int = 101, structure: str = "pseudo-bloc", solver: str = "lp",
+               method: str = "newton", jobs: int = 1, out="results", fp_iterations: int = 10_000,
+               random_state: int = 0, progress: bool = True, echo=None) -> pd.DataFrame:
+    """Reproduce Table 1 and write ``<out>/table1.csv`` (+ ``table1.meta.json``).
+
+    Parameters
+    ----------
+    sizes : iterable of int
+        Coalition sizes N (>= 1).
+    mesh : int
+        Mesh points (>= 2), for player 1 and the coalition.
+    structure, solver, method
+        See :func:`guts.solve_coalition`.
+    jobs : int
+        joblib processes (-1: all cores).
+    out : path or None
+        Output folder; ``None`` writes nothing.
+    echo : callable, optional
+        Called with one line of text per finished row (e.g. ``print``).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per N with :data:`TABLE1_COLUMNS`.
+    """
+    sizes = [check_int("size", s, 1) for s in sizes]
+    if not sizes:
+        check_int("size", 0, 1)
+    mesh = check_int("mesh", mesh, 2)
+    check_choice("structure", structure, STRUCTURES)
+    check_choice("solver", solver, SOLVERS)
+    check_choice("method", method, METHODS)
+    out_dir = ensure_output_dir(out) if out is not None else None
+    params = [dict(size=N, mesh=mesh, structure=structure, solver=solver, method=method,
+                   fp_iterations=fp_iterations, random_state=random_state) for N in sizes]
+    t0 = time.perf_counter()
+    rows = run_sweep(solve_table1_row, params, jobs=jobs, progress=progress, desc="Table 1")
+    wall = time.perf_counter() - t0
+    df = pd.DataFrame(rows)[TABLE1_COLUMNS]
+    if echo is not None:
+        for line in format_comparison(df).splitlines():
+            echo(line)
+        echo(f"wall time {wall:.2f} s for {len(df)} rows (jobs={jobs})")
+    if out_dir is not None:
+        target = out_dir / "table1.csv"
+        write_csv(df, target, float_format="%.15g")
+        write_meta(target, {"sizes": sizes, "mesh": mesh, "structure": structure, "solver": solver,
+                            "method": method, "jobs": jobs, "fp_iterations": fp_iterations,
+                            "random_state": random_state}, wall_seconds=wall)
+    return df
+
+
+def compare_with_paper(df: pd.DataFrame) -> pd.DataFrame:
+    """Side by side with the paper's Table 1 (rows for the N present in both)."""
+    paper = paper_table1().rename(columns={
+        "opponent_value": "paper_value", "player1_strategy": "paper_player1",
+        "bloc_strategy": "paper_bloc", "pseudo_bloc_strategy": "paper_pseudo_bloc"})
+    merged = df.merge(paper, on="N", how="left")
+    merged["value_diff"] = merged["opponent_value"] - merged["paper_value"]
+    return merged
+
+
+def format_comparison(df: pd.DataFrame) -> str:
+    """A fixed-width text table: computed vs paper, per row with its wall time."""
+    m = compare_with_paper(df)
+    head = (f"{'N':>3} {'value':>12} {'paper':>7} {'diff':>9} {'cert. width':>11} "
+            f"{'p1':>5} {'paper':>5} {'bloc':>5} {'paper':>5} {'pseudo':>6} {'paper':>5} {'weight':>6} {'sec':>6}")
+    lines = [head, "-" * len(head)]
+
+    def f(v, spec):
+        return format(v, spec) if v == v else "-".rjust(len(format(0.0, spec)))
+
+    for _, r in m.iterrows():
+        lines.append(
+            f"{int(r.N):>3} {r.opponent_value:>12.8f} {f(r.paper_value, '7.4f')} {f(r.value_diff, '+9.1e')} "
+            f"{f(r.certified_width, '11.1e')} {r.player1_strategy:>5.2f} {f(r.paper_player1, '5.2f')} "
+            f"{f(r.bloc_strategy, '5.2f')} {f(r.paper_bloc, '5.2f')} {f(r.pseudo_bloc_strategy, '6.2f')} "
+            f"{f(r.paper_pseudo_bloc, '5.2f')} {r.pseudo_bloc_weight:>6.3f} {r.seconds:>6.2f}"
+        )
+    return "\n".join(lines)
