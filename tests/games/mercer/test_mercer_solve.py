@@ -104,3 +104,23 @@ def test_bad_input_one_clear_error(kwargs, needle):
     with pytest.raises(GutsInputError, match=needle) as exc:
         solve(args.pop("variant"), **args)
     assert "\n" not in str(exc.value)
+
+
+@pytest.mark.parametrize("variant,deck", [("smh", None), ("mmh", Deck((2, 3, 4), 2))])
+def test_free_check_in_the_fixed_model_is_worth_exactly_zero(variant, deck):
+    """In the seed's model nobody has to match a bet: with a free check, always checking
+    guarantees a player his showdown equity, which is 0 by symmetry of the deal, and no
+    bet can force a checker out; so the two-player value is 0 (beyond the paper)."""
+    kw = {} if deck is None else dict(deck=deck)
+    r = solve(variant, 2, "lp", check=True, **kw)
+    assert abs(r.values[0]) < 1e-9 and r.exploitability < 1e-9
+
+
+def test_limit_betting_with_check_is_an_exact_equilibrium_by_brute_force():
+    ranks, copies = (2, 3, 4), 2
+    r = solve("mmh", 2, "lp", betting="limit", check=True, deck=Deck(ranks, copies))
+    enum = O.Enumeration(oracle_rules("mmh", 2, ranks, copies, betting="limit", check=True))
+    strat = as_oracle_strategy(r.built.game, r.strategies)
+    vals = enum.values(strat)
+    for p in range(2):
+        assert enum.best_response_value(strat, p) - vals[p] < GAIN_ATOL
