@@ -21,7 +21,7 @@ from guts.errors import ConvergenceWarning, GutsInputError, guarded
 from guts.games.mercer import Collusion, build_game, variant_rules
 from guts.games.mercer.paper import PAPER_TABLE7, PAPER_TABLE7_ERROR, PAPER_TABLES, PAPER_VALUES
 from guts.games.mercer.solve import br_gains, seat_values, solve
-from guts.games.mercer.tables import table_frame
+from guts.games.mercer.tables import add_equilibrium_ranges, table_frame
 from guts.studies.output import ensure_output_dir, save_figure, write_csv, write_meta
 
 __all__ = ["run_sizes", "run_values", "run_tables", "run_table7", "run_collusion_epsilon",
@@ -145,13 +145,16 @@ def run_tables(out="results/mercer", epsilon=TABLE_EPSILON) -> pd.DataFrame:
         for (v, n, coll, m), r in sols.items():
             if v == spec["variant"] and n == spec["players"] and coll == spec.get("collusion"):
                 df = table_frame(name, r.built, r.strategies, method=m)
+                if m == "lp":      # the range of every first-decision figure over all equilibria
+                    df = add_equilibrium_ranges(df, r.built, r.values)
                 df["nash_conv"] = r.nash_conv
                 frames.append(df)
     df = pd.concat(frames, ignore_index=True)
     write_csv(df, out / "tables.csv")
     write_meta(out / "tables.csv", {"epsilon_3p": epsilon, "fp_epsilon": SEED_EPSILON},
                note="ours/paper: probability (%) of betting 4; reach = probability that the "
-                    "information set is reached (deal and history) under the profile")
+                    "information set is reached (deal and history) under the profile; eq_min/eq_max "
+                    "(2P, first decisions): range over all exact equilibria")
     return df
 
 

@@ -104,3 +104,28 @@ def wide_table(df: pd.DataFrame, value: str = "ours") -> pd.DataFrame:
     order_cols = list(dict.fromkeys(df["column"]))
     w = df.pivot(index="row", columns="column", values=value)
     return w.loc[order_rows, order_cols]
+
+
+def add_equilibrium_ranges(df: pd.DataFrame, built: BuiltGame, values) -> pd.DataFrame:
+    """Columns ``eq_min``/``eq_max`` (percent): the range of each two-player figure over
+    all exact equilibria (first decisions only; NaN elsewhere), see :mod:`.eqrange`."""
+    from .eqrange import first_decision_range
+
+    game = built.game
+    lo, hi = [], []
+    for _, row in df.iterrows():
+        h = tuple(row["history"].split()) if row["history"] != "-" else ()
+        q = (built.seat_player or tuple(range(game.num_players)))[row["seat"]]
+        pt = game.compiled.players[q]
+        d = pt.index.get(h)
+        if game.num_players != 2 or d is None or pt.dec_parent[d] != 0:
+            lo.append(np.nan)
+            hi.append(np.nan)
+            continue
+        a = bet_action(pt.action_labels[d])
+        mn, mx = first_decision_range(game, values[q], q, h, a, row["holding"])
+        lo.append(100 * mn)
+        hi.append(100 * mx)
+    out = df.copy()
+    out["eq_min"], out["eq_max"] = lo, hi
+    return out
