@@ -1,0 +1,90 @@
+"""``guts mercer``: Mercer hold'em (seed 004): solve a variant, print the tree sizes.
+
+    guts mercer solve smh --players 2 --method lp
+    guts mercer solve mmh --players 3 --method cfr+ --epsilon 0.01 --collusion strong --team 1,2
+    guts mercer sizes
+"""
+from __future__ import annotations
+
+import argparse
+
+from guts.cli.options import number_arg
+
+HELP = "Mercer hold'em (seed 004): solve SMH / MMH with 2 or 3 players, with collusion"
+
+
+def _team(text: str):
+    try:
+        parts = tuple(int(x) for x in str(text).split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"team must be two distinct seats like 0,1; got {text!r}") from None
+    return parts
+
+
+def add_subparser(subparsers):
+    p = subparsers.add_parser("mercer", help=HELP, description=HELP)
+    sub = p.add_subparsers(dest="mercer_command", metavar="ACTION", parser_class=type(p))
+    sub.required = True
+    s = sub.add_parser("solve", help="solve one variant and print values and exploitability",
+                       description="Solve SMH or MMH (seed 004 §4) exactly (LP) or by CFR+ / the "
+                                   "seed's fictitious play; print every seat's value and the "
+                                   "exploitability certificate.")
+    s.add_argument("variant", help="smh or mmh")
+    s.add_argument("--players", type=int, default=2, help="2 or 3 (default 2)")
+    s.add_argument("--method", default=None, help="lp, cfr+ or fp (default: lp when exact, else cfr+)")
+    s.add_argument("--epsilon", type=number_arg("epsilon", float, 0.0, strict=True), default=None,
+                   help="target for cfr+ (NashConv) and fp (every player's regret); default 0.01")
+    s.add_argument("--collusion", default=None, help="weak or strong (3 players)")
+    s.add_argument("--team", type=_team, default=None, help="the two colluding seats, e.g. 0,1")
+    s.add_argument("--check", action="store_true", help="allow checking (beyond the paper)")
+    s.add_argument("--betting", default="fixed", help="fixed (the paper's) or limit (call/raise)")
+    s.add_argument("--max-iterations", type=int, default=None, help="iteration cap (cfr+, fp)")
+    s.add_argument("--time-limit", type=number_arg("time-limit", float, 0.0, strict=True), default=None,
+                   help="seconds (cfr+, fp)")
+    s.set_defaults(func=run_solve)
+    z = sub.add_parser("sizes", help="tree sizes of SMH / MMH with 2 and 3 players",
+                       description="Public states, information sets and deals of the four variants.")
+    z.set_defaults(func=run_sizes)
+    return p
+
+
+def run_solve(args) -> int:
+    import warnings
+
+    from guts.errors import ConvergenceWarning
+    from guts.games.mercer import solve
+
+    method = args.method
+    if method is None:
+        method = "lp" if (args.players == 2 or (args.collusion or "").lower() == "strong") else "cfr+"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)   # reported below instead
+        r = solve(args.variant, players=args.players, method=method, epsilon=args.epsilon,
+                  collusion=args.collusion, team=args.team, max_iterations=args.max_iterations,
+                  time_limit=args.time_limit, check=args.check, betting=args.betting)
+    name = f"{r.players}P-{r.variant.upper()}"
+    if r.collusion:
+        name += f", {r.collusion} collusion of seats {r.team[0]},{r.team[1]}"
+    print(f"{name}: method {r.method}" + (f", epsilon {r.epsilon:g}" if r.epsilon else " (exact)"))
+    print("values per seat   " + "  ".join(f"{v:+.6f}" for v in r.values))
+    print(f"exploitability    {r.exploitability:.3e}   NashConv {r.nash_conv:.3e}   "
+          f"max regret (seed's epsilon) {r.max_regret:.3e}")
+    s = r.stats
+    print(f"tree              {s.public_states} public states, {s.info_sets} information sets, "
+          f"{s.deals} deals")
+    print(f"iterations        {r.num_iter}; solve {r.seconds:.2f} s, build {r.build_seconds:.2f} s; "
+          f"converged {r.converged}")
+    return 0 if r.converged else 1
+
+
+def run_sizes(args) -> int:
+    from guts.games.mercer import build_game, variant_rules
+
+    print(f"{'variant':10s} {'public states':>13s} {'decisions':>9s} {'info sets':>9s} {'deals':>6s} "
+          f"{'seed tree nodes':>15s}")
+    for v in ("smh", "mmh"):
+        for n in (2, 3):
+            s = build_game(variant_rules(v, n), count_full_tree=True).stats
+            print(f"{n}P-{v.upper():6s} {s.public_states:13d} {s.decision_nodes:9d} {s.info_sets:9d} "
+                  f"{s.deals:6d} {s.full_tree_nodes:15d}")
+    return 0

@@ -1,0 +1,84 @@
+"""The seed's published figures, as printed (seed 004, §4.2, §4.3, §5, Tables 1-8).
+
+Bet percentages are the probability (in %) of betting 4 at the named decision for each
+private holding. Each table row gives the seat that acts and the public history before
+its decision, in this package's labels (``"b4"`` bet, ``"f"`` fold, ``"flop:xy"``).
+The seed computed them by fictitious play to a 0.01- (2P-SMH: 0.001-) equilibrium; they
+are approximate and equilibria need not be unique: compare, never copy.
+"""
+from __future__ import annotations
+
+__all__ = ["PAPER_VALUES", "PAPER_TABLES", "PAPER_TABLE7", "TABLE_HANDS"]
+
+B, F = "b4", "f"
+
+#: Expected values per seat (first seat first), §4.2-4.3.
+PAPER_VALUES = {
+    ("smh", 2): (-0.1, 0.1),
+    ("mmh", 2): (-0.4, 0.4),
+    ("smh", 3): (-0.29, 0.008, 0.282),
+}
+
+TABLE_HANDS = ("22", "23", "24", "25", "26", "34", "35", "36", "45", "46")
+
+# name -> dict(variant, players, collusion, team, caption, columns, rows, hand/flop)
+# rows: (row label, seat, history, values)
+PAPER_TABLES = {
+    "table1": dict(
+        variant="smh", players=2, caption="2P-SMH bet percentages by holding (nontrivial hands)",
+        columns=("25", "34", "35"),
+        rows=[("1st Player", 0, (), (66, 65, 100)),
+              ("2nd Player", 1, (B,), (0, 0, 97))]),
+    "table2": dict(
+        variant="mmh", players=2, caption="2P-MMH first bet percentages by holding",
+        columns=("22", "23", "24", "25", "26", "34", "35", "36", "45"),
+        rows=[("1st Player", 0, (), (98.1, 0.2, 0.2, 12.4, 27.1, 0.3, 66.5, 100, 100)),
+              ("2nd Player", 1, (B,), (46.2, 0.2, 0.3, 0.5, 1.0, 0.5, 0.9, 34.6, 46.2))]),
+    "table3": dict(
+        variant="mmh", players=2, caption="2P-MMH first post-flop bet percentages with 45 (columns: flops)",
+        columns=("22", "23", "26", "33", "36", "46", "56", "66"), hand="45",
+        rows=[("1st Player", 0, (B, B, B, B, "flop:{}"), (20.5, 93.9, 62.9, 47.7, 24.7, 100, 100, 53.6)),
+              ("2nd Player", 1, (B, B, B, B, "flop:{}", B), (30.0, 22.7, 34.9, 7.6, 46.1, 60.9, 98.1, 33.8))]),
+    "table4": dict(
+        variant="mmh", players=3, caption="3P-MMH second player's first bet percentages",
+        columns=TABLE_HANDS,
+        rows=[("1st Player Folds", 1, (F,), (84.7, 1.9, 2.4, 4.0, 100, 4.0, 62.6, 100, 100, 100)),
+              ("1st Player Bets", 1, (B,), (37.4, 1.3, 1.9, 3.0, 5.6, 3.0, 5.1, 12.6, 12.1, 53.0))]),
+    "table5": dict(
+        variant="mmh", players=3, caption="3P-MMH first bet percentages, nobody folded yet",
+        columns=TABLE_HANDS,
+        rows=[("1st Player", 0, (), (76.1, 1.3, 1.9, 3.0, 5.1, 3.0, 4.6, 36.3, 33.6, 100)),
+              ("2nd Player", 1, (B,), (37.4, 1.3, 1.9, 3.0, 5.6, 3.0, 5.1, 12.6, 12.1, 53.0)),
+              ("3rd Player", 2, (B, B), (100, 1.3, 1.9, 3.5, 6.2, 3.0, 6.2, 11.6, 11.6, 24.5))]),
+    "table6": dict(
+        variant="mmh", players=3, caption="3P-MMH third player's first bet percentages",
+        columns=TABLE_HANDS,
+        rows=[("1st Player Folds", 2, (F, B), (70.7, 2.4, 3.0, 5.1, 12.6, 4.6, 9.4, 100, 80.9, 100)),
+              ("2nd Player Folds", 2, (B, F), (20.7, 2.4, 3.0, 4.6, 9.9, 4.6, 8.3, 16.9, 16.9, 76.6))]),
+    "table8_nocol": dict(
+        variant="mmh", players=3, caption="3P-MMH third player's first bet, no collusion",
+        columns=TABLE_HANDS,
+        rows=[("No Folding", 2, (B, B), (100, 1.3, 1.9, 3.5, 6.2, 3.0, 6.2, 11.6, 11.6, 24.5)),
+              ("1st Player Folds", 2, (F, B), (70.7, 2.4, 3.0, 5.1, 12.6, 4.6, 9.4, 100, 80.9, 100)),
+              ("2nd Player Folds", 2, (B, F), (20.7, 2.4, 3.0, 4.6, 9.9, 4.6, 8.3, 16.9, 16.9, 76.6))]),
+    "table8_col": dict(
+        variant="mmh", players=3, collusion="weak", team=(0, 1),
+        caption="3P-MMH third player's first bet, weak collusion of the first two",
+        columns=TABLE_HANDS,
+        rows=[("No Folding", 2, (B, B), (100, 2.0, 2.0, 3.7, 6.5, 3.1, 6.5, 12.7, 12.7, 36.4)),
+              ("1st Player Folds", 2, (F, B), (30.2, 2.5, 3.1, 5.9, 13.8, 5.4, 9.9, 100, 68.6, 100)),
+              ("2nd Player Folds", 2, (B, F), (46.6, 2.5, 3.1, 5.4, 12.1, 4.8, 9.3, 28.5, 41.5, 100))]),
+}
+
+#: Table 7: expected payoffs in 3P-MMH, players A, B, C, "A and B potentially colluding",
+#: seats rotated. Weak-collusion figures are printed x 1e-3 (converted here to chips).
+PAPER_TABLE7 = {
+    ("strong", "public"): (-0.178, 0.0889, 0.0889),
+    ("strong", "private"): (-0.195, 0.0977, 0.0977),
+    ("strong", "suspicious"): (-0.0316, 0.0127, 0.0189),
+    ("weak", "public"): (-0.996e-3, 0.498e-3, 0.498e-3),
+    ("weak", "private"): (-0.748e-3, 0.374e-3, 0.374e-3),
+    ("weak", "suspicious"): (-0.448e-3, 0.325e-3, 0.122e-3),
+}
+#: "All payoffs have an error of 0.00577" (Table 7 caption).
+PAPER_TABLE7_ERROR = 0.00577

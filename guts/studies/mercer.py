@@ -1,0 +1,353 @@
+"""Mercer hold'em study (seed 004): tree sizes, values, strategy tables, collusion payoffs
+(Table 7), the value of collusion as a function of epsilon, and variants beyond the paper.
+
+Every ``run_*`` function computes one artefact and writes it under ``out`` (CSV, and PNG
+for figures) with a ``.meta.json`` beside it; ``main`` is the command line of the thin
+``experiments/mercer_*.py`` scripts.
+"""
+from __future__ import annotations
+
+import argparse
+import contextlib
+import sys
+import time
+import warnings
+
+import numpy as np
+import pandas as pd
+
+from guts.engine.extensive import cfr_plus, expected_values, pool
+from guts.errors import ConvergenceWarning, GutsInputError, guarded
+from guts.games.mercer import Collusion, build_game, variant_rules
+from guts.games.mercer.paper import PAPER_TABLE7, PAPER_TABLE7_ERROR, PAPER_TABLES, PAPER_VALUES
+from guts.games.mercer.solve import br_gains, seat_values, solve
+from guts.games.mercer.tables import add_equilibrium_ranges, table_frame
+from guts.studies.output import ensure_output_dir, save_figure, write_csv, write_meta
+
+__all__ = ["run_sizes", "run_values", "run_tables", "run_table7", "run_collusion_epsilon",
+           "run_beyond", "to_pooled_strategies", "main", "ARTEFACTS"]
+
+#: Precision of the three-player equilibria behind the strategy tables and Table 7.
+TABLE_EPSILON = 1e-3
+#: The seed's target.
+SEED_EPSILON = 0.01
+TEAMS = ((0, 1), (0, 2), (1, 2))
+
+
+@contextlib.contextmanager
+def _quiet():
+    """Iterative solves report their certificates in the tables; no warning spam."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        yield
+
+
+# ----------------------------------------------------------------------------- sizes
+def run_sizes(out="results/mercer") -> pd.DataFrame:
+    """Tree sizes of the four variants (and of the collusion games): public states,
+    information sets, deals (type tuples), share tables, and the seed's explicit tree."""
+    out = ensure_output_dir(out)
+    rows = []
+    for v in ("smh", "mmh"):
+        for n in (2, 3):
+            cases = [("none", None, False)]
+            if n == 3:
+                cases += [("weak (0,1)", Collusion((0, 1), "weak"), False),
+                          ("strong (0,1)", Collusion((0, 1), "strong"), False),
+                          ("strong (0,1), team as one player", Collusion((0, 1), "strong"), True)]
+            for label, coll, merged in cases:
+                t0 = time.perf_counter()
+                b = build_game(variant_rules(v, n), coll, merge_team=merged, count_full_tree=(coll is None))
+                s = b.stats
+                rows.append(dict(variant=f"{n}P-{v.upper()}", collusion=label, players=s.players,
+                                 public_states=s.public_states, decision_nodes=s.decision_nodes,
+                                 chance_nodes=s.chance_nodes, terminals=s.terminals, deals=s.deals,
+                                 types="/".join(map(str, s.types)), info_sets=s.info_sets,
+                                 share_tables=s.share_tables,
+                                 seed_tree_nodes=s.full_tree_nodes if s.full_tree_nodes >= 0 else None,
+                                 build_seconds=time.perf_counter() - t0))
+    df = pd.DataFrame(rows)
+    write_csv(df, out / "sizes.csv")
+    write_meta(out / "sizes.csv", {"variants": ["smh", "mmh"], "players": [2, 3]},
+               note="seed_tree_nodes: nodes of the seed's explicit tree (every card deal expanded) "
+                    "= sum over public nodes of the deals reaching them; the seed reports ~5 million "
+                    "for 3P-MMH")
+    return df
+
+
+# ----------------------------------------------------------------------------- values
+def _result_row(r, paper=None, note=""):
+    row = dict(variant=f"{r.players}P-{r.variant.upper()}", method=r.method,
+               collusion=r.collusion or "none", team=",".join(map(str, r.team)) if r.team else "",
+               epsilon=r.epsilon, exploitability=r.exploitability, nash_conv=r.nash_conv,
+               max_regret=r.max_regret, converged=r.converged, iterations=r.num_iter,
+               solve_seconds=r.seconds, note=note)
+    for s in range(3):
+        row[f"value_{s}"] = float(r.values[s]) if s < len(r.values) else np.nan
+        row[f"paper_{s}"] = paper[s] if paper is not None and s < len(paper) else np.nan
+    return row
+
+
+def run_values(out="results/mercer", epsilon=SEED_EPSILON) -> pd.DataFrame:
+    """Every variant by every applicable method, beside the seed's values (§4.2, §4.3).
+
+    Also 3P-SMH with a bet of 8: the seed's 3P-SMH figures (-0.29, 0.008, 0.282) are
+    reproduced by that bet size, not by the stated bet of 4."""
+    out = ensure_output_dir(out)
+    rows = []
+    with _quiet():
+        for v in ("smh", "mmh"):
+            for n in (2, 3):
+                paper = PAPER_VALUES.get((v, n))
+                methods = ["lp", "cfr+", "fp"] if n == 2 else ["cfr+", "fp"]
+                for m in methods:
+                    r = solve(v, n, m, epsilon=None if m == "lp" else epsilon)
+                    rows.append(_result_row(r, paper))
+                if n == 3:
+                    r = solve(v, n, "cfr+", epsilon=TABLE_EPSILON)
+                    rows.append(_result_row(r, paper, "tight"))
+        r = solve("smh", 3, "cfr+", epsilon=TABLE_EPSILON, bets=(8.0,))
+        rows.append(_result_row(r, PAPER_VALUES[("smh", 3)], "bet 8 instead of 4"))
+        r = solve("smh", 2, "lp", bets=(8.0,))
+        rows.append(_result_row(r, PAPER_VALUES[("smh", 2)], "bet 8 instead of 4"))
+    df = pd.DataFrame(rows)
+    write_csv(df, out / "values.csv")
+    write_meta(out / "values.csv", {"epsilon": epsilon, "tight_epsilon": TABLE_EPSILON},
+               note="values in chips per hand per seat (first seat first); nash_conv = sum of "
+                    "best-response gains, max_regret = the seed's epsilon criterion")
+    return df
+
+
+# ----------------------------------------------------------------------------- tables
+def _solutions_for_tables(epsilon):
+    """(label, BuiltGame, strategies, method) for every game the tables read."""
+    sols = {}
+    with _quiet():
+        for v in ("smh", "mmh"):
+            r = solve(v, 2, "lp")
+            sols[(v, 2, None, "lp")] = r
+            r = solve(v, 2, "fp", epsilon=SEED_EPSILON)
+            sols[(v, 2, None, "fp")] = r
+        for m, eps in (("cfr+", epsilon), ("fp", SEED_EPSILON)):
+            sols[("mmh", 3, None, m)] = solve("mmh", 3, m, epsilon=eps)
+            sols[("mmh", 3, "weak", m)] = solve("mmh", 3, m, epsilon=eps, collusion="weak", team=(0, 1))
+    return sols
+
+
+def run_tables(out="results/mercer", epsilon=TABLE_EPSILON) -> pd.DataFrame:
+    """Tables 1-6 and 8 (bet percentages by holding, position, history), ours beside the
+    seed's. Two players: the exact LP equilibrium (and the seed's fictitious play);
+    three players: CFR+ to NashConv <= ``epsilon`` and fictitious play to the seed's 0.01."""
+    out = ensure_output_dir(out)
+    sols = _solutions_for_tables(epsilon)
+    frames = []
+    for name, spec in PAPER_TABLES.items():
+        for (v, n, coll, m), r in sols.items():
+            if v == spec["variant"] and n == spec["players"] and coll == spec.get("collusion"):
+                df = table_frame(name, r.built, r.strategies, method=m)
+                if m == "lp":      # the range of every first-decision figure over all equilibria
+                    df = add_equilibrium_ranges(df, r.built, r.values)
+                df["nash_conv"] = r.nash_conv
+                frames.append(df)
+    df = pd.concat(frames, ignore_index=True)
+    write_csv(df, out / "tables.csv")
+    write_meta(out / "tables.csv", {"epsilon_3p": epsilon, "fp_epsilon": SEED_EPSILON},
+               note="ours/paper: probability (%) of betting 4; reach = probability that the "
+                    "information set is reached (deal and history) under the profile; eq_min/eq_max "
+                    "(2P, first decisions): range over all exact equilibria")
+    return df
+
+
+# ----------------------------------------------------------------------------- table 7
+def to_pooled_strategies(merged_built, merged_strategies, pooled_game) -> tuple:
+    """Seat strategies for the engine's pooled game from a merged-team solution."""
+    mg = merged_built.game
+    out = []
+    for s in range(pooled_game.num_players):
+        q = merged_built.seat_player[s]
+        src_labels = {lab: t for t, lab in enumerate(mg.deals.type_labels[q])}
+        rows = [src_labels[lab] for lab in pooled_game.deals.type_labels[s]]
+        out.append({h: merged_strategies[q][h][rows] for h in pooled_game.decision_histories(s)})
+    return tuple(out)
+
+
+def _pooled(v, kind, team):
+    return build_game(variant_rules(v, 3), Collusion(team, kind)).game
+
+
+def _collusion_solution(v, kind, team, epsilon):
+    """Collusion equilibrium as seat strategies of the pooled game, with its NashConv.
+
+    Strong: the team is one player (two-player zero-sum), solved by CFR+ to
+    exploitability ``epsilon`` of that game (its value is then certified within
+    NashConv); weak: CFR+ on the three-player pooled game."""
+    with _quiet():
+        if kind == "strong":
+            merged = build_game(variant_rules(v, 3), Collusion(team, kind), merge_team=True)
+            r = cfr_plus(merged.game, target_exploitability=epsilon / 2, iterations=100_000, report_every=50)
+            game = _pooled(v, kind, team)
+            strat = to_pooled_strategies(merged, r.strategies, game)
+            return game, strat, r.nash_conv
+        res = solve(v, 3, "cfr+", epsilon=epsilon, collusion=kind, team=team)
+        return res.built.game, res.strategies, res.nash_conv
+
+
+def run_table7(out="results/mercer", variant="mmh", epsilon=TABLE_EPSILON) -> pd.DataFrame:
+    """Table 7: payoffs with collusion, strong and weak, public / private / suspicious,
+    for every seating of the victim, and their average over seatings (the seed rotates the
+    dealer). Public: all play the collusion equilibrium; private: colluders play it, the
+    victim the no-collusion equilibrium; suspicious: nobody colludes (no-collusion game),
+    the victim plays his collusion-equilibrium strategy (§5)."""
+    out = ensure_output_dir(out)
+    with _quiet():
+        base = solve(variant, 3, "cfr+", epsilon=epsilon)
+    game0, strat0 = base.built.game, base.strategies
+    rows = []
+    for kind in ("strong", "weak"):
+        for team in TEAMS:
+            victim = next(s for s in range(3) if s not in team)
+            gc, sc, nc = _collusion_solution(variant, kind, team, epsilon)
+            profiles = {
+                "public": (gc, sc),
+                "private": (gc, tuple(strat0[s] if s == victim else sc[s] for s in range(3))),
+                "suspicious": (game0, tuple(sc[s] if s == victim else strat0[s] for s in range(3))),
+                "none": (game0, strat0),
+            }
+            for scen, (g, st) in profiles.items():
+                ev, gains = br_gains(g, st)
+                rows.append(dict(kind=kind, scenario=scen, team=f"{team[0]},{team[1]}", victim=victim,
+                                 value_0=ev[0], value_1=ev[1], value_2=ev[2],
+                                 victim_value=ev[victim], colluder_value=ev[list(team)].mean(),
+                                 nash_conv=float(gains.sum()), solve_nash_conv=nc if scen != "none" else base.nash_conv))
+    df = pd.DataFrame(rows)
+    # the seed's layout: A = victim, B and C = colluders, averaged over the three seatings
+    avg = (df.groupby(["kind", "scenario"], sort=False)
+           .agg(victim_value=("victim_value", "mean"), colluder_value=("colluder_value", "mean"),
+                nash_conv=("nash_conv", "max")).reset_index())
+    for col in ("A", "B", "C"):
+        avg[f"paper_{col}"] = [PAPER_TABLE7.get((k, s), (np.nan,) * 3)["ABC".index(col)]
+                               for k, s in zip(avg.kind, avg.scenario)]
+    write_csv(df, out / "table7_seatings.csv")
+    write_meta(out / "table7_seatings.csv", {"variant": variant, "epsilon": epsilon})
+    write_csv(avg, out / "table7.csv")
+    write_meta(out / "table7.csv", {"variant": variant, "epsilon": epsilon},
+               note=f"averages over the three seatings of the victim (A); paper error {PAPER_TABLE7_ERROR}")
+    return avg
+
+
+# ----------------------------------------------------------------------------- collusion vs epsilon
+def run_collusion_epsilon(out="results/mercer", variant="mmh", epsilons=(0.1, 0.03, 0.01, 0.003, 0.001)):
+    """The value of collusion to the colluders (victim's loss against the no-collusion
+    game, averaged over the three seatings) as a function of epsilon, with error bars from
+    NashConv (not from "the margin of error of our fictitious play")."""
+    out = ensure_output_dir(out)
+    rows = []
+    with _quiet():
+        for eps in epsilons:
+            base = solve(variant, 3, "cfr+", epsilon=eps)
+            for kind in ("weak", "strong"):
+                vals, ncs = [], []
+                for team in TEAMS:
+                    victim = next(s for s in range(3) if s not in team)
+                    g, st, nc = _collusion_solution(variant, kind, team, eps)
+                    ev = expected_values(g, st)
+                    vals.append(ev[victim] - base.values[victim])
+                    ncs.append(nc)
+                rows.append(dict(kind=kind, epsilon=eps, victim_loss=-float(np.mean(vals)),
+                                 error=float(np.max(ncs) + base.nash_conv),
+                                 nash_conv_collusion=float(np.max(ncs)), nash_conv_base=base.nash_conv))
+    df = pd.DataFrame(rows)
+    write_csv(df, out / "collusion_epsilon.csv")
+    write_meta(out / "collusion_epsilon.csv", {"variant": variant, "epsilons": list(epsilons)},
+               note="victim_loss: victim's value without collusion minus with collusion (public), "
+                    "mean over seatings; error: NashConv of the collusion solve + of the base solve")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(6, 4))
+    for kind, mk in (("strong", "o"), ("weak", "s")):
+        d = df[df.kind == kind]
+        ax.errorbar(d.epsilon, d.victim_loss, yerr=d.error, marker=mk, capsize=3, label=f"{kind} collusion")
+    ax.axhline(0.0, color="k", lw=0.5)
+    ax.set_xscale("log")
+    ax.set_xlabel("epsilon (NashConv target)")
+    ax.set_ylabel("victim's loss to collusion (chips / hand)")
+    ax.set_title(f"3P-{variant.upper()}: value of collusion vs epsilon")
+    ax.legend()
+    save_figure(fig, out / "collusion_epsilon.png")
+    plt.close(fig)
+    return df
+
+
+# ----------------------------------------------------------------------------- beyond the paper
+BEYOND = (
+    # (label, variant, players, rule options)
+    ("paper (fixed bet 4, no check)", "smh", 2, {}),
+    ("fixed, check allowed", "smh", 2, dict(check=True)),
+    ("fixed, bets 4 or 8", "smh", 2, dict(bets=(4.0, 8.0))),
+    ("limit (call / raise 4)", "smh", 2, dict(betting="limit")),
+    ("limit, check allowed", "smh", 2, dict(betting="limit", check=True)),
+    ("limit, raise 4 or 8", "smh", 2, dict(betting="limit", bets=(4.0, 8.0))),
+    ("paper (fixed bet 4, no check)", "mmh", 2, {}),
+    ("fixed, check allowed", "mmh", 2, dict(check=True)),
+    ("fixed, bets 4 or 8", "mmh", 2, dict(bets=(4.0, 8.0))),
+    ("limit (call / raise 4)", "mmh", 2, dict(betting="limit")),
+    ("limit, check allowed", "mmh", 2, dict(betting="limit", check=True)),
+    ("limit, raise 4 or 8", "mmh", 2, dict(betting="limit", bets=(4.0, 8.0))),
+    ("paper (fixed bet 4, no check)", "smh", 3, {}),
+    ("limit, check allowed", "smh", 3, dict(betting="limit", check=True)),
+    ("limit, raise 4 or 8", "smh", 3, dict(betting="limit", bets=(4.0, 8.0))),
+    ("fixed, check allowed", "mmh", 3, dict(check=True)),
+    ("limit (call / raise 4)", "mmh", 3, dict(betting="limit")),
+)
+
+
+def run_beyond(out="results/mercer", epsilon=SEED_EPSILON, cases=BEYOND) -> pd.DataFrame:
+    """A check option and more bet sizes (the seed's tree overflowed 32 GB when a check
+    was added to MMH): sizes, values and certificates."""
+    out = ensure_output_dir(out)
+    rows = []
+    with _quiet():
+        for label, v, n, opts in cases:
+            m = "lp" if n == 2 else "cfr+"
+            r = solve(v, n, m, epsilon=None if m == "lp" else epsilon, **opts)
+            row = _result_row(r, note=label)
+            row.update(public_states=r.stats.public_states, info_sets=r.stats.info_sets,
+                       build_seconds=r.build_seconds)
+            rows.append(row)
+    df = pd.DataFrame(rows)
+    write_csv(df, out / "beyond.csv")
+    write_meta(out / "beyond.csv", {"epsilon": epsilon},
+               note="fixed = the seed's model (each player puts in one allowed amount or folds, "
+                    "nobody has to match); with a free check, checking guarantees every player his "
+                    "showdown equity, so the 2P value is exactly 0; limit = call/raise (module "
+                    "guts.games.mercer.rules)")
+    return df
+
+
+# ----------------------------------------------------------------------------- command line
+ARTEFACTS = {
+    "sizes": run_sizes,
+    "values": run_values,
+    "tables": run_tables,
+    "table7": run_table7,
+    "collusion_epsilon": run_collusion_epsilon,
+    "beyond": run_beyond,
+}
+
+
+def main(argv=None, artefact: str | None = None) -> int:
+    """``python experiments/mercer_<artefact>.py [--out results/mercer]``."""
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    if artefact is None:
+        p.add_argument("artefact", choices=sorted(ARTEFACTS))
+    p.add_argument("--out", default="results/mercer", help="output folder (default results/mercer)")
+    args = p.parse_args(argv)
+    name = artefact or args.artefact
+    t0 = time.perf_counter()
+    code, df = guarded(f"mercer {name}", ARTEFACTS[name], args.out)
+    if code:
+        return code
+    with pd.option_context("display.width", 200, "display.max_columns", 30, "display.max_rows", 200):
+        print(df.to_string(index=False))
+    print(f"wall time {time.perf_counter() - t0:.1f} s", file=sys.stderr)
+    return 0

@@ -1,0 +1,126 @@
+"""solve(): exact values certified by the brute-force oracle on small decks, the seed's
+values at their printed precision, iterative methods within their certificates, bad input."""
+import warnings
+
+import numpy as np
+import pytest
+
+from guts.engine.extensive import pool
+from guts.errors import ConvergenceWarning, GutsInputError
+from guts.games.mercer import Collusion, Deck, build_game, smh_rules, mmh_rules
+from guts.games.mercer.paper import PAPER_VALUES
+from guts.games.mercer.solve import solve
+
+import mercer_oracle as O
+from test_mercer_builder import as_oracle_strategy, oracle_rules
+
+GAIN_ATOL = 1e-8
+
+
+@pytest.mark.parametrize("variant", ["smh", "mmh"])
+def test_lp_equilibrium_is_unexploitable_by_brute_force(variant):
+    ranks, copies = (2, 3, 4), 2
+    r = solve(variant, 2, "lp", deck=Deck(ranks, copies))
+    game = r.built.game
+    enum = O.Enumeration(oracle_rules(variant, 2, ranks, copies))
+    strat = as_oracle_strategy(game, r.strategies)
+    vals = enum.values(strat)
+    np.testing.assert_allclose(vals, r.values, atol=GAIN_ATOL)
+    for p in range(2):
+        assert enum.best_response_value(strat, p) - vals[p] < GAIN_ATOL
+
+
+def test_strong_collusion_lp_is_an_equilibrium_of_the_pooled_three_player_game():
+    """The merged team's LP solution, played seat by seat in the engine's pooled game with
+    shared information, leaves no player a profitable deviation (brute force)."""
+    ranks, copies, team = (2, 3, 4, 5), 2, (1, 2)
+    r = solve("smh", 3, "lp", collusion="strong", team=team, deck=Deck(ranks, copies))
+    assert r.values[1] == pytest.approx(r.values[2]) and abs(r.values.sum()) < GAIN_ATOL
+    merged = r.built
+    idx = [{lab: t for t, lab in enumerate(merged.game.deals.type_labels[q])} for q in range(2)]
+    labels = [merged.game.action_labels(q) for q in range(2)]
+
+    def strat(p, info, history):
+        q = merged.seat_player[p]
+        return dict(zip(labels[q][tuple(history)], r.strategies[q][tuple(history)][idx[q][info]]))
+
+    enum = O.Enumeration(oracle_rules("smh", 3, ranks, copies), pool_team=team)
+    vals = enum.values(strat, team=team)
+    np.testing.assert_allclose(vals, r.values, atol=GAIN_ATOL)
+    for p in range(3):
+        assert enum.best_response_value(strat, p, team=team) - vals[p] < GAIN_ATOL
+
+
+def test_two_player_values_match_the_seed_at_printed_precision():
+    # §4.2: 2P-SMH -0.1 / +0.1 and 2P-MMH -0.4 / +0.4 (one decimal printed)
+    for variant in ("smh", "mmh"):
+        r = solve(variant, 2, "lp")
+        assert r.exploitability < 1e-9 and r.converged
+        np.testing.assert_allclose(r.values, PAPER_VALUES[(variant, 2)], atol=0.05)
+        assert r.values.sum() == pytest.approx(0.0, abs=1e-12)
+
+
+def test_fictitious_play_within_its_certificate_of_the_lp_value():
+    """Two-player zero-sum: V - u_0 <= gain_0 and u_0 - V <= gain_1 for any profile."""
+    exact = solve("smh", 2, "lp").values[0]
+    r = solve("smh", 2, "fp", epsilon=0.01)
+    assert r.converged and r.max_regret < 0.01
+    assert exact - r.values[0] <= r.gains[0] + 1e-12
+    assert r.values[0] - exact <= r.gains[1] + 1e-12
+
+
+def test_cfr_plus_three_players_meets_the_target():
+    r = solve("smh", 3, "cfr+", epsilon=0.01)
+    assert r.converged and r.nash_conv <= 0.01
+    assert r.max_regret <= r.nash_conv + 1e-15 and r.exploitability == pytest.approx(r.nash_conv / 3)
+    assert abs(r.values.sum()) < 1e-9
+
+
+def test_iteration_cap_warns():
+    with pytest.warns(ConvergenceWarning):
+        r = solve("mmh", 2, "cfr+", epsilon=1e-6, max_iterations=3)
+    assert not r.converged
+
+
+@pytest.mark.parametrize("kwargs,needle", [
+    (dict(variant="holdem"), "variant"),
+    (dict(variant=3), "variant"),
+    (dict(players=4), "players"),
+    (dict(method="simplex"), "method"),
+    (dict(method="cfr+", epsilon=0.0), "epsilon"),
+    (dict(method="fp", epsilon=-1), "epsilon"),
+    (dict(players=3, method="cfr+", collusion="weak", team=(1, 1)), "team"),
+    (dict(players=3, method="cfr+", collusion="weak", team=(0, 3)), "team"),
+    (dict(players=3, method="cfr+", collusion="weak", team=(0, 1, 2)), "team"),
+    (dict(players=3, method="cfr+", collusion="weak"), "team"),
+    (dict(players=2, method="cfr+", collusion="weak", team=(0, 1)), "3 players"),
+    (dict(players=3, method="cfr+", collusion="medium", team=(0, 1)), "collusion"),
+    (dict(players=3, method="lp"), "lp"),
+    (dict(players=3, method="lp", collusion="weak", team=(0, 1)), "lp"),
+])
+def test_bad_input_one_clear_error(kwargs, needle):
+    args = dict(variant="smh", players=2, method="lp")
+    args.update(kwargs)
+    with pytest.raises(GutsInputError, match=needle) as exc:
+        solve(args.pop("variant"), **args)
+    assert "\n" not in str(exc.value)
+
+
+@pytest.mark.parametrize("variant,deck", [("smh", None), ("mmh", Deck((2, 3, 4), 2))])
+def test_free_check_in_the_fixed_model_is_worth_exactly_zero(variant, deck):
+    """In the seed's model nobody has to match a bet: with a free check, always checking
+    guarantees a player his showdown equity, which is 0 by symmetry of the deal, and no
+    bet can force a checker out; so the two-player value is 0 (beyond the paper)."""
+    kw = {} if deck is None else dict(deck=deck)
+    r = solve(variant, 2, "lp", check=True, **kw)
+    assert abs(r.values[0]) < 1e-9 and r.exploitability < 1e-9
+
+
+def test_limit_betting_with_check_is_an_exact_equilibrium_by_brute_force():
+    ranks, copies = (2, 3, 4), 2
+    r = solve("mmh", 2, "lp", betting="limit", check=True, deck=Deck(ranks, copies))
+    enum = O.Enumeration(oracle_rules("mmh", 2, ranks, copies, betting="limit", check=True))
+    strat = as_oracle_strategy(r.built.game, r.strategies)
+    vals = enum.values(strat)
+    for p in range(2):
+        assert enum.best_response_value(strat, p) - vals[p] < GAIN_ATOL
