@@ -34,13 +34,13 @@ def add_subparser(subparsers):
     s.add_argument("--method", default=None, help="lp, cfr+ or fp (default: lp when exact, else cfr+)")
     s.add_argument("--epsilon", type=number_arg("epsilon", float, 0.0, strict=True), default=None,
                    help="target for cfr+ (NashConv) and fp (every player's regret); default 0.01")
-    s.add_argument("--collusion", default=None, help="weak or strong (3 players)")
-    s.add_argument("--team", type=_team, default=None, help="the two colluding seats, e.g. 0,1")
-    s.add_argument("--check", action="store_true", help="allow checking (beyond the paper)")
+    s.add_argument("--collusion", default=None, help="weak or strong (3 players; default: no collusion)")
+    s.add_argument("--team", type=_team, default=None, help="the two colluding seats, e.g. 0,1 (default: none; required with --collusion)")
+    s.add_argument("--check", action="store_true", help="allow checking (beyond the paper; default: no check, as the paper)")
     s.add_argument("--betting", default="fixed", help="fixed (the paper's) or limit (call/raise)")
-    s.add_argument("--max-iterations", type=int, default=None, help="iteration cap (cfr+, fp)")
+    s.add_argument("--max-iterations", type=int, default=None, help="iteration cap (cfr+, fp; default: the method's own)")
     s.add_argument("--time-limit", type=number_arg("time-limit", float, 0.0, strict=True), default=None,
-                   help="seconds (cfr+, fp)")
+                   help="seconds (cfr+, fp; default: no limit)")
     s.set_defaults(func=run_solve)
     z = sub.add_parser("sizes", help="tree sizes of SMH / MMH with 2 and 3 players",
                        description="Public states, information sets and deals of the four variants.")
