@@ -8,16 +8,19 @@ from __future__ import annotations
 
 import argparse
 
-from guts.cli.options import number_arg
+from guts.cli.options import int_arg, number_arg
 
 HELP = "Mercer hold'em (seed 004): solve SMH / MMH with 2 or 3 players, with collusion"
 
 
 def _team(text: str):
+    """``--team``: two distinct seats of three, e.g. ``0,1`` (the game module re-checks)."""
     try:
         parts = tuple(int(x) for x in str(text).split(","))
     except ValueError:
-        raise argparse.ArgumentTypeError(f"team must be two distinct seats like 0,1; got {text!r}") from None
+        parts = ()
+    if len(parts) != 2 or len(set(parts)) != 2 or not all(0 <= q <= 2 for q in parts):
+        raise argparse.ArgumentTypeError(f"{text!r}; accepted: two distinct seats of 0, 1, 2, e.g. 0,1")
     return parts
 
 
@@ -30,7 +33,7 @@ def add_subparser(subparsers):
                                    "seed's fictitious play; print every seat's value and the "
                                    "exploitability certificate.")
     s.add_argument("variant", help="smh or mmh")
-    s.add_argument("--players", type=int, default=2, help="2 or 3 (default 2)")
+    s.add_argument("--players", type=int_arg("players", 2, 3), default=2, help="2 or 3 (default 2)")
     s.add_argument("--method", default=None, help="lp, cfr+ or fp (default: lp when exact, else cfr+)")
     s.add_argument("--epsilon", type=number_arg("epsilon", float, 0.0, strict=True), default=None,
                    help="target for cfr+ (NashConv) and fp (every player's regret); default 0.01")

@@ -129,9 +129,9 @@ BAD_INPUTS = [
     (["holdem", "solve", "--max-raise", "1"], "--max-raise 1"),
     (["holdem", "solve", "--max-raise", "40", "--method", "magic"], "--method 'magic'"),
     (["mercer", "solve", "xyz"], "variant 'xyz'"),
-    (["mercer", "solve", "smh", "--players", "3", "--collusion", "strong", "--team", "1,1"], "(1, 1)"),
+    (["mercer", "solve", "smh", "--players", "3", "--collusion", "strong", "--team", "1,1"], "--team '1,1'"),
     (["mercer", "solve", "smh", "--epsilon", "0"], "--epsilon 0"),
-    (["mercer", "solve", "smh", "--players", "4"], "got 4"),
+    (["mercer", "solve", "smh", "--players", "4"], "--players 4"),
     (["nosuchcommand"], "COMMAND 'nosuchcommand'"),
 ]
 
