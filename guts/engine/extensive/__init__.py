@@ -1,7 +1,7 @@
 """Extensive-form games: poker-shaped public trees over private types, sequence-form LP,
 CFR+ / DCFR, fictitious play, best response, exploitability and NashConv.
 
-See /work/SPEC_extensive.md (the contract) and :mod:`.tree` for the representation.
+See ``docs/engine.md`` (the contract every game family codes against) and :mod:`.tree` for the representation.
 """
 from .tree import PROB_TOL, ZERO_SUM_TOL, Chance, Deals, Decision, PublicTreeGame, Terminal
 from .result import BestResponse, ExtensiveResult
