@@ -8,7 +8,8 @@ are approximate and equilibria need not be unique: compare, never copy.
 """
 from __future__ import annotations
 
-__all__ = ["PAPER_VALUES", "PAPER_TABLES", "PAPER_TABLE7", "TABLE_HANDS"]
+__all__ = ["PAPER_VALUES", "PAPER_TABLES", "PAPER_TABLE7", "TABLE_HANDS", "PROGRAM_VALUES",
+           "PAPER_3P_SMH_BET"]
 
 B, F = "b4", "f"
 
@@ -17,6 +18,23 @@ PAPER_VALUES = {
     ("smh", 2): (-0.1, 0.1),
     ("mmh", 2): (-0.4, 0.4),
     ("smh", 3): (-0.29, 0.008, 0.282),
+}
+
+#: The bet size that reproduces the printed 3P-SMH values. With the stated bet of 4 the
+#: game's equilibrium values are about (-0.094, 0.002, 0.092), as the authors' own output
+#: file also shows (``PROGRAM_VALUES``); with a bet of 8 they are (-0.299, 0.016, 0.283).
+#: The printed (-0.29, 0.008, 0.282) were therefore computed with a bet of 8 (a misprint of
+#: the rules or of the run; the 2-player figures are those of the bet-4 games).
+PAPER_3P_SMH_BET = 8.0
+
+#: Expected values written by the seed's own program (github.com/rjullman/poker-nasheq,
+#: ``output/<game>/...summary.payoffs``), keyed like ``PAPER_VALUES`` plus collusion and
+#: team; value: (values per seat, the program's stopping "max regret").
+PROGRAM_VALUES = {
+    ("smh", 2, None, None): ((-0.10400376104349932, 0.10400376104349932), 0.001),
+    ("mmh", 2, None, None): ((-0.4177112935530961, 0.4177112935530961), 0.01),
+    ("smh", 3, None, None): ((-0.09050262180872495, 0.002797609524848102, 0.0877050122838769), 0.01),
+    ("smh", 3, "strong", (1, 2)): ((-0.19202163996787378, 0.09601081998393689, 0.09601081998393689), 0.01),
 }
 
 TABLE_HANDS = ("22", "23", "24", "25", "26", "34", "35", "36", "45", "46")

@@ -8,7 +8,7 @@ import pytest
 from guts.engine.extensive import pool
 from guts.errors import ConvergenceWarning, GutsInputError
 from guts.games.mercer import Collusion, Deck, build_game, smh_rules, mmh_rules
-from guts.games.mercer.paper import PAPER_VALUES
+from guts.games.mercer.paper import PAPER_3P_SMH_BET, PAPER_VALUES, PROGRAM_VALUES
 from guts.games.mercer.solve import solve
 
 import mercer_oracle as O
@@ -58,6 +58,41 @@ def test_two_player_values_match_the_seed_at_printed_precision():
         assert r.exploitability < 1e-9 and r.converged
         np.testing.assert_allclose(r.values, PAPER_VALUES[(variant, 2)], atol=0.05)
         assert r.values.sum() == pytest.approx(0.0, abs=1e-12)
+
+
+def test_exact_two_player_values_within_the_stopping_regret_of_the_seeds_program():
+    """Two-player zero-sum: a profile whose every regret is below eps has values within eps
+    of the game value, so the seed program's own outputs (stopped at max regret eps) must
+    lie within eps of the exact LP values."""
+    for variant in ("smh", "mmh"):
+        (prog, eps) = PROGRAM_VALUES[(variant, 2, None, None)]
+        r = solve(variant, 2, "lp")
+        assert np.max(np.abs(r.values - prog)) <= eps
+
+
+def test_strong_collusion_team_value_near_the_seeds_program():
+    """3P-SMH, seats 1 and 2 strongly colluding: a two-player zero-sum game (team vs victim).
+    The program stopped when each of the three players' regret was below eps; a joint
+    deviation of the team can gain up to the sum of its members' gains, hence 2 eps."""
+    (prog, eps) = PROGRAM_VALUES[("smh", 3, "strong", (1, 2))]
+    r = solve("smh", 3, "lp", collusion="strong", team=(1, 2))
+    assert r.exploitability < 1e-9
+    assert np.max(np.abs(r.values - prog)) <= 2 * eps
+
+
+def test_three_player_smh_printed_values_are_those_of_a_bet_of_8():
+    """§4.3 prints (-0.29, 0.008, 0.282) for 3P-SMH. The stated game (bet 4) has values near
+    the seed program's own output (-0.0905, 0.0028, 0.0877); the printed figures are the
+    values of the same game with a bet of 8 (three-player equilibria need not share values,
+    so this is a comparison at the printed precision, not a certificate)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        stated = solve("smh", 3, "cfr+", epsilon=1e-3)
+        eight = solve("smh", 3, "cfr+", epsilon=1e-3, bets=(PAPER_3P_SMH_BET,))
+    (prog, eps) = PROGRAM_VALUES[("smh", 3, None, None)]
+    assert np.max(np.abs(stated.values - prog)) <= eps
+    assert abs(stated.values[0] - PAPER_VALUES[("smh", 3)][0]) > 0.15
+    np.testing.assert_allclose(eight.values, PAPER_VALUES[("smh", 3)], atol=0.015)
 
 
 def test_fictitious_play_within_its_certificate_of_the_lp_value():
