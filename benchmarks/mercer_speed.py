@@ -4,7 +4,8 @@ CFR+ and for the seed's algorithm (fictitious play, Algorithm 1) in the same run
     python benchmarks/mercer_speed.py [--quick] [--out results/mercer]
 
 Every (variant, method) runs in its own process, so its peak resident memory
-(``ru_maxrss``, imports and JIT included) is its own. Targets: CFR+ stops at NashConv <=
+(``ru_maxrss``, imports and JIT included) is its own; the numba kernels are compiled on a
+tiny game before the timed solve. Targets: CFR+ stops at NashConv <=
 0.01 (which implies the seed's criterion), fictitious play at the seed's own criterion
 (every player's regret < 0.01). The seed's figures for comparison (§3.4): 3P-MMH took
 "roughly 10 hours and 3600 iterations of fictitious play" for a 0.01-equilibrium on a
@@ -42,6 +43,11 @@ def worker(variant, players, method, epsilon, collusion, team, time_limit):
     from guts.errors import ConvergenceWarning
     from guts.games.mercer import solve
 
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        # compile the numba kernels on a tiny game first: timings are of the solve, not the JIT
+        solve("smh", 2, method, epsilon=0.1)
+        solve("smh", 3, method, epsilon=0.1)
     t0 = time.perf_counter()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)

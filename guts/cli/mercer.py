@@ -2,6 +2,7 @@
 
     guts mercer solve smh --players 2 --method lp
     guts mercer solve mmh --players 3 --method cfr+ --epsilon 0.01 --collusion strong --team 1,2
+    guts mercer solve smh --players 3 --bets 8      # the seed's printed 3P-SMH values
     guts mercer sizes
 """
 from __future__ import annotations
@@ -24,6 +25,17 @@ def _team(text: str):
     return parts
 
 
+def _bets(text: str):
+    """``--bets``: allowed bet sizes, positive and distinct, e.g. ``4`` or ``4,8``."""
+    try:
+        sizes = tuple(float(x) for x in str(text).split(","))
+    except ValueError:
+        sizes = ()
+    if not sizes or any(not (b > 0 and b < float("inf")) for b in sizes) or len(set(sizes)) != len(sizes):
+        raise argparse.ArgumentTypeError(f"{text!r}; accepted: distinct positive chip amounts, e.g. 4 or 4,8")
+    return sizes
+
+
 def add_subparser(subparsers):
     p = subparsers.add_parser("mercer", help=HELP, description=HELP)
     sub = p.add_subparsers(dest="mercer_command", metavar="ACTION", parser_class=type(p))
@@ -40,7 +52,10 @@ def add_subparser(subparsers):
     s.add_argument("--collusion", default=None, help="weak or strong (3 players; default: no collusion)")
     s.add_argument("--team", type=_team, default=None, help="the two colluding seats, e.g. 0,1 (default: none; required with --collusion)")
     s.add_argument("--check", action="store_true", help="allow checking (beyond the paper; default: no check, as the paper)")
-    s.add_argument("--betting", default="fixed", help="fixed (the paper's) or limit (call/raise)")
+    s.add_argument("--betting", default="fixed", help="fixed (the paper's) or limit (call/raise) (default: fixed)")
+    s.add_argument("--bets", type=_bets, default=(4.0,),
+                   help="allowed bet sizes in chips, e.g. 4,8; the paper's is 4, and 8 reproduces its "
+                        "printed 3P-SMH values (default: 4)")
     s.add_argument("--max-iterations", type=int, default=None, help="iteration cap (cfr+, fp; default: the method's own)")
     s.add_argument("--time-limit", type=number_arg("time-limit", float, 0.0, strict=True), default=None,
                    help="seconds (cfr+, fp; default: no limit)")
@@ -64,7 +79,8 @@ def run_solve(args) -> int:
         warnings.simplefilter("ignore", ConvergenceWarning)   # reported below instead
         r = solve(args.variant, players=args.players, method=method, epsilon=args.epsilon,
                   collusion=args.collusion, team=args.team, max_iterations=args.max_iterations,
-                  time_limit=args.time_limit, check=args.check, betting=args.betting)
+                  time_limit=args.time_limit, check=args.check, betting=args.betting,
+                  bets=args.bets)
     name = f"{r.players}P-{r.variant.upper()}"
     if r.collusion:
         name += f", {r.collusion} collusion of seats {r.team[0]},{r.team[1]}"

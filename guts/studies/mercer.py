@@ -24,11 +24,18 @@ from guts.games.mercer.solve import br_gains, seat_values, solve
 from guts.games.mercer.tables import add_equilibrium_ranges, table_frame
 from guts.studies.output import ensure_output_dir, save_figure, write_csv, write_meta
 
-__all__ = ["run_sizes", "run_values", "run_tables", "run_table7", "run_collusion_epsilon",
+__all__ = ["run_sizes", "run_values", "run_tables", "run_table7", "table7_rows", "run_collusion_epsilon",
            "run_beyond", "to_pooled_strategies", "main", "ARTEFACTS"]
 
 #: Precision of the three-player equilibria behind the strategy tables and Table 7.
 TABLE_EPSILON = 1e-3
+#: Weak collusion (three players, not zero-sum): CFR+ and DCFR plateau near NashConv 1e-3 on
+#: 3P-MMH (measured: 1.4e-3 and 1.1e-3 after 70 s, ~5 000 iterations), so weak-collusion
+#: solves stop at this target instead; every row reports the NashConv it reached.
+WEAK_EPSILON = 2e-3
+#: Safety cap of one iterative solve in the study (seconds); a capped solve is reported
+#: with converged=False and its NashConv.
+SOLVE_TIME_LIMIT = 600.0
 #: The seed's target.
 SEED_EPSILON = 0.01
 TEAMS = ((0, 1), (0, 2), (1, 2))
@@ -129,8 +136,9 @@ def _solutions_for_tables(epsilon):
             r = solve(v, 2, "fp", epsilon=SEED_EPSILON)
             sols[(v, 2, None, "fp")] = r
         for m, eps in (("cfr+", epsilon), ("fp", SEED_EPSILON)):
-            sols[("mmh", 3, None, m)] = solve("mmh", 3, m, epsilon=eps)
-            sols[("mmh", 3, "weak", m)] = solve("mmh", 3, m, epsilon=eps, collusion="weak", team=(0, 1))
+            sols[("mmh", 3, None, m)] = solve("mmh", 3, m, epsilon=eps, time_limit=SOLVE_TIME_LIMIT)
+            sols[("mmh", 3, "weak", m)] = solve("mmh", 3, m, epsilon=max(eps, WEAK_EPSILON), collusion="weak",
+                                                team=(0, 1), time_limit=SOLVE_TIME_LIMIT)
     return sols
 
 
@@ -151,7 +159,7 @@ def run_tables(out="results/mercer", epsilon=TABLE_EPSILON) -> pd.DataFrame:
                 frames.append(df)
     df = pd.concat(frames, ignore_index=True)
     write_csv(df, out / "tables.csv")
-    write_meta(out / "tables.csv", {"epsilon_3p": epsilon, "fp_epsilon": SEED_EPSILON},
+    write_meta(out / "tables.csv", {"epsilon_3p": epsilon, "epsilon_weak": WEAK_EPSILON, "fp_epsilon": SEED_EPSILON},
                note="ours/paper: probability (%) of betting 4; reach = probability that the "
                     "information set is reached (deal and history) under the profile; eq_min/eq_max "
                     "(2P, first decisions): range over all exact equilibria")
@@ -184,23 +192,23 @@ def _collusion_solution(v, kind, team, epsilon):
     with _quiet():
         if kind == "strong":
             merged = build_game(variant_rules(v, 3), Collusion(team, kind), merge_team=True)
-            r = cfr_plus(merged.game, target_exploitability=epsilon / 2, iterations=100_000, report_every=50)
+            r = cfr_plus(merged.game, target_exploitability=epsilon / 2, iterations=100_000, report_every=50,
+                         time_limit=SOLVE_TIME_LIMIT)
             game = _pooled(v, kind, team)
             strat = to_pooled_strategies(merged, r.strategies, game)
             return game, strat, r.nash_conv
-        res = solve(v, 3, "cfr+", epsilon=epsilon, collusion=kind, team=team)
+        res = solve(v, 3, "cfr+", epsilon=max(epsilon, WEAK_EPSILON), collusion=kind, team=team,
+                    time_limit=SOLVE_TIME_LIMIT)
         return res.built.game, res.strategies, res.nash_conv
 
 
-def run_table7(out="results/mercer", variant="mmh", epsilon=TABLE_EPSILON) -> pd.DataFrame:
-    """Table 7: payoffs with collusion, strong and weak, public / private / suspicious,
-    for every seating of the victim, and their average over seatings (the seed rotates the
-    dealer). Public: all play the collusion equilibrium; private: colluders play it, the
-    victim the no-collusion equilibrium; suspicious: nobody colludes (no-collusion game),
-    the victim plays his collusion-equilibrium strategy (§5)."""
-    out = ensure_output_dir(out)
+def table7_rows(variant, epsilon=TABLE_EPSILON) -> list:
+    """One row per (kind, scenario, team) of a three-player variant (see :func:`run_table7`).
+
+    Seats are also named cyclically from the victim, as the seed's dealer rotation does:
+    A = the victim, B = the seat after A, C = the seat after B."""
     with _quiet():
-        base = solve(variant, 3, "cfr+", epsilon=epsilon)
+        base = solve(variant, 3, "cfr+", epsilon=epsilon, time_limit=SOLVE_TIME_LIMIT)
     game0, strat0 = base.built.game, base.strategies
     rows = []
     for kind in ("strong", "weak"):
@@ -215,23 +223,45 @@ def run_table7(out="results/mercer", variant="mmh", epsilon=TABLE_EPSILON) -> pd
             }
             for scen, (g, st) in profiles.items():
                 ev, gains = br_gains(g, st)
-                rows.append(dict(kind=kind, scenario=scen, team=f"{team[0]},{team[1]}", victim=victim,
-                                 value_0=ev[0], value_1=ev[1], value_2=ev[2],
-                                 victim_value=ev[victim], colluder_value=ev[list(team)].mean(),
-                                 nash_conv=float(gains.sum()), solve_nash_conv=nc if scen != "none" else base.nash_conv))
-    df = pd.DataFrame(rows)
-    # the seed's layout: A = victim, B and C = colluders, averaged over the three seatings
-    avg = (df.groupby(["kind", "scenario"], sort=False)
-           .agg(victim_value=("victim_value", "mean"), colluder_value=("colluder_value", "mean"),
-                nash_conv=("nash_conv", "max")).reset_index())
-    for col in ("A", "B", "C"):
-        avg[f"paper_{col}"] = [PAPER_TABLE7.get((k, s), (np.nan,) * 3)["ABC".index(col)]
-                               for k, s in zip(avg.kind, avg.scenario)]
+                row = dict(variant=f"3P-{variant.upper()}", kind=kind, scenario=scen,
+                           team=f"{team[0]},{team[1]}", victim=victim,
+                           value_0=ev[0], value_1=ev[1], value_2=ev[2])
+                for k, name in enumerate("ABC"):
+                    row[f"value_{name}"] = ev[(victim + k) % 3]
+                row.update(victim_value=ev[victim], colluder_value=ev[list(team)].mean(),
+                           nash_conv=float(gains.sum()),
+                           solve_nash_conv=nc if scen != "none" else base.nash_conv)
+                rows.append(row)
+    return rows
+
+
+def run_table7(out="results/mercer", variants=("mmh", "smh"), epsilon=TABLE_EPSILON) -> pd.DataFrame:
+    """Table 7: payoffs with collusion, strong and weak, public / private / suspicious,
+    for every seating of the victim, and their average over seatings (the seed rotates the
+    dealer). Public: all play the collusion equilibrium; private: colluders play it, the
+    victim the no-collusion equilibrium; suspicious: nobody colludes (no-collusion game),
+    the victim plays his collusion-equilibrium strategy (§5).
+
+    The seed prints Table 7 for 3P-MMH; 3P-SMH is computed too because the printed
+    weak-collusion column (x 1e-3) has the size of the 3P-SMH effect, not of 3P-MMH's.
+    ``nash_conv`` of a private or suspicious profile is large by construction (one side
+    plays a strategy of the other game); ``solve_nash_conv`` certifies the solves."""
+    out = ensure_output_dir(out)
+    df = pd.DataFrame([r for v in variants for r in table7_rows(v, epsilon)])
+    # the seed's layout: A = victim, B and C the next seats, averaged over the three seatings
+    avg = (df.groupby(["variant", "kind", "scenario"], sort=False)
+           .agg(value_A=("value_A", "mean"), value_B=("value_B", "mean"), value_C=("value_C", "mean"),
+                nash_conv=("nash_conv", "max"), solve_nash_conv=("solve_nash_conv", "max")).reset_index())
+    for k, col in enumerate("ABC"):
+        avg[f"paper_{col}"] = [PAPER_TABLE7.get((kd, sc), (np.nan,) * 3)[k] if v == "3P-MMH" else np.nan
+                               for v, kd, sc in zip(avg.variant, avg.kind, avg.scenario)]
+    params = {"variants": list(variants), "epsilon": epsilon, "epsilon_weak": WEAK_EPSILON}
     write_csv(df, out / "table7_seatings.csv")
-    write_meta(out / "table7_seatings.csv", {"variant": variant, "epsilon": epsilon})
+    write_meta(out / "table7_seatings.csv", params)
     write_csv(avg, out / "table7.csv")
-    write_meta(out / "table7.csv", {"variant": variant, "epsilon": epsilon},
-               note=f"averages over the three seatings of the victim (A); paper error {PAPER_TABLE7_ERROR}")
+    write_meta(out / "table7.csv", params,
+               note=f"averages over the three seatings; A = victim, B, C = the next seats; "
+                    f"paper columns: the seed's Table 7 (3P-MMH), its stated error {PAPER_TABLE7_ERROR}")
     return avg
 
 
@@ -246,6 +276,8 @@ def run_collusion_epsilon(out="results/mercer", variant="mmh", epsilons=(0.1, 0.
         for eps in epsilons:
             base = solve(variant, 3, "cfr+", epsilon=eps)
             for kind in ("weak", "strong"):
+                if kind == "weak" and eps < WEAK_EPSILON:
+                    continue        # below what CFR reaches on the weak game (WEAK_EPSILON)
                 vals, ncs = [], []
                 for team in TEAMS:
                     victim = next(s for s in range(3) if s not in team)
@@ -258,7 +290,8 @@ def run_collusion_epsilon(out="results/mercer", variant="mmh", epsilons=(0.1, 0.
                                  nash_conv_collusion=float(np.max(ncs)), nash_conv_base=base.nash_conv))
     df = pd.DataFrame(rows)
     write_csv(df, out / "collusion_epsilon.csv")
-    write_meta(out / "collusion_epsilon.csv", {"variant": variant, "epsilons": list(epsilons)},
+    write_meta(out / "collusion_epsilon.csv", {"variant": variant, "epsilons": list(epsilons),
+                                               "epsilon_weak_min": WEAK_EPSILON},
                note="victim_loss: victim's value without collusion minus with collusion (public), "
                     "mean over seatings; error: NashConv of the collusion solve + of the base solve")
     import matplotlib.pyplot as plt
@@ -279,6 +312,12 @@ def run_collusion_epsilon(out="results/mercer", variant="mmh", epsilons=(0.1, 0.
 
 
 # ----------------------------------------------------------------------------- beyond the paper
+def peak_rss_mb() -> float:
+    """Peak resident memory of this process so far (MB; Linux ``ru_maxrss`` is in kB)."""
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+
 BEYOND = (
     # (label, variant, players, rule options)
     ("paper (fixed bet 4, no check)", "smh", 2, {}),
@@ -301,26 +340,43 @@ BEYOND = (
 )
 
 
+#: Two-player games up to this many information sets are solved exactly (sequence-form LP);
+#: larger ones (e.g. 2P-MMH with a check: 54 225) by CFR+ to NashConv <= BEYOND_EPSILON_2P,
+#: their value then bracketed by the best-response gains.
+LP_MAX_INFO_SETS = 10_000
+BEYOND_EPSILON_2P = 1e-3
+
+
 def run_beyond(out="results/mercer", epsilon=SEED_EPSILON, cases=BEYOND) -> pd.DataFrame:
     """A check option and more bet sizes (the seed's tree overflowed 32 GB when a check
-    was added to MMH): sizes, values and certificates."""
+    was added to MMH): sizes, values and certificates (for two players, the bracket
+    ``value_lower <= V <= value_upper`` of the game value)."""
     out = ensure_output_dir(out)
     rows = []
     with _quiet():
         for label, v, n, opts in cases:
-            m = "lp" if n == 2 else "cfr+"
-            r = solve(v, n, m, epsilon=None if m == "lp" else epsilon, **opts)
+            size = build_game(variant_rules(v, n, **opts)).stats.info_sets
+            exact = n == 2 and size <= LP_MAX_INFO_SETS
+            m = "lp" if exact else "cfr+"
+            eps = None if exact else (BEYOND_EPSILON_2P if n == 2 else epsilon)
+            r = solve(v, n, m, epsilon=eps, time_limit=None if exact else SOLVE_TIME_LIMIT, **opts)
             row = _result_row(r, note=label)
             row.update(public_states=r.stats.public_states, info_sets=r.stats.info_sets,
-                       build_seconds=r.build_seconds)
+                       build_seconds=r.build_seconds, peak_rss_mb=peak_rss_mb())
+            if n == 2:     # zero-sum: u0 - gain_1 <= V <= u0 + gain_0, whatever the method
+                row.update(value_lower=float(r.values[0] - r.gains[1]),
+                           value_upper=float(r.values[0] + r.gains[0]))
             rows.append(row)
     df = pd.DataFrame(rows)
     write_csv(df, out / "beyond.csv")
-    write_meta(out / "beyond.csv", {"epsilon": epsilon},
+    write_meta(out / "beyond.csv", {"epsilon": epsilon, "epsilon_2p": BEYOND_EPSILON_2P,
+                                    "lp_max_info_sets": LP_MAX_INFO_SETS},
                note="fixed = the seed's model (each player puts in one allowed amount or folds, "
                     "nobody has to match); with a free check, checking guarantees every player his "
                     "showdown equity, so the 2P value is exactly 0; limit = call/raise (module "
-                    "guts.games.mercer.rules)")
+                    "guts.games.mercer.rules); peak_rss_mb: this process's peak resident memory "
+                    "after the row's solve (monotone over the rows); a solve capped by "
+                    "SOLVE_TIME_LIMIT has converged=False and reports the NashConv it reached")
     return df
 
 

@@ -132,6 +132,7 @@ BAD_INPUTS = [
     (["mercer", "solve", "smh", "--players", "3", "--collusion", "strong", "--team", "1,1"], "--team '1,1'"),
     (["mercer", "solve", "smh", "--epsilon", "0"], "--epsilon 0"),
     (["mercer", "solve", "smh", "--players", "4"], "--players 4"),
+    (["mercer", "solve", "smh", "--bets", "4,-8"], "--bets '4,-8'"),
     (["nosuchcommand"], "COMMAND 'nosuchcommand'"),
 ]
 
