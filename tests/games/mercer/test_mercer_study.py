@@ -28,3 +28,21 @@ def test_beyond_artefact_small(tmp_path):
     assert (tmp_path / "beyond.csv").exists() and (tmp_path / "beyond.meta.json").exists()
     assert abs(df.value_0.iloc[0]) < 1e-9
     assert (df.exploitability < 1e-9).all()
+
+
+def test_table7_rows_against_the_exact_team_lp():
+    """3P-SMH Table 7 rows: the strong public victim value (CFR+ on the merged team, played
+    seat by seat in the pooled game) is the merged-team LP value within the solve's NashConv;
+    colluders share evenly; seats named cyclically from the victim."""
+    from guts.games.mercer import solve
+    from guts.studies.mercer import table7_rows
+
+    rows = pd.DataFrame(table7_rows("smh", epsilon=1e-3))
+    assert len(rows) == 2 * 3 * 4
+    for team in ((0, 1), (0, 2), (1, 2)):
+        victim = ({0, 1, 2} - set(team)).pop()
+        exact = solve("smh", 3, "lp", collusion="strong", team=team).values[victim]
+        pub = rows[(rows.kind == "strong") & (rows.scenario == "public") & (rows.team == f"{team[0]},{team[1]}")].iloc[0]
+        assert abs(pub.victim_value - exact) <= pub.solve_nash_conv
+        assert pub.value_A == pub.victim_value and pub.value_B == pub[f"value_{(victim + 1) % 3}"]
+        assert abs(pub[f"value_{team[0]}"] - pub[f"value_{team[1]}"]) < 1e-12
