@@ -40,42 +40,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from guts.engine.extensive import cfr_plus, solve_lp  # noqa: E402
 from guts.engine.extensive._kernels import values_and_br  # noqa: E402
 from guts.engine.extensive.strategies import uniform_flat  # noqa: E402
-from guts.games.toy import LEDUC_CARDS, leduc_poker  # noqa: E402
-from guts.resultio import ensure_output_dir, write_csv, write_meta  # noqa: E402
+from guts.games.toy import leduc_poker  # noqa: E402
+from guts.games.toy.openspiel_bridge import leduc_openspiel_policy  # noqa: E402
+from guts.studies.output import ensure_output_dir, write_csv, write_meta  # noqa: E402
 
 TARGET = 1e-3
 
 
 def openspiel_policy(game, strategies, osg):
     """Our Leduc strategies as an OpenSpiel TabularPolicy (information-state strings)."""
-    from open_spiel.python import policy as os_policy
-
-    table = {}
-
-    def walk(state, hist, cards):
-        if state.is_terminal():
-            return
-        if state.is_chance_node():
-            for a, _ in state.chance_outcomes():
-                if len(cards) < 2:
-                    walk(state.child(a), hist, cards + (a,))
-                else:
-                    walk(state.child(a), hist + (LEDUC_CARDS[a],), cards)
-            return
-        p = state.current_player()
-        table[state.information_state_string(p)] = (p, hist, cards[p])
-        for a in state.legal_actions():
-            walk(state.child(a), hist + ("fcr"[a],), cards)
-
-    walk(osg.new_initial_state(), (), ())
-    pol = os_policy.TabularPolicy(osg)
-    for key, idx in pol.state_lookup.items():
-        p, hist, card = table[key]
-        row = np.zeros(3)
-        for j, lab in enumerate(game.action_labels(p)[hist]):
-            row["fcr".index(lab)] = strategies[p][hist][card, j]
-        pol.action_probability_array[idx] = row
-    return pol
+    return leduc_openspiel_policy(game, strategies, osg)
 
 
 def leduc_race(k, max_iterations):

@@ -6,9 +6,9 @@ from guts.engine.extensive import (
     cfr_plus, exploitability, expected_values, nash_conv, solve_lp, uniform_strategy,
 )
 from guts.games.toy import LEDUC_CARDS, leduc_poker
+from guts.games.toy.openspiel_bridge import leduc_info_map, leduc_openspiel_policy
 
 OPENSPIEL_TOL = 1e-9
-ACTION_LABEL = {0: "f", 1: "c", 2: "r"}
 
 
 
@@ -24,43 +24,13 @@ def os_game():
 
 
 @pytest.fixture(scope="module")
-def info_map(os_game):
+def info_map(game, os_game):
     """OpenSpiel information-state string -> (player, our history, our type)."""
-    out = {}
-
-    def walk(state, hist, cards):
-        if state.is_terminal():
-            return
-        if state.is_chance_node():
-            for a, _ in state.chance_outcomes():
-                child = state.child(a)
-                if len(cards) < 2:
-                    walk(child, hist, cards + (a,))
-                else:
-                    walk(child, hist + (LEDUC_CARDS[a],), cards)
-            return
-        p = state.current_player()
-        key = state.information_state_string(p)
-        assert out.setdefault(key, (p, hist, cards[p])) == (p, hist, cards[p])
-        for a in state.legal_actions():
-            walk(state.child(a), hist + (ACTION_LABEL[a],), cards)
-
-    walk(os_game.new_initial_state(), (), ())
-    return out
+    return leduc_info_map(game, os_game)
 
 
 def to_policy(game, strategies, os_game, info_map):
-    from open_spiel.python import policy as os_policy
-
-    pol = os_policy.TabularPolicy(os_game)
-    labels = {p: game.action_labels(p) for p in range(2)}
-    for key, idx in pol.state_lookup.items():
-        p, hist, card = info_map[key]
-        row = np.zeros(3)
-        for j, lab in enumerate(labels[p][hist]):
-            row["fcr".index(lab)] = strategies[p][hist][card, j]
-        pol.action_probability_array[idx] = row
-    return pol
+    return leduc_openspiel_policy(game, strategies, os_game, info_map)
 
 
 def random_profile(game, rng):
@@ -131,36 +101,10 @@ def test_three_player_leduc_nash_conv_equals_openspiel():
     # the n-player rules (fold order, round ends, split pots) against OpenSpiel's
     # leduc_poker(players=3); ~2 min, mostly OpenSpiel's Python best response
     pyspiel = pytest.importorskip("pyspiel")
-    from open_spiel.python import policy as os_policy
     from open_spiel.python.algorithms import exploitability as os_expl
 
     g = leduc_poker(3)
     osg = pyspiel.load_game("leduc_poker", {"players": 3})
-    labels = g.deals.type_labels[0]
-    table = {}
-
-    def walk(state, hist, cards):
-        if state.is_terminal():
-            return
-        if state.is_chance_node():
-            for a, _ in state.chance_outcomes():
-                if len(cards) < 3:
-                    walk(state.child(a), hist, cards + (a,))
-                else:
-                    walk(state.child(a), hist + (labels[a],), cards)
-            return
-        p = state.current_player()
-        table[state.information_state_string(p)] = (p, hist, cards[p])
-        for a in state.legal_actions():
-            walk(state.child(a), hist + (ACTION_LABEL[a],), cards)
-
-    walk(osg.new_initial_state(), (), ())
     r = cfr_plus(g, iterations=50)
-    pol = os_policy.TabularPolicy(osg)
-    for key, idx in pol.state_lookup.items():
-        p, hist, card = table[key]
-        row = np.zeros(3)
-        for j, lab in enumerate(g.action_labels(p)[hist]):
-            row["fcr".index(lab)] = r.strategies[p][hist][card, j]
-        pol.action_probability_array[idx] = row
+    pol = leduc_openspiel_policy(g, r.strategies, osg)
     assert abs(os_expl.nash_conv(osg, pol) - r.nash_conv) <= OPENSPIEL_TOL
