@@ -10,6 +10,7 @@ after Ctrl-C (a summary is printed in every case), 2 on bad arguments.
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 
 import numpy as np
@@ -188,6 +189,10 @@ def run(args) -> int:
     limit = args.hands if args.hands is not None else (AUTO_DEFAULT_HANDS if args.auto is not None else None)
     auto_q, auto_left = (args.auto, limit) if args.auto is not None else (None, 0)
     read = sys.stdin.readline
+    if sys.stdin.isatty():
+        # Ctrl-C at the prompt leaves with a summary even when a parent (nohup, a script's
+        # background job) started us with SIGINT ignored, which Python would otherwise keep
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     _header(s, seed, out)
     if auto_q is None:
         out("Type h to hold, d to drop, a Q K to play threshold Q for K hands, q to quit, ? for help.")

@@ -335,6 +335,9 @@ class Pty:
     def __init__(self, *args):
         self.pid, self.fd = pty.fork()
         if self.pid == 0:  # child
+            # as an interactive shell does for a foreground job: default SIGINT, whatever
+            # the test runner inherited (a background job starts with SIGINT ignored)
+            signal.signal(signal.SIGINT, signal.SIG_DFL)
             os.execv(sys.executable, [sys.executable, "-m", "guts", "play", *args])
         self.out = b""
         self.pos = 0  # end of the last match: each expect reads on from there
