@@ -37,24 +37,22 @@ SEED_GB_3P_MMH = 4.0
 
 
 def worker(variant, players, method, epsilon, collusion, team, time_limit):
-    import resource
     import warnings
 
     from guts.errors import ConvergenceWarning
     from guts.games.mercer import solve
+    from guts.studies.output import peak_rss_mb
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
         # compile the numba kernels on a tiny game first: timings are of the solve, not the JIT
         solve("smh", 2, method, epsilon=0.1)
         solve("smh", 3, method, epsilon=0.1)
-    t0 = time.perf_counter()
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ConvergenceWarning)
+        t0 = time.perf_counter()
         r = solve(variant, players, method, epsilon=epsilon, collusion=collusion, team=team,
                   time_limit=time_limit)
-    wall = time.perf_counter() - t0
-    rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+        wall = time.perf_counter() - t0
+    rss_mb = peak_rss_mb()
     return dict(iterations=r.num_iter, solve_seconds=r.seconds, build_seconds=r.build_seconds,
                 wall_seconds=wall, seconds_per_iteration=r.seconds / max(r.num_iter, 1),
                 nash_conv=r.nash_conv, max_regret=r.max_regret, converged=r.converged,

@@ -22,7 +22,7 @@ from guts.games.mercer import Collusion, build_game, variant_rules
 from guts.games.mercer.paper import PAPER_TABLE7, PAPER_TABLE7_ERROR, PAPER_TABLES, PAPER_VALUES
 from guts.games.mercer.solve import br_gains, seat_values, solve
 from guts.games.mercer.tables import add_equilibrium_ranges, table_frame
-from guts.studies.output import ensure_output_dir, save_figure, write_csv, write_meta
+from guts.studies.output import ensure_output_dir, peak_rss_mb, save_figure, write_csv, write_meta
 
 __all__ = ["run_sizes", "run_values", "run_tables", "run_table7", "table7_rows", "run_collusion_epsilon",
            "run_beyond", "to_pooled_strategies", "main", "ARTEFACTS"]
@@ -312,11 +312,6 @@ def run_collusion_epsilon(out="results/mercer", variant="mmh", epsilons=(0.1, 0.
 
 
 # ----------------------------------------------------------------------------- beyond the paper
-def peak_rss_mb() -> float:
-    """Peak resident memory of this process so far (MB; Linux ``ru_maxrss`` is in kB)."""
-    import resource
-
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
 
 BEYOND = (
     # (label, variant, players, rule options)

@@ -35,7 +35,7 @@ from pathlib import Path
 
 from guts._validate import GutsInputError
 
-__all__ = ["AUTO", "RESULTS", "RUNS", "ensure_output_dir", "atomic_path", "write_csv", "meta_path", "write_meta",
+__all__ = ["AUTO", "RESULTS", "RUNS", "peak_rss_mb", "ensure_output_dir", "atomic_path", "write_csv", "meta_path", "write_meta",
            "read_meta", "save_figure", "OutputPlan", "plan_output", "parameter_differences", "artefact_status",
            "check_full", "run_folder"]
 
@@ -53,6 +53,13 @@ class _Auto:
 AUTO = _Auto()
 RESULTS = Path("results")
 RUNS = "runs"
+
+
+def peak_rss_mb() -> float:
+    """Peak resident memory of this process so far, in MB (Linux ``ru_maxrss`` is in kB)."""
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
 
 
 def ensure_output_dir(path) -> Path:
