@@ -8,7 +8,7 @@ Thin script over :mod:`guts.studies.dividing_point`:
 import argparse
 import sys
 
-from guts.errors import guarded
+from guts.cli.guard import guarded
 
 
 def main(argv=None) -> int:

@@ -17,13 +17,15 @@ import argparse
 import re
 import sys
 
-from guts.cli import continuum, curve, fit, holdem, mercer, play, poker, simulate, solve, table1
+from guts.cli import (continuum, curve, fictitious, figures, fit, full_vs_pseudo_bloc, holdem, mercer, play, poker,
+                      simulate, solve, table1, teams)
 from guts.cli.options import DefaultsFormatter
-from guts.errors import guarded
+from guts.cli.guard import guarded
 
 __all__ = ["main", "build_parser", "guarded", "SUBCOMMANDS", "Parser", "iter_commands"]
 
-SUBCOMMANDS = [table1, solve, play, simulate, curve, fit, continuum, poker, holdem, mercer]
+SUBCOMMANDS = [table1, solve, play, simulate, curve, fit, continuum, poker, holdem, mercer, teams, figures,
+               fictitious, full_vs_pseudo_bloc]
 
 _KIND = {"int": "an integer", "float": "a number"}
 
