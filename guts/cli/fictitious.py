@@ -24,7 +24,7 @@ def run(args) -> int:
 
     from guts.studies.fictitious import run as run_fp
 
-    summ = run_fp(args.mesh, args.iterations, args.seed, out_folder(args))
+    summ = run_fp(args.mesh, args.iterations, args.seed, out_folder(args), echo=print)
     with pd.option_context("display.width", 200, "display.max_colwidth", 50):
         print(summ.T.to_string())
     return 0

@@ -21,7 +21,7 @@ def run(args) -> int:
     from guts.games.guts.coalition import format_profile
     from guts.studies.figures_1_2 import run as run_figures
 
-    s = run_figures(mesh=args.mesh, out=out_folder(args))
+    s = run_figures(mesh=args.mesh, out=out_folder(args), echo=print)
     print(f"1 v. 2 at mesh {s['mesh']}: coalition value W = {s['coalition_value']:.10f}")
     print("A (bloc):", ", ".join(f"({format_profile(p)}) {w:.4f}" for p, w in s["component_A"]),
           "| B:", ", ".join(f"({format_profile(p)}) {w:.4f}" for p, w in s["component_B"]))

@@ -39,7 +39,7 @@ def run(args) -> int:
 
     from guts.studies.full_vs_pseudo_bloc import run as run_study
 
-    df = run_study(args.cases, out=out_folder(args), progress=not args.quiet)
+    df = run_study(args.cases, out=out_folder(args), progress=not args.quiet, echo=print)
     with pd.option_context("display.width", 220, "display.max_colwidth", 60, "display.float_format", "{:.10f}".format):
         print(df[["N", "mesh", "columns_full", "value_full", "value_pseudo_bloc", "difference",
                   "certified_strictly_greater", "full_bloc_spread_steps", "full_strategy"]].to_string(index=False))

@@ -40,7 +40,7 @@ def run(args) -> int:
 
     from guts.studies.teams import run as run_teams
 
-    df = run_teams(args.cases, out=out_folder(args), progress=not args.quiet)
+    df = run_teams(args.cases, out=out_folder(args), progress=not args.quiet, echo=print)
     with pd.option_context("display.width", 250, "display.max_colwidth", 80):
         print(df[["m", "n", "mesh", "structure", "team1_value", "team2_value", "certified_lower",
                   "certified_upper", "team1_strategy", "team2_vs_nash_bloc"]].to_string(index=False))

@@ -34,11 +34,12 @@ def _recorded(num_iter: int, points: int = 400) -> np.ndarray:
     return np.unique(np.concatenate([np.arange(min(100, num_iter) + 1), logs, [num_iter]]))
 
 
-def run(mesh: int = 101, iterations: int = 50_000, seed: int = 0, out=AUTO, tol: float = 1e-3) -> pd.DataFrame:
+def run(mesh: int = 101, iterations: int = 50_000, seed: int = 0, out=AUTO, tol: float = 1e-3,
+        echo=None) -> pd.DataFrame:
     plan = plan_output("fp_three_player", out, {"mesh": mesh, "iterations": iterations, "seed": seed, "tol": tol},
                        {"mesh": 101, "iterations": 50_000, "seed": 0, "tol": 1e-3},
                        targets=["fp_three_player.csv", "fp_three_player_summary.csv", "fp_three_player.png"],
-                       echo=print)
+                       echo=echo)
     out_dir = plan.folder
     write_meta = partial(_write_meta, plan=plan)
     U = payoff_tensor(3, mesh)

@@ -20,13 +20,13 @@ from functools import partial
 from guts.studies.output import AUTO, plan_output, save_figure, write_csv, write_meta as _write_meta
 
 
-def run(mesh: int = 101, size: int = 2, out=AUTO) -> dict:
+def run(mesh: int = 101, size: int = 2, out=AUTO, echo=None) -> dict:
     """Solve, compute the curves, write the two figures and the data; return a summary.
 
     ``out``: see :func:`guts.studies.output.plan_output` (mesh 101, N = 2 regenerate ``results/``).
     """
     plan = plan_output("figures_1_2", out, {"mesh": mesh, "size": size}, {"mesh": 101, "size": 2},
-                       targets=["figures_1_2.csv", "fig1_components.png", "fig2_blend.png"], echo=print)
+                       targets=["figures_1_2.csv", "fig1_components.png", "fig2_blend.png"], echo=echo)
     out_dir = plan.folder
     write_meta = partial(_write_meta, plan=plan)
     r = solve_coalition(size, mesh, structure="pseudo-bloc", solver="oracle")

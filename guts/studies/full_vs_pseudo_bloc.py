@@ -110,10 +110,13 @@ def compare(N: int, mesh: int) -> dict:
     }
 
 
-def run(cases, out=AUTO, progress=True) -> pd.DataFrame:
-    """Compare every case and write ``full_vs_pseudo_bloc.csv`` (+ meta) into ``out``."""
+def run(cases, out=AUTO, progress=True, echo=None) -> pd.DataFrame:
+    """Compare every case and write ``full_vs_pseudo_bloc.csv`` (+ meta) into ``out``.
+
+    ``echo``: a callable given one line saying where the files go (the cli passes ``print``).
+    """
     plan = plan_output("full_vs_pseudo_bloc", out, {"cases": cases}, {"cases": parse_cases(DEFAULT_CASES)},
-                       targets=["full_vs_pseudo_bloc.csv"], echo=print if progress else None)
+                       targets=["full_vs_pseudo_bloc.csv"], echo=echo)
     out_dir = plan.folder
     rows = [compare(N, M) for N, M in tqdm(cases, desc="full vs pseudo-bloc", disable=not progress)]
     df = pd.DataFrame(rows)

@@ -102,9 +102,9 @@ def solve_case(m, n, mesh, structure) -> dict:
     return row
 
 
-def run(cases, out=AUTO, progress=True) -> pd.DataFrame:
+def run(cases, out=AUTO, progress=True, echo=None) -> pd.DataFrame:
     plan = plan_output("teams", out, {"cases": cases}, {"cases": parse_cases(DEFAULT_CASES)},
-                       targets=["teams.csv"], echo=print if progress else None)
+                       targets=["teams.csv"], echo=echo)
     out_dir = plan.folder
     df = pd.DataFrame([solve_case(*c) for c in tqdm(cases, desc="teams", disable=not progress)])
     if out_dir is not None:
