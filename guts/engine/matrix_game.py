@@ -29,8 +29,10 @@ Examples
 """
 from __future__ import annotations
 
+import math
+import time
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 from scipy.optimize import linprog
@@ -38,6 +40,7 @@ from scipy.optimize import linprog
 from guts._validate import check_choice, check_int, check_matrix
 from guts.engine.tolerances import (HIGHS_FEASIBILITY_TOL, LP_GAP_REL, ORACLE_GAP_TOL,
                                     ORACLE_IMPROVEMENT_TOL, POLISH_NEGATIVE_TOL, SUPPORT_TOL)
+from guts.engine.result import Result, ResultCertificate, duality_gap_certificate
 from guts.errors import ConvergenceWarning, SolverError
 
 __all__ = [
@@ -54,7 +57,7 @@ INNER_SOLVERS = ("lp", "fp")
 
 
 @dataclass(frozen=True)
-class MatrixGameSolution:
+class MatrixGameSolution(Result):
     """Solution of a zero-sum matrix game (row player maximises).
 
     Attributes
@@ -74,6 +77,11 @@ class MatrixGameSolution:
         Whether ``gap`` met the requested tolerance.
     num_iter : int
         Simplex iterations, fictitious-play rounds or double-oracle rounds.
+    seconds : float
+        Wall time (``nan`` for the inner solves of a larger computation, not timed).
+
+    The :class:`~guts.engine.result.Result` protocol: ``values = (value, -value)``,
+    ``strategies = (row_strategy, col_strategy)``, ``certificate`` the duality gap.
     """
 
     value: float
@@ -85,6 +93,19 @@ class MatrixGameSolution:
     method: str
     converged: bool
     num_iter: int
+    seconds: float = math.nan
+
+    @property
+    def values(self) -> tuple:
+        return (self.value, -self.value)
+
+    @property
+    def strategies(self) -> tuple:
+        return (self.row_strategy, self.col_strategy)
+
+    @property
+    def certificate(self) -> ResultCertificate:
+        return duality_gap_certificate(self.lower, self.upper)
 
 
 def _normalise(p: np.ndarray) -> np.ndarray:
@@ -180,7 +201,9 @@ def solve_lp(M, tol: float = LP_GAP_REL, polish: bool = True) -> MatrixGameSolut
     SolverError
         HiGHS did not return an optimal solution.
     """
-    return _solve_lp(check_matrix("M", M), tol, polish)
+    t0 = time.perf_counter()
+    sol = _solve_lp(check_matrix("M", M), tol, polish)
+    return replace(sol, seconds=time.perf_counter() - t0)
 
 
 def _solve_lp(M: np.ndarray, tol: float = LP_GAP_REL, polish: bool = True, warn: bool = True) -> MatrixGameSolution:
@@ -239,6 +262,7 @@ def solve_fp(M, iterations: int = 10_000, random_state=None, tol: float = 1e-3) 
     """
     import nashpy
 
+    t0 = time.perf_counter()
     M = check_matrix("M", M)
     iterations = check_int("iterations", iterations, 1)
     if isinstance(random_state, np.random.Generator):
@@ -267,7 +291,7 @@ def solve_fp(M, iterations: int = 10_000, random_state=None, tol: float = 1e-3) 
         )
     return MatrixGameSolution(
         value=0.5 * (lower + upper), row_strategy=x, col_strategy=y, lower=lower, upper=upper,
-        gap=gap, method="fp", converged=converged, num_iter=iterations,
+        gap=gap, method="fp", converged=converged, num_iter=iterations, seconds=time.perf_counter() - t0,
     )
 
 
@@ -304,6 +328,7 @@ def double_oracle(get_rows, get_cols, shape, init_rows=(), init_cols=(), tol: fl
         The solution embedded in the full game (gap measured on the full game) and
         the final restricted index sets (to warm-start the next call).
     """
+    t0 = time.perf_counter()
     R, C = shape
     rows = list(dict.fromkeys(int(i) for i in init_rows)) or [0]
     cols = list(dict.fromkeys(int(j) for j in init_cols)) or [0]
@@ -340,5 +365,6 @@ def double_oracle(get_rows, get_cols, shape, init_rows=(), init_cols=(), tol: fl
     sol = MatrixGameSolution(
         value=0.5 * (lower + upper), row_strategy=x, col_strategy=y, lower=lower, upper=upper,
         gap=gap, method="double-oracle", converged=converged, num_iter=rnd,
+        seconds=time.perf_counter() - t0,
     )
     return sol, np.array(rows), np.array(cols)

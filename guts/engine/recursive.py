@@ -39,6 +39,7 @@ The 2×1 overshoot game of §2.2: the value from below is 0, but 0 repels from a
 from __future__ import annotations
 
 import math
+import time
 import warnings
 from dataclasses import dataclass
 
@@ -48,6 +49,7 @@ from guts._validate import GutsInputError, check_choice, check_int, check_positi
 from guts.engine.tolerances import (ACCEPT_REL, CERT_ROUNDING, FIXED_POINT_TOL, NO_ENTRY_REL, ORACLE_STAGE_TOL,
                                     PROBABILITY_SUM_TOL, SLOPE_MARGIN)
 from guts.engine.matrix_game import MatrixGameSolution, _solve_lp, double_oracle, solve_fp
+from guts.engine.result import Result, ResultCertificate, interval
 from guts.errors import ConvergenceWarning
 from guts.engine.stage import StageGame, as_stage
 
@@ -410,11 +412,20 @@ def _certify(stage: StageGame, x: np.ndarray, v_start: float, rounding: float) -
                        "f(v_*) > 0 and f(v^*) >= 0 (Theorem 1.2)")
 
 
-class CertifiedInterval:
-    """Mixin of the result objects with a Theorem 1.2 interval ``[certified_lower, certified_upper]``."""
+class CertifiedInterval(Result):
+    """Base of the results with a Theorem 1.2 interval ``[certified_lower, certified_upper]``.
+
+    Their :class:`~guts.engine.result.Result` ``certificate`` is that interval (kind
+    ``"interval"``): a rigorous bracket of the first player's value.
+    """
 
     certified_lower: float
     certified_upper: float
+
+    @property
+    def certificate(self) -> ResultCertificate:
+        """The Theorem 1.2 bracket of ``value`` (nan ends where a certificate failed)."""
+        return interval(self.certified_lower, self.certified_upper)
 
     @property
     def certified_width(self) -> float:
@@ -452,6 +463,23 @@ class TwoSidedResult(CertifiedInterval):
     converged: bool
     num_iter: int
     num_solves: int
+    seconds: float = math.nan
+    method: str = "fixed-point"
+
+    @property
+    def value(self) -> float:
+        """The row player's value (from ``v_row``)."""
+        return self.row.value
+
+    @property
+    def values(self) -> tuple:
+        """Each side's value from its own termination value: ``(row.value, col.value)``."""
+        return (self.row.value, self.col.value)
+
+    @property
+    def strategies(self) -> tuple:
+        """Each side's fixed-point strategy: ``(row.row_strategy, col.row_strategy)``."""
+        return (self.row.row_strategy, self.col.row_strategy)
 
 
 NOT_CERTIFIED = Certificate(False, math.nan, math.nan, math.nan, "not computed")
@@ -476,6 +504,7 @@ def solve_both_sides(stage: StageGame, v_row: float, v_col: float, certify_resul
     **fixed_point_kwargs
         Passed to :func:`fixed_point` (``solver``, ``method``, ``tol`` ...).
     """
+    t0 = time.perf_counter()
     v_row, v_col = float(v_row), float(v_col)
     row = fixed_point(stage, v0=v_row, cap=-v_col, **fixed_point_kwargs)
     col = fixed_point(stage.transpose(), v0=v_col, cap=-v_row, **fixed_point_kwargs)
@@ -489,6 +518,7 @@ def solve_both_sides(stage: StageGame, v_row: float, v_col: float, certify_resul
         certified_lower=lo.v_certified if lo.valid else math.nan,
         certified_upper=-hi.v_certified if hi.valid else math.nan,
         converged=row.converged and col.converged, num_iter=row.num_iter + col.num_iter,
-        num_solves=row.num_solves + col.num_solves,
+        num_solves=row.num_solves + col.num_solves, seconds=time.perf_counter() - t0,
+        method=f"{fixed_point_kwargs.get('solver', 'lp')}/{fixed_point_kwargs.get('method', 'iterate')}",
     )
 

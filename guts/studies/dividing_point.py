@@ -45,7 +45,7 @@ def sweep(games=GAME_NAMES, pots=range(1, 11), lp_mesh: int = 200):
             r = solve_patent_game(g, pot)
             lp = solve_mesh(patent_rules(g), pot, lp_mesh) if lp_mesh else None
             row = {"game": g, "pot": pot, "value": r.value, "value_exact": r.value_exact,
-                   "converged": r.converged, "certificate": r.certificate, "order_ok": r.order_ok,
+                   "converged": r.converged, "certificate": r.max_gain, "order_ok": r.order_ok,
                    "lp_mesh": lp_mesh, "lp_value": lp.value if lp else np.nan,
                    "lp_minus_value": (lp.value - r.value) if lp else np.nan,
                    "points": json.dumps({k: round(v, 12) for k, v in r.points.items()}),
@@ -102,7 +102,7 @@ def ordering(games=GAME_NAMES, pots=(1, 3, 10), meshes=(100, 150, 200)):
                 shape, _, same = same_polynomial(rules, patent_layout(g), io.layout)
                 rows.append({"game": g, "pot": pot, "mesh": M, "certified": io.result.converged,
                              "patent_order": bool(shape), "same_E1": bool(same), "value": io.result.value,
-                             "certificate": io.result.certificate, "steps": " ; ".join(io.steps),
+                             "certificate": io.result.max_gain, "steps": " ; ".join(io.steps),
                              "order": io.layout.describe().replace("\n", " / "),
                              "seconds": time.perf_counter() - t0})
     return pd.DataFrame(rows)

@@ -5,11 +5,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from guts.engine.result import Result, ResultCertificate
+
 __all__ = ["ExtensiveResult", "BestResponse"]
 
 
 @dataclass(frozen=True)
-class ExtensiveResult:
+class ExtensiveResult(Result):
     """What every extensive-form solver returns.
 
     Attributes
@@ -36,6 +38,9 @@ class ExtensiveResult:
         Each player's best-response value against the others' ``strategies``.
     regrets : ndarray (num_iter + 1, n_players) or None
         Fictitious play only: every player's regret at each time (seed 004, Figure 2).
+
+    ``certificate`` (the :class:`~guts.engine.result.Result` protocol): the exploitability
+    for two players, NashConv for more, with both and the largest gain recorded.
     """
 
     value: float
@@ -50,6 +55,14 @@ class ExtensiveResult:
     method: str = ""
     br_values: np.ndarray = field(default=None, repr=False)
     regrets: np.ndarray = field(default=None, repr=False)
+
+    @property
+    def certificate(self) -> ResultCertificate:
+        n = len(np.atleast_1d(self.values))
+        gains = None if self.br_values is None else np.asarray(self.br_values, float) - np.asarray(self.values, float)
+        return ResultCertificate("exploitability" if n == 2 else "nash_conv", exploitability=float(self.exploitability),
+                           nash_conv=float(self.nash_conv),
+                           max_regret=float(np.max(gains)) if gains is not None and gains.size else float("nan"))
 
     def history_frame(self):
         """``history`` as a DataFrame (iteration, exploitability, seconds)."""

@@ -25,6 +25,7 @@ import numpy as np
 
 from guts._validate import check_int
 from guts.engine.extensive import Deals, Decision, PublicTreeGame, Terminal, solve_lp
+from guts.engine.result import Result, ResultCertificate
 
 from .closed_forms import ANTE, _check_limits, limit_poker
 
@@ -72,7 +73,7 @@ def discretised_game(min_bet: float, max_bet: float, hands: int, sizes: int) -> 
 
 
 @dataclass(frozen=True)
-class DiscretisedSolution:
+class DiscretisedSolution(Result):
     """The discretised game solved by the sequence-form LP, beside the closed form.
 
     Attributes
@@ -99,6 +100,8 @@ class DiscretisedSolution:
         best response, and the LP need not pick the admissible one.
     seconds : float
         Build + solve time.
+    lp : ExtensiveResult
+        The engine's solution (``strategies``, ``num_iter`` come from it).
     """
 
     value: float
@@ -114,6 +117,19 @@ class DiscretisedSolution:
     call_threshold: np.ndarray = field(repr=False)
     seconds: float = 0.0
     lp: object = field(default=None, repr=False)
+
+    values = property(lambda self: (self.value, -self.value), doc="``(value, -value)``: bettor, caller.")
+    strategies = property(lambda self: tuple(self.lp.strategies) if self.lp is not None else (),
+                          doc="The LP's behaviour strategies (engine format), bettor first.")
+    num_iter = property(lambda self: int(self.lp.num_iter) if self.lp is not None else 0,
+                        doc="HiGHS iterations.")
+    method = "lp"
+
+    @property
+    def certificate(self) -> ResultCertificate:
+        """The engine's exploitability of the LP pair (in the discretised game)."""
+        return ResultCertificate("exploitability", exploitability=float(self.exploitability),
+                                 nash_conv=float(self.nash_conv))
 
 
 def solve_discretised(min_bet: float, max_bet: float, hands: int, sizes: int) -> DiscretisedSolution:

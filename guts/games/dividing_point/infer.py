@@ -380,8 +380,8 @@ def infer_and_solve(rules: BettingRules, pot, mesh: int = 120, *, sol: MeshSolut
             trial[key] = new
             lay2, res2, sw = _solve(rules, structure, trial, pot, game)
             simpler = lay2 is not None and layout is not None and len(lay2.order) < len(layout.order)
-            if res2.converged or (res2.order_ok and (res2.certificate < res.certificate
-                                                     or (simpler and res2.certificate <= 10 * res.certificate))):
+            if res2.converged or (res2.order_ok and (res2.max_gain < res.max_gain
+                                                     or (simpler and res2.max_gain <= 10 * res.max_gain))):
                 comp_segs, layout, res = trial, lay2, res2
                 steps += [why] + sw
                 break
@@ -390,7 +390,7 @@ def infer_and_solve(rules: BettingRules, pot, mesh: int = 120, *, sol: MeshSolut
     if not res.converged:
         raise SolverError(
             f"the order read from the LP at M = {mesh} gives no certified equilibrium "
-            f"(order ok: {res.order_ok}, certificate {res.certificate:.3g}); try a finer mesh"
+            f"(order ok: {res.order_ok}, certificate {res.max_gain:.3g}); try a finer mesh"
         )
     if convention:
         for _ in range(max_steps):

@@ -103,6 +103,21 @@ class CoalitionResult(CertifiedInterval):
 
 
     @property
+    def value(self) -> float:
+        """Player 1's value (the :class:`~guts.engine.result.Result` protocol)."""
+        return self.player1_value
+
+    @property
+    def values(self) -> tuple:
+        """``(player1_value, coalition_value)``: what each side forces from its own termination value."""
+        return (self.player1_value, self.coalition_value)
+
+    @property
+    def strategies(self) -> tuple:
+        """``(player1_strategy, coalition_strategy)``."""
+        return (self.player1_strategy, self.coalition_strategy)
+
+    @property
     def epsilon(self) -> float:
         """Theorem 1.3 rate of player 1's certificate, ``f(-1)``."""
         return self.certificate_lower.epsilon

@@ -212,6 +212,21 @@ class TeamResult(CertifiedInterval):
     team2_profiles: np.ndarray = field(repr=False)
 
     @property
+    def value(self) -> float:
+        """Team 1's value (the :class:`~guts.engine.result.Result` protocol)."""
+        return self.team1_value
+
+    @property
+    def values(self) -> tuple:
+        """``(team1_value, team2_value)``: what each side forces from its own termination value."""
+        return (self.team1_value, self.team2_value)
+
+    @property
+    def strategies(self) -> tuple:
+        """``(team1_strategy, team2_strategy)``."""
+        return (self.team1_strategy, self.team2_strategy)
+
+    @property
     def has_value(self) -> bool:
         """Both sides meet (``|lower - upper| <= 1e-9``): the game has a value (§1)."""
         return abs(self.lower - self.upper) <= 1e-9

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from guts._validate import check_choice, check_int, check_positive_float
+from guts.engine.result import Result, ResultCertificate
 from guts.errors import ConvergenceWarning, GutsInputError
 
 from .builder import BuiltGame, Collusion, TreeStats, build_game, check_team
@@ -33,7 +34,7 @@ MAX_ITER_FP = 200_000
 
 
 @dataclass(frozen=True)
-class MercerResult:
+class MercerResult(Result):
     """A solved Mercer game.
 
     Attributes
@@ -56,6 +57,9 @@ class MercerResult:
     num_iter : int
     seconds : float
         Solve time (tree building excluded; see ``build_seconds``).
+
+    ``certificate`` (the :class:`~guts.engine.result.Result` protocol) names what the method's
+    target measures: the LP's exploitability, CFR+'s NashConv, fictitious play's max regret.
     """
 
     variant: str
@@ -78,6 +82,12 @@ class MercerResult:
     stats: TreeStats = field(repr=False)
     built: BuiltGame = field(repr=False)
     history: tuple = field(default=(), repr=False)
+
+    @property
+    def certificate(self) -> ResultCertificate:
+        kind = {"lp": "exploitability", "cfr+": "nash_conv", "fp": "max_regret"}.get(self.method, "nash_conv")
+        return ResultCertificate(kind, exploitability=float(self.exploitability), nash_conv=float(self.nash_conv),
+                                 max_regret=float(self.max_regret))
 
 
 def br_gains(game, strategies) -> tuple:
@@ -195,7 +205,9 @@ def solve(variant: str = "smh", players: int = 2, method: str = "lp", epsilon: f
         res = E.fictitious_play(game, **kwargs)
     seconds = time.perf_counter() - t1
     history = tuple(getattr(res, "history", ()) or ())
-    ev, gains = br_gains(game, res.strategies)
+    # the engine's values and best responses are of the returned strategies: no second evaluation
+    ev = np.asarray(res.values, dtype=float)
+    gains = np.maximum(np.asarray(res.br_values, dtype=float) - ev, 0.0)
     nc = float(gains.sum())
     converged = bool(res.converged)
     if method == "cfr+" and nc > eps * (1 + 1e-9):

@@ -99,6 +99,26 @@ class ContinuumResult(CertifiedInterval):
     certificate_upper: ContinuumCertificate = field(repr=False)
 
 
+    @property
+    def value(self) -> float:
+        """Player 1's value (the :class:`~guts.engine.result.Result` protocol)."""
+        return self.player1_value
+
+    @property
+    def values(self) -> tuple:
+        """``(player1_value, coalition_value)``: what each side forces from its own termination value."""
+        return (self.player1_value, self.coalition_value)
+
+    @property
+    def strategies(self) -> tuple:
+        """``(player1_strategy, coalition_strategy)``."""
+        return (self.player1_strategy, self.coalition_strategy)
+
+    @property
+    def method(self) -> str:
+        """Continuum double oracle with Newton polishing (the :class:`~guts.engine.result.Result` protocol)."""
+        return "continuum-oracle"
+
     def components(self):
         """Coalition support ``[((a, b), probability), ...]``, heaviest first."""
         return sorted(self.coalition_strategy.items(), key=lambda kv: -kv[1])

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from guts._validate import check_int, check_positive_float
+from guts.engine.result import Result, ResultCertificate, interval
 from guts.errors import ConvergenceWarning
 from guts.games.guts.strategies import mesh
 from guts.games.guts.large_n.bracket import ValueBracket, bracket_value
@@ -19,7 +20,7 @@ from guts.games.guts.large_n.solve import LargeNResult, solve_pseudo_bloc
 
 
 @dataclass(frozen=True)
-class LargeNValue:
+class LargeNValue(Result):
     """The 1 v. N pseudo-bloc value with thresholds in [0, 1], by adaptive mesh refinement.
 
     Attributes
@@ -50,6 +51,11 @@ class LargeNValue:
         ~1e-13 at every N, :mod:`guts.games.guts.continuum.rounding`).
     rigorous : bool
         Both certificates hold with a converged branch and bound.
+
+    The :class:`~guts.engine.result.Result` protocol: here ``value`` is the *coalition's*
+    (the curve V(N) of the paper's Figure 3) and the ``certificate`` is the interval
+    ``[lower, upper]`` that brackets it; ``values = (player 1's, coalition's)`` of the final
+    mesh; ``num_iter = rounds``.
     """
 
     size: int
@@ -67,6 +73,17 @@ class LargeNValue:
     rigorous: bool
     mesh_result: LargeNResult = field(repr=False)
     bracket: ValueBracket = field(repr=False)
+
+    values = property(lambda self: (self.mesh_result.player1_value, self.value),
+                      doc="``(player 1's, coalition's)`` value of the final mesh.")
+    strategies = property(lambda self: (self.player1_strategy, self.coalition_strategy))
+    num_iter = property(lambda self: self.rounds)
+    method = "refined-mesh"
+
+    @property
+    def certificate(self) -> ResultCertificate:
+        """The rigorous bracket ``[lower, upper]`` of the coalition's value."""
+        return interval(self.lower, self.upper)
 
     @property
     def width(self) -> float:

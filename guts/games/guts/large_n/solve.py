@@ -76,6 +76,26 @@ class LargeNResult(CertifiedInterval):
     coalition: FixedPointResult = field(repr=False)
 
 
+    @property
+    def value(self) -> float:
+        """Player 1's value (the :class:`~guts.engine.result.Result` protocol)."""
+        return self.player1_value
+
+    @property
+    def values(self) -> tuple:
+        """``(player1_value, coalition_value)``: what each side forces from its own termination value."""
+        return (self.player1_value, self.coalition_value)
+
+    @property
+    def strategies(self) -> tuple:
+        """``(player1_strategy, coalition_strategy)``."""
+        return (self.player1_strategy, self.coalition_strategy)
+
+    @property
+    def method(self) -> str:
+        """Double oracle with Newton steps on one mesh (the :class:`~guts.engine.result.Result` protocol)."""
+        return "oracle/newton"
+
     def bloc_and_pseudo_bloc(self):
         """``(player1, bloc, pseudo_bloc, pseudo_free, pseudo_weight)`` summary thresholds.
 
