@@ -70,3 +70,14 @@ def test_continuous_poker_figure1_is_legible(limits):
     fig, _ = figure1()
     assert legibility_problems(fig) == []
     plt.close(fig)
+
+
+def test_mercer_bet_frequency_heat_maps_are_legible_and_show_every_table():
+    from guts.studies.mercer_figures import TABLE_TITLES, plot_bet_frequencies
+
+    tables = pd.read_csv(RESULTS / "mercer" / "tables.csv")
+    fig = plot_bet_frequencies(tables)
+    titles = [ax.get_title() for ax in fig.axes if ax.get_visible() and ax.get_title()]
+    assert len(titles) == len(set(tables["table"]) & set(TABLE_TITLES))
+    assert legibility_problems(fig) == []
+    plt.close(fig)
