@@ -55,3 +55,12 @@ for dotted, directory in _packages():
 
 with mkdocs_gen_files.open("api/index.md", "w") as fh:
     fh.write("\n".join(index) + "\n")
+
+# The figures of results/ (the pages link them as ../results/..., which works on GitHub; the
+# hook in docs/hooks.py points those links at this copy inside the site).
+for png in sorted((ROOT / "results").rglob("*.png")):
+    rel = png.relative_to(ROOT)
+    if "runs" in rel.parts:
+        continue
+    with mkdocs_gen_files.open(str(rel), "wb") as fh:
+        fh.write(png.read_bytes())
