@@ -65,6 +65,10 @@ def legibility_problems(fig, *, tight: bool = False, max_series: int = MAX_LABEL
     max_series : int
         Largest number of labelled lines in one axes.
     """
+    if not hasattr(fig.canvas, "get_renderer"):  # a Figure made without pyplot: give it an Agg canvas
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+        FigureCanvasAgg(fig)
     fig.canvas.draw()
     renderer = fig.canvas.get_renderer()
     canvas = fig.bbox

@@ -81,3 +81,13 @@ def test_mercer_bet_frequency_heat_maps_are_legible_and_show_every_table():
     assert len(titles) == len(set(tables["table"]) & set(TABLE_TITLES))
     assert legibility_problems(fig) == []
     plt.close(fig)
+
+
+def test_checker_accepts_a_figure_made_without_pyplot():
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(4, 3))
+    ax = fig.add_subplot()
+    ax.plot([0, 1], [0, 1])
+    fig.tight_layout()
+    assert legibility_problems(fig) == []
