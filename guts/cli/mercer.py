@@ -1,7 +1,7 @@
 """``guts mercer``: Mercer hold'em (seed 004): solve a variant, print the tree sizes.
 
     guts mercer solve smh --players 2 --method lp
-    guts mercer solve mmh --players 3 --method cfr+ --epsilon 0.01 --collusion strong --team 1,2
+    guts mercer solve mmh --players 3 --method cfr+ --target 0.01 --collusion strong --team 1,2
     guts mercer solve smh --players 3 --bets 8      # the seed's printed 3P-SMH values
     guts mercer sizes
     guts mercer study values [--out results/mercer]   # one artefact of results/mercer/
@@ -48,8 +48,8 @@ def add_subparser(subparsers):
     s.add_argument("variant", help="smh or mmh")
     s.add_argument("--players", type=int_arg("players", 2, 3), default=2, help="2 or 3 (default 2)")
     s.add_argument("--method", default=None, help="lp, cfr+ or fp (default: lp when exact, else cfr+)")
-    s.add_argument("--epsilon", type=number_arg("epsilon", float, 0.0, strict=True), default=None,
-                   help="target for cfr+ (NashConv) and fp (every player's regret); default 0.01")
+    s.add_argument("--target", "--epsilon", dest="target", type=number_arg("target", float, 0.0, strict=True), default=None,
+                   help="stopping target: NashConv for cfr+, every player's regret for fp (--epsilon: its old name); default 0.01")
     s.add_argument("--collusion", default=None, help="weak or strong (3 players; default: no collusion)")
     s.add_argument("--team", type=_team, default=None, help="the two colluding seats, e.g. 0,1 (default: none; required with --collusion)")
     s.add_argument("--check", action="store_true", help="allow checking (beyond the paper; default: no check, as the paper)")
@@ -102,7 +102,7 @@ def run_solve(args) -> int:
         method = "lp" if (args.players == 2 or (args.collusion or "").lower() == "strong") else "cfr+"
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)   # reported below instead
-        r = solve(args.variant, players=args.players, method=method, epsilon=args.epsilon,
+        r = solve(args.variant, players=args.players, method=method, target=args.target,
                   collusion=args.collusion, team=args.team, max_iterations=args.max_iterations,
                   time_limit=args.time_limit, check=args.check, betting=args.betting,
                   bets=args.bets)

@@ -37,6 +37,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 from scipy.optimize import linprog
 
+from guts._names import renamed
 from guts._validate import check_choice, check_int, check_matrix
 from guts.engine.tolerances import (HIGHS_FEASIBILITY_TOL, LP_GAP_REL, ORACLE_GAP_TOL,
                                     ORACLE_IMPROVEMENT_TOL, POLISH_NEGATIVE_TOL, SUPPORT_TOL)
@@ -301,8 +302,9 @@ def solve_matrix_game(M, solver: str = "lp", **kwargs) -> MatrixGameSolution:
     return solve_lp(M, **kwargs) if solver == "lp" else solve_fp(M, **kwargs)
 
 
+@renamed(max_rounds="max_iterations")
 def double_oracle(get_rows, get_cols, shape, init_rows=(), init_cols=(), tol: float = ORACLE_IMPROVEMENT_TOL,
-                  max_rounds: int = 500, gap_tol: float = ORACLE_GAP_TOL) -> tuple[MatrixGameSolution, np.ndarray, np.ndarray]:
+                  max_iterations: int = 500, gap_tol: float = ORACLE_GAP_TOL) -> tuple[MatrixGameSolution, np.ndarray, np.ndarray]:
     """Solve a large zero-sum game by row/column generation (double oracle).
 
     Parameters
@@ -334,7 +336,7 @@ def double_oracle(get_rows, get_cols, shape, init_rows=(), init_cols=(), tol: fl
     cols = list(dict.fromkeys(int(j) for j in init_cols)) or [0]
     row_block = get_rows(rows)  # (|I|, C)
     col_block = get_cols(cols)  # (R, |J|)
-    for rnd in range(1, max_rounds + 1):
+    for rnd in range(1, max_iterations + 1):
         sub = row_block[:, cols]
         s = _solve_lp(sub, tol=np.inf)
         x = np.zeros(R)

@@ -45,6 +45,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from guts._names import renamed
 from guts._validate import GutsInputError, check_choice, check_int, check_positive_float
 from guts.engine.tolerances import (ACCEPT_REL, CERT_ROUNDING, FIXED_POINT_TOL, NO_ENTRY_REL, ORACLE_STAGE_TOL,
                                     PROBABILITY_SUM_TOL, SLOPE_MARGIN)
@@ -203,10 +204,11 @@ class StageSolver:
         return float(sol.row_strategy[I] @ B @ sol.col_strategy)
 
 
+@renamed(max_iter="max_iterations", progress="callback")
 def fixed_point(A, B=None, v0: float = -1.0, solver: str = "lp", method: str = "iterate",
-                tol: float = FIXED_POINT_TOL, max_iter: int = 10_000, cap: float | None = None,
+                tol: float = FIXED_POINT_TOL, max_iterations: int = 10_000, cap: float | None = None,
                 fp_iterations: int = 10_000, random_state=None, check_above: bool = True,
-                warn: bool = True, progress=None) -> FixedPointResult:
+                warn: bool = True, callback=None) -> FixedPointResult:
     """Value forcable by the row player from ``v0``: the limit of ``V <- Value(A + B V)``.
 
     Parameters
@@ -219,8 +221,8 @@ def fixed_point(A, B=None, v0: float = -1.0, solver: str = "lp", method: str = "
     method : {"iterate", "newton"}
     tol : float
         Stop when the estimated distance to the fixed point is below ``tol``.
-    max_iter : int
-        Iteration budget; exceeding it gives status "max-iter" and a warning.
+    max_iterations : int
+        Iteration budget; exceeding it gives status "max-iter" and a warning (was ``max_iter``).
     cap : float or None
         ``t_2``: what the opponent forfeits by leaving; the forcable value is at most
         ``cap`` (paper §1).  Iterates beyond it stop with status "capped".
@@ -229,6 +231,9 @@ def fixed_point(A, B=None, v0: float = -1.0, solver: str = "lp", method: str = "
     warn : bool
         Emit :class:`ConvergenceWarning` on "max-iter", "diverged", or a fixed point
         that repels from above.
+    callback : callable, optional
+        ``callback(V, T(V))`` at every accepted iterate (was ``progress``; ``progress`` is a
+        flag everywhere else, see :mod:`guts._names`).
 
     Returns
     -------
@@ -240,7 +245,7 @@ def fixed_point(A, B=None, v0: float = -1.0, solver: str = "lp", method: str = "
         raise GutsInputError(f"v0 must be a finite number; got {v0!r}")
     check_choice("method", method, METHODS)
     tol = check_positive_float("tol", tol)
-    max_iter = check_int("max_iter", max_iter, 1)
+    max_iter = check_int("max_iterations", max_iterations, 1)
     solve = StageSolver(stage, solver, fp_iterations=fp_iterations, random_state=random_state)
     bound = cap if cap is not None else 1e9 * max(1.0, abs(v0))
 
@@ -262,8 +267,8 @@ def fixed_point(A, B=None, v0: float = -1.0, solver: str = "lp", method: str = "
         if r <= 0 or err <= tol or (U is not None and U - L <= tol):
             status = "converged"
             break
-        if progress is not None:
-            progress(L, T_L)
+        if callback is not None:
+            callback(L, T_L)
         if method == "newton":
             candidates = _newton_candidates(L, r, s_L, U, g_U, s_U, bound)
             moved = False

@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from guts._names import renamed
 from guts.games.guts.fictitious import fictitious_play, payoff_tensor
 from guts.games.guts.payoffs import symmetric_equilibrium
 from guts.studies.figures import plot_fictitious_play
@@ -34,8 +35,10 @@ def _recorded(num_iter: int, points: int = 400) -> np.ndarray:
     return np.unique(np.concatenate([np.arange(min(100, num_iter) + 1), logs, [num_iter]]))
 
 
-def run(mesh: int = 101, iterations: int = 50_000, seed: int = 0, out=AUTO, tol: float = 1e-3,
+@renamed(seed="random_state")
+def run(mesh: int = 101, iterations: int = 50_000, random_state: int = 0, out=AUTO, tol: float = 1e-3,
         echo=None) -> pd.DataFrame:
+    seed = random_state  # the files keep the column name "seed"
     plan = plan_output("fp_three_player", out, {"mesh": mesh, "iterations": iterations, "seed": seed, "tol": tol},
                        {"mesh": 101, "iterations": 50_000, "seed": 0, "tol": 1e-3},
                        targets=["fp_three_player.csv", "fp_three_player_summary.csv", "fp_three_player.png"],

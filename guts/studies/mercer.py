@@ -106,12 +106,12 @@ def run_values(out="results/mercer", epsilon=SEED_EPSILON) -> pd.DataFrame:
                 paper = PAPER_VALUES.get((v, n))
                 methods = ["lp", "cfr+", "fp"] if n == 2 else ["cfr+", "fp"]
                 for m in methods:
-                    r = solve(v, n, m, epsilon=None if m == "lp" else epsilon)
+                    r = solve(v, n, m, target=None if m == "lp" else epsilon)
                     rows.append(_result_row(r, paper))
                 if n == 3:
-                    r = solve(v, n, "cfr+", epsilon=TABLE_EPSILON)
+                    r = solve(v, n, "cfr+", target=TABLE_EPSILON)
                     rows.append(_result_row(r, paper, "tight"))
-        r = solve("smh", 3, "cfr+", epsilon=TABLE_EPSILON, bets=(8.0,))
+        r = solve("smh", 3, "cfr+", target=TABLE_EPSILON, bets=(8.0,))
         rows.append(_result_row(r, PAPER_VALUES[("smh", 3)], "bet 8 instead of 4"))
         r = solve("smh", 2, "lp", bets=(8.0,))
         rows.append(_result_row(r, PAPER_VALUES[("smh", 2)], "bet 8 instead of 4"))
@@ -131,11 +131,11 @@ def _solutions_for_tables(epsilon):
         for v in ("smh", "mmh"):
             r = solve(v, 2, "lp")
             sols[(v, 2, None, "lp")] = r
-            r = solve(v, 2, "fp", epsilon=SEED_EPSILON)
+            r = solve(v, 2, "fp", target=SEED_EPSILON)
             sols[(v, 2, None, "fp")] = r
         for m, eps in (("cfr+", epsilon), ("fp", SEED_EPSILON)):
-            sols[("mmh", 3, None, m)] = solve("mmh", 3, m, epsilon=eps, time_limit=SOLVE_TIME_LIMIT)
-            sols[("mmh", 3, "weak", m)] = solve("mmh", 3, m, epsilon=max(eps, WEAK_EPSILON), collusion="weak",
+            sols[("mmh", 3, None, m)] = solve("mmh", 3, m, target=eps, time_limit=SOLVE_TIME_LIMIT)
+            sols[("mmh", 3, "weak", m)] = solve("mmh", 3, m, target=max(eps, WEAK_EPSILON), collusion="weak",
                                                 team=(0, 1), time_limit=SOLVE_TIME_LIMIT)
     return sols
 
@@ -190,12 +190,12 @@ def _collusion_solution(v, kind, team, epsilon):
     with _quiet():
         if kind == "strong":
             merged = build_game(variant_rules(v, 3), Collusion(team, kind), merge_team=True)
-            r = cfr_plus(merged.game, target_exploitability=epsilon / 2, iterations=100_000, report_every=50,
+            r = cfr_plus(merged.game, target=epsilon / 2, max_iterations=100_000, report_every=50,
                          time_limit=SOLVE_TIME_LIMIT)
             game = _pooled(v, kind, team)
             strat = to_pooled_strategies(merged, r.strategies, game)
             return game, strat, r.nash_conv
-        res = solve(v, 3, "cfr+", epsilon=max(epsilon, WEAK_EPSILON), collusion=kind, team=team,
+        res = solve(v, 3, "cfr+", target=max(epsilon, WEAK_EPSILON), collusion=kind, team=team,
                     time_limit=SOLVE_TIME_LIMIT)
         return res.built.game, res.strategies, res.nash_conv
 
@@ -206,7 +206,7 @@ def table7_rows(variant, epsilon=TABLE_EPSILON) -> list:
     Seats are also named cyclically from the victim, as the seed's dealer rotation does:
     A = the victim, B = the seat after A, C = the seat after B."""
     with _quiet():
-        base = solve(variant, 3, "cfr+", epsilon=epsilon, time_limit=SOLVE_TIME_LIMIT)
+        base = solve(variant, 3, "cfr+", target=epsilon, time_limit=SOLVE_TIME_LIMIT)
     game0, strat0 = base.built.game, base.strategies
     rows = []
     for kind in ("strong", "weak"):
@@ -272,7 +272,7 @@ def run_collusion_epsilon(out="results/mercer", variant="mmh", epsilons=(0.1, 0.
     rows = []
     with _quiet():
         for eps in epsilons:
-            base = solve(variant, 3, "cfr+", epsilon=eps)
+            base = solve(variant, 3, "cfr+", target=eps)
             for kind in ("weak", "strong"):
                 if kind == "weak" and eps < WEAK_EPSILON:
                     continue        # below what CFR reaches on the weak game (WEAK_EPSILON)
@@ -352,7 +352,7 @@ def run_beyond(out="results/mercer", epsilon=SEED_EPSILON, cases=BEYOND) -> pd.D
             exact = n == 2 and size <= LP_MAX_INFO_SETS
             m = "lp" if exact else "cfr+"
             eps = None if exact else (BEYOND_EPSILON_2P if n == 2 else epsilon)
-            r = solve(v, n, m, epsilon=eps, time_limit=None if exact else SOLVE_TIME_LIMIT, **opts)
+            r = solve(v, n, m, target=eps, time_limit=None if exact else SOLVE_TIME_LIMIT, **opts)
             row = _result_row(r, note=label)
             row.update(public_states=r.stats.public_states, info_sets=r.stats.info_sets,
                        build_seconds=r.build_seconds, peak_rss_mb=peak_rss_mb())

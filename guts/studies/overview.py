@@ -38,8 +38,8 @@ def _kuhn(method, players=2):
     if method == "lp":
         return E.solve_lp(game)
     if method == "cfr+":
-        return E.cfr_plus(game, iterations=2000, target_exploitability=1e-3)
-    return E.fictitious_play(game, epsilon=0.02, max_iterations=5000)
+        return E.cfr_plus(game, max_iterations=2000, target=1e-3)
+    return E.fictitious_play(game, target=0.02, max_iterations=5000)
 
 
 def _coalition(solver):
@@ -64,7 +64,7 @@ def _large_n(method):
     from guts.games.guts.large_n import solve_large_n
     from guts.games.guts.large_n.solve import solve_pseudo_bloc
 
-    return solve_pseudo_bloc(3, 21) if method == "oracle" else solve_large_n(2, points=20, target_width=1e-5)
+    return solve_pseudo_bloc(3, 21) if method == "oracle" else solve_large_n(2, mesh=20, target_width=1e-5)
 
 
 def _guts_fp(_):
@@ -79,7 +79,7 @@ def _continuous_poker(method):
     from guts.games.continuous_poker.discrete import solve_discretised
 
     if method == "lp":
-        return solve_discretised(1.0, 2.0, hands=20, sizes=3)
+        return solve_discretised(1.0, 2.0, mesh=20, sizes=3)
     return check_equilibrium(limit_poker(1.0, 2.0))
 
 

@@ -34,7 +34,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ...errors import GutsInputError
-from .tree import PROB_TOL, ZERO_SUM_TOL, Chance, Decision, Terminal, _label_str
+from .nodes import PROB_TOL, ZERO_SUM_TOL, Chance, Decision, Terminal, _label_str
 
 #: Maximum terminal x deal entries processed in one vectorised block (memory bound:
 #: a few float64 arrays of this size live at once, ~16 MB each).

@@ -27,6 +27,7 @@ import warnings
 
 import numpy as np
 
+from ..._names import renamed
 from ...errors import ConvergenceWarning, GutsInputError
 from ..._validate import check_choice, check_int, check_positive_float
 from . import _kernels as K
@@ -35,7 +36,7 @@ from .strategies import _check_game, from_flat, normalise_blocks, uniform_flat
 
 __all__ = ["cfr_plus", "DEFAULT_ITERATIONS", "MAX_ITERATIONS_WITH_TARGET"]
 
-#: Iterations when neither ``iterations``, ``target_exploitability`` nor ``time_limit`` is given.
+#: Iterations when neither ``max_iterations``, ``target`` nor ``time_limit`` is given.
 DEFAULT_ITERATIONS = 1000
 #: Safety cap when only a target exploitability is given.
 MAX_ITERATIONS_WITH_TARGET = 1_000_000
@@ -88,9 +89,9 @@ class _CFRState:
 
 def _budget(iterations, target, time_limit):
     if iterations is not None:
-        iterations = check_int("iterations", iterations, 1)
+        iterations = check_int("max_iterations", iterations, 1)
     if target is not None:
-        target = check_positive_float("target_exploitability", target)
+        target = check_positive_float("target", target)
     if time_limit is not None:
         time_limit = check_positive_float("time_limit", time_limit)
     if iterations is None:
@@ -98,7 +99,8 @@ def _budget(iterations, target, time_limit):
     return iterations, target, time_limit
 
 
-def cfr_plus(game, *, iterations=None, target_exploitability=None, time_limit=None,
+@renamed(iterations="max_iterations", target_exploitability="target")
+def cfr_plus(game, *, max_iterations=None, target=None, time_limit=None,
              variant: str = "cfr+", report_every: int = 10, progress: bool = False,
              alpha: float = 1.5, beta: float = 0.0, gamma: float = 2.0) -> ExtensiveResult:
     """CFR+ or DCFR average strategies for an n-player game (zero-sum or not).
@@ -106,12 +108,13 @@ def cfr_plus(game, *, iterations=None, target_exploitability=None, time_limit=No
     Parameters
     ----------
     game : PublicTreeGame
-    iterations : int, optional
+    max_iterations : int, optional
         Iteration budget (default 1000 if no other stopping rule is given; a safety cap
-        of 1e6 with only a target or a time limit).
-    target_exploitability : float, optional
+        of 1e6 with only a target or a time limit).  Was ``iterations``.
+    target : float, optional
         Stop at the first report where exploitability (NashConv / n) of the average
-        strategy is ``<=`` this; ConvergenceWarning if the budget ends first.
+        strategy is ``<=`` this (the result's ``certificate`` is this exploitability);
+        ConvergenceWarning if the budget ends first.  Was ``target_exploitability``.
     time_limit : float, optional
         Wall-clock budget in seconds (checked every iteration).
     variant : {"cfr+", "dcfr"}
@@ -131,7 +134,7 @@ def cfr_plus(game, *, iterations=None, target_exploitability=None, time_limit=No
     """
     cg = _check_game(game)
     variant = check_choice("variant", variant, ("cfr+", "dcfr"))
-    iterations, target, time_limit = _budget(iterations, target_exploitability, time_limit)
+    iterations, target, time_limit = _budget(max_iterations, target, time_limit)
     report_every = check_int("report_every", report_every, 1)
     for name, v in (("alpha", alpha), ("beta", beta), ("gamma", gamma)):
         if isinstance(v, bool) or not isinstance(v, numbers.Real) or not math.isfinite(v):

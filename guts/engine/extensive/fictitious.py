@@ -24,6 +24,7 @@ import warnings
 
 import numpy as np
 
+from ..._names import renamed
 from ...errors import ConvergenceWarning
 from ..._validate import check_int, check_positive_float
 from . import _kernels as K
@@ -38,9 +39,13 @@ FP_EPSILON = 1e-3
 FP_MAX_ITERATIONS = 10_000
 
 
-def fictitious_play(game, *, epsilon: float = FP_EPSILON, max_iterations: int = FP_MAX_ITERATIONS,
+@renamed(epsilon="target")
+def fictitious_play(game, *, target: float = FP_EPSILON, max_iterations: int = FP_MAX_ITERATIONS,
                     progress: bool = False, time_limit: float | None = None) -> ExtensiveResult:
-    """Seed 004's fictitious play; stops when every player's regret is ``< epsilon``.
+    """Seed 004's fictitious play; stops when every player's regret is ``< target``.
+
+    ``target`` (was ``epsilon``, the seed's ε) is a max regret: the result's ``certificate``
+    has kind ``"max_regret"``.
 
     Returns
     -------
@@ -51,7 +56,7 @@ def fictitious_play(game, *, epsilon: float = FP_EPSILON, max_iterations: int = 
         ConvergenceWarning when ``max_iterations`` (or ``time_limit``) ends the run first.
     """
     cg = _check_game(game)
-    epsilon = check_positive_float("epsilon", epsilon)
+    epsilon = check_positive_float("target", target)
     max_iterations = check_int("max_iterations", max_iterations, 1)
     if time_limit is not None:
         time_limit = check_positive_float("time_limit", time_limit)

@@ -39,8 +39,9 @@ class ExtensiveResult(Result):
     regrets : ndarray (num_iter + 1, n_players) or None
         Fictitious play only: every player's regret at each time (seed 004, Figure 2).
 
-    ``certificate`` (the :class:`~guts.engine.result.Result` protocol): the exploitability
-    for two players, NashConv for more, with both and the largest gain recorded.
+    ``certificate`` (the :class:`~guts.engine.result.Result` protocol): of the kind the
+    method's ``target`` measures, the exploitability (LP, CFR+, DCFR) or the max regret
+    (fictitious play), with NashConv and the largest gain recorded too.
     """
 
     value: float
@@ -58,9 +59,10 @@ class ExtensiveResult(Result):
 
     @property
     def certificate(self) -> ResultCertificate:
-        n = len(np.atleast_1d(self.values))
         gains = None if self.br_values is None else np.asarray(self.br_values, float) - np.asarray(self.values, float)
-        return ResultCertificate("exploitability" if n == 2 else "nash_conv", exploitability=float(self.exploitability),
+        # the kind is what the method's stopping target measures (guts._names: ``target``)
+        kind = "max_regret" if self.method == "fictitious_play" else "exploitability"
+        return ResultCertificate(kind, exploitability=float(self.exploitability),
                            nash_conv=float(self.nash_conv),
                            max_regret=float(np.max(gains)) if gains is not None and gains.size else float("nan"))
 

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from guts._names import renamed
 from guts._validate import check_int
 from guts.engine.extensive import Deals, Decision, PublicTreeGame, Terminal, solve_lp
 from guts.engine.result import Result, ResultCertificate
@@ -132,18 +133,19 @@ class DiscretisedSolution(Result):
                                  nash_conv=float(self.nash_conv))
 
 
-def solve_discretised(min_bet: float, max_bet: float, hands: int, sizes: int) -> DiscretisedSolution:
+@renamed(hands="mesh")
+def solve_discretised(min_bet: float, max_bet: float, mesh: int, sizes: int) -> DiscretisedSolution:
     """Build :func:`discretised_game` and solve it with the engine's sequence-form LP.
 
-    >>> r = solve_discretised(1.0, 1.0, hands=20, sizes=1)      # von Neumann, B = 1
+    >>> r = solve_discretised(1.0, 1.0, mesh=20, sizes=1)      # von Neumann, B = 1
     >>> r.converged, abs(r.error) < 5e-3
     (True, True)
     """
     t0 = time.perf_counter()
-    game = discretised_game(min_bet, max_bet, hands, sizes)
+    game = discretised_game(min_bet, max_bet, mesh, sizes)
     grid = bet_grid(min_bet, max_bet, sizes)
     lp = solve_lp(game)
-    M = int(hands)
+    M = int(mesh)
     closed = limit_poker(min_bet, max_bet).value
     root = lp.strategies[0][()]  # (M, 1 + K): check, bet sizes
     act = np.argmax(root, axis=1)

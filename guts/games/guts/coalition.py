@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from guts._names import renamed
 from guts._validate import check_choice, check_int, check_memory, check_positive_float
 from guts.games.guts.strategies import STRUCTURES, coalition_profiles, count_profiles, resolve_grid
 from guts.engine.recursive import (METHODS, SOLVERS, Certificate, CertifiedInterval, FixedPointResult,
@@ -178,9 +179,10 @@ def check_coalition_memory(size: int, mesh=101, structure: str = "pseudo-bloc", 
                  "use a smaller mesh or coalition" + ("" if solver == "oracle" else ", or solver='oracle'"))
 
 
+@renamed(max_iter="max_iterations")
 def solve_coalition(size: int, mesh=101, structure: str = "pseudo-bloc", solver: str = "oracle",
                     method: str = "newton", coalition_mesh=None, tol: float = FIXED_POINT_TOL,
-                    max_iter: int = 10_000, fp_iterations: int = 10_000, random_state=None,
+                    max_iterations: int = 10_000, fp_iterations: int = 10_000, random_state=None,
                     certify_result: bool = True) -> CoalitionResult:
     """Solve the 1 v. N recursive Guts game (one row of Table 1, paper §5).
 
@@ -224,7 +226,7 @@ def solve_coalition(size: int, mesh=101, structure: str = "pseudo-bloc", solver:
     stage = coalition_stage(size, mesh, structure, coalition_mesh)
     # player 1 from -1, the coalition from -N; each capped at what the other forfeits by leaving
     both = solve_both_sides(stage, -1.0, -float(size), certify_result=certify_result, solver=solver,
-                            method=method, tol=tol, max_iter=max_iter, fp_iterations=fp_iterations,
+                            method=method, tol=tol, max_iterations=max_iterations, fp_iterations=fp_iterations,
                             random_state=random_state)
     p1, co = both.row, both.col
     g1 = stage.row_thresholds

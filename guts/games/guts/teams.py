@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from guts._names import renamed
 from guts._validate import GutsInputError, check_choice, check_int, check_positive_float, check_thresholds
 from guts.games.guts.strategies import STRUCTURES, coalition_profiles, count_profiles, resolve_grid
 from guts.games.guts.payoffs import _alpha
@@ -242,8 +243,9 @@ class TeamResult(CertifiedInterval):
 AUTO_DENSE_LIMIT = 2_000_000  # solver="auto": dense LP up to this many matrix entries, else double oracle
 
 
+@renamed(max_iter="max_iterations")
 def solve_teams(m: int, n: int, mesh=21, structure="full", solver: str = "auto", method: str = "newton",
-                tol: float = FIXED_POINT_TOL, max_iter: int = 10_000, fp_iterations: int = 10_000,
+                tol: float = FIXED_POINT_TOL, max_iterations: int = 10_000, fp_iterations: int = 10_000,
                 random_state=None, certify_result: bool = True) -> TeamResult:
     """Solve the m v. n team recursive Guts game (paper §1.2, §5).
 
@@ -262,7 +264,7 @@ def solve_teams(m: int, n: int, mesh=21, structure="full", solver: str = "auto",
         (exact, and the only practical one for large games).  ``"auto"``: ``"lp"`` up
         to ``AUTO_DENSE_LIMIT`` matrix entries, ``"oracle"`` beyond.
     method : {"newton", "iterate"}
-    tol, max_iter, fp_iterations, random_state
+    tol, max_iterations, fp_iterations, random_state
         As in :func:`guts.engine.recursive.fixed_point`.
     certify_result : bool
         Compute Theorem 1.2 certificates for both teams' strategies.
@@ -288,7 +290,7 @@ def solve_teams(m: int, n: int, mesh=21, structure="full", solver: str = "auto",
     stage = TeamStage(coalition_profiles(m, g, s1), coalition_profiles(n, g, s2))
     # team 1 from -m, team 2 from -n; each capped at what the other team forfeits by leaving
     both = solve_both_sides(stage, -float(m), -float(n), certify_result=certify_result, solver=solver,
-                            method=method, tol=tol, max_iter=max_iter, fp_iterations=fp_iterations,
+                            method=method, tol=tol, max_iterations=max_iterations, fp_iterations=fp_iterations,
                             random_state=random_state)
     t1, t2 = both.row, both.col
     p1, p2 = stage.team1_profiles, stage.team2_profiles

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from guts._names import renamed
 from guts._validate import check_choice, check_int, check_positive_float
 from guts.engine.result import Result, ResultCertificate
 from guts.errors import ConvergenceWarning, GutsInputError
@@ -120,7 +121,7 @@ def _validate(variant, players, method, epsilon, collusion, team):
     players = check_int("players", players, 2, 3)
     method = check_choice("method", str(method).lower(), METHODS)
     if epsilon is not None:
-        epsilon = check_positive_float("epsilon", epsilon)
+        epsilon = check_positive_float("target", epsilon)
     if collusion is not None:
         collusion = check_choice("collusion", str(collusion).lower(), ("weak", "strong"))
         if players != 3:
@@ -136,11 +137,12 @@ def _validate(variant, players, method, epsilon, collusion, team):
                 "method 'lp' needs a two-player zero-sum game: 2 players, or 3 with strong collusion "
                 f"(the team is then one player); got players={players}, collusion={collusion!r}")
         if epsilon is not None:
-            raise GutsInputError("epsilon applies to 'cfr+' and 'fp'; the LP is exact")
+            raise GutsInputError("target applies to 'cfr+' and 'fp'; the LP is exact")
     return variant, players, method, epsilon, collusion, team
 
 
-def solve(variant: str = "smh", players: int = 2, method: str = "lp", epsilon: float | None = None,
+@renamed(epsilon="target")
+def solve(variant: str = "smh", players: int = 2, method: str = "lp", target: float | None = None,
           collusion: str | None = None, team=None, *, max_iterations: int | None = None,
           time_limit: float | None = None, progress: bool = False, **rule_options) -> MercerResult:
     """Solve a Mercer hold'em variant.
@@ -155,8 +157,10 @@ def solve(variant: str = "smh", players: int = 2, method: str = "lp", epsilon: f
         ``"lp"``: sequence-form LP (exact; 2 players, or 3 with strong collusion, the team
         being one player); ``"cfr+"``: CFR+ until NashConv <= epsilon; ``"fp"``: the seed's
         fictitious play (Algorithm 1) until every player's regret < epsilon.
-    epsilon : float, optional
-        Target for the iterative methods (default 0.01, the seed's).
+    target : float, optional
+        Stopping target of the iterative methods (default 0.01, the seed's ε): NashConv for
+        ``"cfr+"``, every player's regret for ``"fp"`` (the result's ``certificate`` names
+        which).  Was ``epsilon`` (``MercerResult.epsilon`` keeps the value used).
     collusion : {"weak", "strong"}, optional
         §5: weak = the team's payoffs pooled and split evenly; strong = also each
         colluder sees both colluders' hands.
@@ -178,7 +182,7 @@ def solve(variant: str = "smh", players: int = 2, method: str = "lp", epsilon: f
     (-0.1042, 0.1042)
     """
     variant, players, method, epsilon, collusion, team = _validate(
-        variant, players, method, epsilon, collusion, team)
+        variant, players, method, target, collusion, team)
     from guts.engine import extensive as E
 
     t0 = time.perf_counter()
@@ -194,12 +198,12 @@ def solve(variant: str = "smh", players: int = 2, method: str = "lp", epsilon: f
         eps = None
     elif method == "cfr+":
         eps = DEFAULT_EPSILON if epsilon is None else epsilon
-        res = E.cfr_plus(game, iterations=max_iterations or MAX_ITER_CFR,
-                         target_exploitability=eps / game.num_players, time_limit=time_limit,
+        res = E.cfr_plus(game, max_iterations=max_iterations or MAX_ITER_CFR,
+                         target=eps / game.num_players, time_limit=time_limit,
                          progress=progress)
     else:
         eps = DEFAULT_EPSILON if epsilon is None else epsilon
-        kwargs = dict(epsilon=eps, max_iterations=max_iterations or MAX_ITER_FP, progress=progress)
+        kwargs = dict(target=eps, max_iterations=max_iterations or MAX_ITER_FP, progress=progress)
         if time_limit is not None:
             kwargs["time_limit"] = time_limit
         res = E.fictitious_play(game, **kwargs)
