@@ -14,11 +14,11 @@ Every file gets a ``.meta.json`` beside it (:mod:`guts.studies.output`); writes 
 from __future__ import annotations
 
 import time
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
+from guts.errors import SolverError
 from guts.games.continuous_poker import limit_poker, limit_value, newman, von_neumann
 from guts.studies.output import AUTO, ensure_output_dir, plan_output, save_figure, write_csv, write_meta
 
@@ -238,7 +238,7 @@ def run_lp_convergence(limits=LP_LIMITS, meshes=LP_MESHES, sizes=LP_SIZES, max_w
     for L, U, M, K in it:
         r = solve_discretised(L, U, M, K)
         if not r.converged:
-            raise RuntimeError(f"LP certificate failed at L={L}, U={U}, M={M}, K={K}")  # pragma: no cover
+            raise SolverError(f"LP certificate failed at L={L}, U={U}, M={M}, K={K}")  # pragma: no cover
         rows.append({"L": L, "U": U, "M": M, "K": r.sizes, "work": M * M * r.sizes, "lp_value": r.value,
                      "closed_form_value": r.closed_form_value, "error": r.error,
                      "exploitability": r.exploitability, "seconds": r.seconds})
@@ -261,7 +261,7 @@ def run_lp_convergence(limits=LP_LIMITS, meshes=LP_MESHES, sizes=LP_SIZES, max_w
         save_figure(fig, out / "lp_convergence.png", dpi=110)
         plt.close(fig)
         write_meta(out / "lp_convergence.png", {"source": "lp_convergence.csv"})
-        return df, rates
+    return df, rates
 
 
 def figure_convergence(df):

@@ -16,7 +16,6 @@ Writes, under ``<out>/dividing_point/`` (each with a ``.meta.json``):
 from __future__ import annotations
 
 import json
-import os
 import time
 
 import numpy as np

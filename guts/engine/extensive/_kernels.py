@@ -13,10 +13,6 @@ import numpy as np
 
 from . import _fused
 
-#: Use the fused numba kernel for the terminal pass (the numpy path is the reference).
-USE_FUSED = _fused.HAVE_NUMBA
-#: Within the fused path, stream over deals sorted by the player's type.
-BLOCKED = True
 
 
 def _fused_data(cg):
@@ -87,24 +83,21 @@ def terminal_values(cg, p, reaches, fused=None):
     """g (S_p+1, T_p): player p's payoffs weighted by deal, chance and the others' reach.
 
     ``reaches[q]`` is player q's R (ignored for q == p).  ``fused``: use the numba
-    kernel (default :data:`USE_FUSED`) or the chunked numpy pass.
+    kernel streaming over deals sorted by the player's type (default: when numba is
+    installed) or the chunked numpy pass (the reference).
     """
-    if USE_FUSED if fused is None else fused:
+    if _fused.HAVE_NUMBA if fused is None else fused:
         fd = _fused_data(cg)
         n = cg.num_players
         sizes = [r.size for r in reaches]
         rbase = np.concatenate(([0], np.cumsum(sizes)[:-1])).astype(np.int64)
         rflat = np.concatenate([np.ascontiguousarray(r).ravel() for r in reaches])
         g = np.zeros((cg.players[p].num_seqs, cg.num_types[p]))
-        if BLOCKED:
-            pp = fd["per"][p]
-            return _fused.terminal_values_blocked(
-                p, pp["others"], pp["ctxp"], fd["tvid"], fd["tscal"], fd["tseq"], fd["toff"],
-                fd["tscale"], fd["ttid"], pp["tabp"], pp["infop"], pp["bstart"], pp["bend"],
-                pp["btype"], rflat, rbase, fd["rstride"], g)
-        return _fused.terminal_values_fused(
-            p, fd["ctx"], fd["tvid"], fd["tscal"], fd["tseq"], fd["toff"], fd["tscale"],
-            fd["ttid"], fd["tables"], fd["info"], rflat, rbase, fd["rstride"], g)
+        pp = fd["per"][p]
+        return _fused.terminal_values_blocked(
+            p, pp["others"], pp["ctxp"], fd["tvid"], fd["tscal"], fd["tseq"], fd["toff"],
+            fd["tscale"], fd["ttid"], pp["tabp"], pp["infop"], pp["bstart"], pp["bend"],
+            pp["btype"], rflat, rbase, fd["rstride"], g)
     aux = _aux(cg)
     n = cg.num_players
     pt = cg.players[p]

@@ -33,6 +33,7 @@ from ..._validate import check_choice, check_int, check_positive_float
 from . import _kernels as K
 from .result import ExtensiveResult
 from .strategies import _check_game, from_flat, normalise_blocks, uniform_flat
+from .types import Game
 
 __all__ = ["cfr_plus", "DEFAULT_ITERATIONS", "MAX_ITERATIONS_WITH_TARGET"]
 
@@ -100,7 +101,7 @@ def _budget(iterations, target, time_limit):
 
 
 @renamed(iterations="max_iterations", target_exploitability="target")
-def cfr_plus(game, *, max_iterations=None, target=None, time_limit=None,
+def cfr_plus(game: Game, *, max_iterations=None, target=None, time_limit=None,
              variant: str = "cfr+", report_every: int = 10, progress: bool = False,
              alpha: float = 1.5, beta: float = 0.0, gamma: float = 2.0) -> ExtensiveResult:
     """CFR+ or DCFR average strategies for an n-player game (zero-sum or not).

@@ -15,6 +15,7 @@ from ...errors import GutsInputError
 from . import _kernels as K
 from .result import BestResponse
 from .strategies import _check_game, from_flat, to_flat
+from .types import Game, Profile
 
 __all__ = ["best_response", "expected_values", "nash_conv", "exploitability"]
 
@@ -26,7 +27,7 @@ def _check_player(cg, player):
     return int(player)
 
 
-def best_response(game, strategies, player: int) -> BestResponse:
+def best_response(game: Game, strategies: Profile, player: int) -> BestResponse:
     """Pure best response of ``player`` against the others' behaviour ``strategies``.
 
     ``strategies[player]`` is ignored except for its presence (it may be any valid
@@ -45,7 +46,7 @@ def best_response(game, strategies, player: int) -> BestResponse:
     return BestResponse(player=player, value=float(V[0].sum()), strategy=strat, type_values=V[0].copy())
 
 
-def expected_values(game, strategies) -> np.ndarray:
+def expected_values(game: Game, strategies: Profile) -> np.ndarray:
     """Every player's expected payoff (n_players,) under ``strategies``."""
     cg = _check_game(game)
     flat = to_flat(game, strategies)
@@ -54,7 +55,7 @@ def expected_values(game, strategies) -> np.ndarray:
                      for p in range(cg.num_players)])
 
 
-def nash_conv(game, strategies) -> float:
+def nash_conv(game: Game, strategies: Profile) -> float:
     """sum_p (best-response value_p - value_p) >= 0; zero exactly at a Nash equilibrium."""
     cg = _check_game(game)
     flat = to_flat(game, strategies)
@@ -62,6 +63,6 @@ def nash_conv(game, strategies) -> float:
     return float(np.sum(br - ev))
 
 
-def exploitability(game, strategies) -> float:
+def exploitability(game: Game, strategies: Profile) -> float:
     """``nash_conv / num_players`` (OpenSpiel's exploitability)."""
     return nash_conv(game, strategies) / game.num_players

@@ -30,6 +30,7 @@ from ..._validate import check_int, check_positive_float
 from . import _kernels as K
 from .result import ExtensiveResult
 from .strategies import _check_game, from_flat, normalise_blocks, uniform_flat
+from .types import Game
 
 __all__ = ["fictitious_play", "FP_EPSILON", "FP_MAX_ITERATIONS"]
 
@@ -40,7 +41,7 @@ FP_MAX_ITERATIONS = 10_000
 
 
 @renamed(epsilon="target")
-def fictitious_play(game, *, target: float = FP_EPSILON, max_iterations: int = FP_MAX_ITERATIONS,
+def fictitious_play(game: Game, *, target: float = FP_EPSILON, max_iterations: int = FP_MAX_ITERATIONS,
                     progress: bool = False, time_limit: float | None = None) -> ExtensiveResult:
     """Seed 004's fictitious play; stops when every player's regret is ``< target``.
 

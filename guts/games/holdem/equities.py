@@ -34,7 +34,7 @@ from pathlib import Path
 import numpy as np
 
 from guts.engine.progress import progress_note
-from guts.errors import GutsInputError
+from guts.errors import GutsInputError, SolverError
 
 from . import cards as _cards
 from .cards import CLASS_LABELS, NUM_CLASSES, class_index
@@ -189,7 +189,7 @@ def compute_equity_table(*, threads: int | None = None, progress: bool = False) 
     try:
         boards, weights = _kernel.canonical_boards(_kernel.SUIT_PERMUTATIONS)
         if weights.sum() != comb(52, 5):  # orbit sizes must add up to every board
-            raise RuntimeError("suit orbits do not cover the C(52, 5) boards")
+            raise SolverError("suit orbits do not cover the C(52, 5) boards")
         progress_note(progress, f"{len(boards)} boards up to suit permutation ({time.perf_counter() - t0:.1f} s)")
         cmb, cls = _cards.combos(), _cards.combo_classes()
         nchunks = 4 * numba.get_num_threads()
@@ -201,7 +201,7 @@ def compute_equity_table(*, threads: int | None = None, progress: bool = False) 
     tie = pairs * BOARDS_PER_PAIR - win - win.T
     why = _check_identities(win, tie, pairs)
     if why is not None:  # a kernel bug, not bad input
-        raise RuntimeError(f"computed equity table is inconsistent: {why}")
+        raise SolverError(f"computed equity table is inconsistent: {why}")
     seconds = time.perf_counter() - t0
     progress_note(progress, f"win/tie counts of 169 x 169 class pairs over all boards ({seconds:.1f} s)")
     return EquityTable(win=win, tie=tie, pairs=pairs, seconds=seconds)

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from guts.errors import GutsInputError
+
 __all__ = ["leduc_info_map", "leduc_openspiel_policy", "ACTION_LABEL"]
 
 #: OpenSpiel's leduc_poker action ids -> our action labels.
@@ -38,7 +40,7 @@ def leduc_info_map(game, os_game) -> dict:
         p = state.current_player()
         key = state.information_state_string(p)
         if out.setdefault(key, (p, hist, cards[p])) != (p, hist, cards[p]):
-            raise ValueError(f"OpenSpiel information state {key!r} is two of ours")
+            raise GutsInputError(f"OpenSpiel information state {key!r} is two of ours")
         for a in state.legal_actions():
             walk(state.child(a), hist + (ACTION_LABEL[a],), cards)
 

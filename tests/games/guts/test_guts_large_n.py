@@ -183,7 +183,7 @@ def test_bracket_survives_an_independent_search(two):
     """Both certificates against best responses found independently: fine uniform grids, the
     diagonal a = b, and the general closed form of guts.games.guts.payoffs.  Against one opponent pure
     strategy a repeated mixed strategy forces a/(1 - b) (Theorem 1.2; a = x A, b = x B < 1)."""
-    N, r = 2, two.mesh_result
+    r = two.mesh_result  # N = 2
     # player 1's thresholds against the coalition's strategy (coalition pays -α)
     prof = np.array(list(r.coalition_strategy))
     w = np.array(list(r.coalition_strategy.values()))

@@ -5,9 +5,8 @@ import warnings
 import numpy as np
 import pytest
 
-from guts.engine.extensive import pool
 from guts.errors import ConvergenceWarning, GutsInputError
-from guts.games.mercer import Collusion, Deck, build_game, smh_rules, mmh_rules
+from guts.games.mercer import Deck
 from guts.games.mercer.paper import PAPER_3P_SMH_BET, PAPER_VALUES, PROGRAM_VALUES
 from guts.games.mercer.solve import solve
 

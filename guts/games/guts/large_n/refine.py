@@ -14,7 +14,6 @@ from guts._names import renamed
 from guts._validate import check_int, check_positive_float
 from guts.engine.result import Result, ResultCertificate, interval
 from guts.errors import ConvergenceWarning
-from guts.games.guts.strategies import mesh
 from guts.games.guts.large_n.bracket import ValueBracket, bracket_value
 from guts.games.guts.large_n.mesh import threshold_mesh
 from guts.games.guts.large_n.solve import LargeNResult, solve_pseudo_bloc
