@@ -4,7 +4,7 @@ The bot seats you (player 1) at an n = N + 1 player table of continuous Guts aga
 coalition of N players (P2..P{N+1}) that plays the optimal pseudo-bloc mixture of
 :func:`guts.solve_coalition` (Table 1).  This module holds the game engine; the
 ``guts play`` / ``guts simulate`` commands are in :mod:`guts.cli._bot`, reading a Table 1 CSV
-with :func:`guts.studies.table1.load_bot_strategy`.
+with :func:`guts.studies.bot.load_bot_strategy`.
 
 Rules and money (paper §3, played with real chips)
 --------------------------------------------------
