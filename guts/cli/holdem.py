@@ -76,13 +76,13 @@ def add_subparser(subparsers):
 
 
 def run_raise_game(args) -> int:
-    from guts.studies.holdem import raise_game_study, seed_comparison
+    from guts.studies.holdem import raise_game_study, source_comparison
 
     paths, r = raise_game_study(args.max_raise, args.out, args.method)
     print(f"value {r.value:.12f} chips/hand, exploitability {r.exploitability:.2e} ({r.certified_by}), "
           f"{r.seconds:.1f} s")
     if args.max_raise == 40:
-        print(seed_comparison(r).to_string(index=False))
+        print(source_comparison(r).to_string(index=False))
     for p in paths:
         print(f"wrote {p}")
     return 0
