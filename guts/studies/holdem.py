@@ -214,7 +214,10 @@ def plot_preferred_grid(result, target):
     ax.set_ylim(0, 13)
     ax.set_aspect("equal")
     ax.axis("off")
-    ax.set_title(f"Alice's preferred action per class (raises 2..{rmax}"
+    raises = sorted(result.raises)
+    contiguous = raises == list(range(raises[0], raises[-1] + 1))
+    shown = f"raises {raises[0]}..{rmax}" if contiguous else f"raises {', '.join(map(str, raises))}"
+    ax.set_title(f"Alice's preferred action per class ({shown}"
                  + (f", Bob re-raises {list(result.reraises)}" if result.reraises else "")
                  + ")\nc = call, rN = raise by N (colour: size); % = its probability", fontsize=9)
     sm = matplotlib.cm.ScalarMappable(cmap=cmap, norm=plt.Normalize(0, rmax))
