@@ -1,4 +1,4 @@
-"""The seed's formulas *as printed* (seed 000, Spears, *Limit Continuous Poker*, draft), and
+"""The paper's formulas *as printed* (Spears, *Limit Continuous Poker*, 2025), and
 the list of places where the printed text disagrees with the mathematics.
 
 Nothing in the package computes with these expressions: they exist so that the tests can
@@ -20,7 +20,7 @@ _sp_s = sp.Symbol("s_misprint")  # the stray "s" in the §2.1.1 value-betting th
 
 
 def printed():
-    """Dict of the printed formulas (sympy), keyed by where they are in the seed."""
+    """Dict of the printed formulas (sympy), keyed by where they are in the paper."""
     D = (1 + 2 * B) * (2 + B)
     A0 = U**2 + 3 * U + 3
     A1 = 7 * U**3 + 21 * U**2 + 21 * U + 6
@@ -69,7 +69,7 @@ def printed():
 
 @dataclass(frozen=True)
 class Misprint:
-    """One disagreement between the seed's text and the mathematics."""
+    """One disagreement between the paper's text and the mathematics."""
 
     where: str
     printed: str
@@ -83,13 +83,13 @@ MISPRINTS = (
         "§2.1.1, von Neumann value-betting threshold",
         "x > (1 + 4s + 2B^2)/((1 + 2B)(2 + B))",
         "x > (1 + 4B + 2B^2)/((1 + 2B)(2 + B))",
-        "the three indifference equations give (1 + 4B + 2B^2)/D (sympy); the seed's own eq. (9) "
+        "the three indifference equations give (1 + 4B + 2B^2)/D (sympy); the paper's own eq. (9) "
         "and Theorem 5.1 (x3|_B = (2B^2 + 4B + 1)/D) use 4B",
         "test_cpoker_misprints.py::test_von_neumann_thresholds_misprint_s_for_B"),
     Misprint(
         "§2.1.1 and §5.2.3, value of von Neumann poker; §5.3.3, value of Newman poker",
         "V_B = B/((1 + 2B)(2 + B)); V = 1/7",
-        "with the seed's antes of 0.5 (pot 1): V_B = B/(2(1 + 2B)(2 + B)), V = 1/14 "
+        "with the paper's antes of 0.5 (pot 1): V_B = B/(2(1 + 2B)(2 + B)), V = 1/14 "
         "(the printed values are in the ante-1, pot-2 convention)",
         "exact integration of the equilibrium payoff over the hands (sympy) and the discretised LP "
         "(value -> 1/18 at B = 1 with pot 1); footnote 3 ('integrating Figure 2 gives V_B') fails by a factor 2",
@@ -98,7 +98,7 @@ MISPRINTS = (
         "§4.2.1 eq. (2), caller indifference at s = L",
         "(x4 - x3)(1 + L) - (x2 - x1) L = 0",
         "(x2 - x1)(1 + L) - (x4 - x3) L = 0",
-        "the seed's own indifference P[bluff|s](1 + s) - P[value|s] s = 0 with bluffs (x1, x2) and "
+        "the paper's own indifference P[bluff|s](1 + s) - P[value|s] s = 0 with bluffs (x1, x2) and "
         "value bets (x3, x4); the printed §4.2.5 solution satisfies the corrected equation and not the "
         "printed one (sympy residuals)",
         "test_cpoker_misprints.py::test_atom_indifference_misprints"),
