@@ -231,9 +231,9 @@ def run_lp_convergence(limits=LP_LIMITS, meshes=LP_MESHES, sizes=LP_SIZES, max_w
              if M * M * K <= max_work]
     it = items
     if progress:
-        from tqdm import tqdm
+        from guts.engine.progress import progress_bar
 
-        it = tqdm(items, desc="discretised LPs")
+        it = progress_bar(items, desc="discretised LPs", enabled=True)
     t0 = time.perf_counter()
     for L, U, M, K in it:
         r = solve_discretised(L, U, M, K)

@@ -20,11 +20,11 @@ from math import comb
 
 import numpy as np
 import pandas as pd
-from tqdm.auto import tqdm
 
 from guts import GutsInputError, solve_coalition
 from guts.games.guts.strategies import MAX_COLUMNS, pseudo_bloc_parts
 from guts.games.guts.coalition import format_profile
+from guts.engine.progress import progress_bar
 from guts.studies.output import AUTO, plan_output, write_csv, write_meta
 from guts.studies.sweep import parse_sizes
 
@@ -118,7 +118,7 @@ def run(cases, out=AUTO, progress=True, echo=None) -> pd.DataFrame:
     plan = plan_output("full_vs_pseudo_bloc", out, {"cases": cases}, {"cases": parse_cases(DEFAULT_CASES)},
                        targets=["full_vs_pseudo_bloc.csv"], echo=echo)
     out_dir = plan.folder
-    rows = [compare(N, M) for N, M in tqdm(cases, desc="full vs pseudo-bloc", disable=not progress)]
+    rows = [compare(N, M) for N, M in progress_bar(cases, desc="full vs pseudo-bloc", enabled=progress)]
     df = pd.DataFrame(rows)
     if out_dir is not None:
         target = out_dir / "full_vs_pseudo_bloc.csv"

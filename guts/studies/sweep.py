@@ -134,7 +134,7 @@ def run_sweep(func: Callable, items: Sequence, jobs: int = 1, progress: bool = T
     [2, 3, 1]
     """
     from joblib import Parallel, delayed, parallel_config
-    from tqdm.auto import tqdm
+    from guts.engine.progress import progress_bar
 
     items = list(items)
     check_backend(backend, scheduler)
@@ -164,8 +164,8 @@ def run_sweep(func: Callable, items: Sequence, jobs: int = 1, progress: bool = T
             else:
                 pending.append(k)
     done = len(items) - len(pending)
-    bar = tqdm(total=len(items), initial=done, desc=desc + (f" ({done} cached)" if done else ""),
-               disable=not progress, leave=False)
+    bar = progress_bar(total=len(items), initial=done, desc=desc + (f" ({done} cached)" if done else ""),
+                       enabled=progress)
     try:
         if not pending:
             pass

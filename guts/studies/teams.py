@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from tqdm.auto import tqdm
 
 from guts import GutsInputError, fixed_point
 from guts.games.guts.strategies import BLOC_STEPS, STRUCTURES, classify_components
 from guts.games.guts.payoffs import symmetric_equilibrium
 from guts.games.guts.coalition import format_profile
+from guts.engine.progress import progress_bar
 from guts.studies.output import AUTO, plan_output, write_csv, write_meta
 from guts.games.guts.teams import solve_teams
 
@@ -106,7 +106,7 @@ def run(cases, out=AUTO, progress=True, echo=None) -> pd.DataFrame:
     plan = plan_output("teams", out, {"cases": cases}, {"cases": parse_cases(DEFAULT_CASES)},
                        targets=["teams.csv"], echo=echo)
     out_dir = plan.folder
-    df = pd.DataFrame([solve_case(*c) for c in tqdm(cases, desc="teams", disable=not progress)])
+    df = pd.DataFrame([solve_case(*c) for c in progress_bar(cases, desc="teams", enabled=progress)])
     if out_dir is not None:
         target = out_dir / "teams.csv"
         write_csv(df, target)

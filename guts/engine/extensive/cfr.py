@@ -28,6 +28,7 @@ import warnings
 import numpy as np
 
 from ..._names import renamed
+from ..progress import progress_bar
 from ...errors import ConvergenceWarning, GutsInputError
 from ..._validate import check_choice, check_int, check_positive_float
 from . import _kernels as K
@@ -123,7 +124,7 @@ def cfr_plus(game: Game, *, max_iterations=None, target=None, time_limit=None,
         Compute the exploitability of the average every ``report_every`` iterations
         (into ``history``; the final one is always computed).
     progress : bool
-        tqdm progress bar.
+        a progress bar on stderr (:mod:`guts.engine.progress`).
     alpha, beta, gamma : float
         DCFR discount parameters (ignored by CFR+).
 
@@ -146,9 +147,7 @@ def cfr_plus(game: Game, *, max_iterations=None, target=None, time_limit=None,
     history = []
     bar = None
     if progress:
-        from tqdm.auto import tqdm
-
-        bar = tqdm(total=iterations, desc=variant, leave=False)
+        bar = progress_bar(total=iterations, desc=variant, enabled=True)
     reached = False
     timed_out = False
     t = 0

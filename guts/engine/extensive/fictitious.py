@@ -25,6 +25,7 @@ import warnings
 import numpy as np
 
 from ..._names import renamed
+from ..progress import progress_bar
 from ...errors import ConvergenceWarning
 from ..._validate import check_int, check_positive_float
 from . import _kernels as K
@@ -71,9 +72,7 @@ def fictitious_play(game: Game, *, target: float = FP_EPSILON, max_iterations: i
     history = [(0, float(np.sum(br - ev)) / n, time.perf_counter() - t0)]
     bar = None
     if progress:
-        from tqdm.auto import tqdm
-
-        bar = tqdm(total=max_iterations, desc="fictitious play", leave=False)
+        bar = progress_bar(total=max_iterations, desc="fictitious play", enabled=True)
     t = 0
     converged = False
     try:
