@@ -27,3 +27,23 @@ def test_evaluator_rejects_bad_cards_with_the_contract_error():
 
     with pytest.raises(GutsInputError):
         evaluate_many(np.zeros((2, 3), dtype=np.int64))
+
+
+def test_equity_table_goes_through_the_one_atomic_writer(tmp_path):
+    """The hold'em table had its own writer forcing mode 0644; now the package's one writer
+    (guts._atomic) applies the umask like every other file, and the table reads back."""
+    import os
+    import stat
+
+    from guts.games.holdem.equities import _read_verified, equity_table, write_equity_table
+
+    table = equity_table()
+    old = os.umask(0o077)
+    try:
+        path = write_equity_table(table, tmp_path / "eq.npz")
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    again = _read_verified(path)
+    np.testing.assert_array_equal(again.win, table.win)
+    assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]

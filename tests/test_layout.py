@@ -107,7 +107,7 @@ def import_edges(root: Path, unverifiable: list | None = None) -> list[tuple[str
 
 
 #: Modules outside the four layers that every layer may import (they import only each other).
-SHARED = {"guts.errors", "guts._validate", "guts._names", "guts._lazy"}
+SHARED = {"guts.errors", "guts._validate", "guts._names", "guts._lazy", "guts._atomic"}
 #: The package root (the public API, lazily re-exporting the families) and ``python -m guts``.
 TOP = {"guts", "guts.__main__"}
 

@@ -21,8 +21,6 @@ from __future__ import annotations
 
 import hashlib
 import io
-import os
-import tempfile
 import time
 import warnings
 from dataclasses import dataclass
@@ -33,6 +31,7 @@ from pathlib import Path
 
 import numpy as np
 
+from guts._atomic import write_bytes_atomic
 from guts.engine.progress import progress_note
 from guts.errors import GutsInputError, SolverError
 
@@ -216,16 +215,7 @@ def write_equity_table(table: EquityTable, path=None) -> Path:
     np.savez_compressed(buf, win=table.win, tie=table.tie, pairs=table.pairs,
                         labels=np.array(CLASS_LABELS), format_version=np.array(FORMAT_VERSION))
     for target, data in ((path, buf.getvalue()), (_checksum_path(path), f"{digest}  {path.name}\n".encode())):
-        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-        try:
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(data)
-            os.chmod(tmp, 0o644)
-            os.replace(tmp, target)
-        except BaseException:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
-            raise
+        write_bytes_atomic(target, data)
     return path
 
 
