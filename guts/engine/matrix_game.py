@@ -35,6 +35,7 @@ import warnings
 from dataclasses import dataclass, replace
 
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy.optimize import linprog
 
 from guts._names import renamed
@@ -117,7 +118,7 @@ def _normalise(p: np.ndarray) -> np.ndarray:
     return p / s
 
 
-def duality_gap(M, x, y) -> tuple[float, float, float]:
+def duality_gap(M: ArrayLike, x: ArrayLike, y: ArrayLike) -> tuple[float, float, float]:
     """Return ``(lower, upper, gap)`` of strategies ``x`` (rows) and ``y`` (columns) in ``M``."""
     M = np.asarray(M, dtype=float)
     lower = float(np.min(x @ M))
@@ -183,7 +184,7 @@ def _polished(M: np.ndarray, x: np.ndarray, y: np.ndarray, gap: float, scale: fl
     return best
 
 
-def solve_lp(M, tol: float = LP_GAP_REL, polish: bool = True) -> MatrixGameSolution:
+def solve_lp(M: ArrayLike, tol: float = LP_GAP_REL, polish: bool = True) -> MatrixGameSolution:
     """Solve the zero-sum game ``M`` exactly by linear programming (HiGHS).
 
     Parameters
@@ -245,7 +246,8 @@ def _solve_lp(M: np.ndarray, tol: float = LP_GAP_REL, polish: bool = True, warn:
     )
 
 
-def solve_fp(M, iterations: int = 10_000, random_state=None, tol: float = 1e-3) -> MatrixGameSolution:
+def solve_fp(M: ArrayLike, iterations: int = 10_000, random_state: int | np.random.Generator | None = None,
+             tol: float = 1e-3) -> MatrixGameSolution:
     """Approximate the game by nashpy's fictitious play (the paper's method, §1, App. B).
 
     Parameters
@@ -296,7 +298,7 @@ def solve_fp(M, iterations: int = 10_000, random_state=None, tol: float = 1e-3) 
     )
 
 
-def solve_matrix_game(M, solver: str = "lp", **kwargs) -> MatrixGameSolution:
+def solve_matrix_game(M: ArrayLike, solver: str = "lp", **kwargs) -> MatrixGameSolution:
     """Dispatch to :func:`solve_lp` (``solver="lp"``) or :func:`solve_fp` (``"fp"``)."""
     check_choice("solver", solver, INNER_SOLVERS)
     return solve_lp(M, **kwargs) if solver == "lp" else solve_fp(M, **kwargs)

@@ -39,11 +39,13 @@ The 2×1 overshoot game of §2.2: the value from below is 0, but 0 repels from a
 from __future__ import annotations
 
 import math
+from typing import Callable
 import time
 import warnings
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from guts._names import renamed
 from guts._validate import GutsInputError, check_choice, check_int, check_positive_float
@@ -205,10 +207,11 @@ class StageSolver:
 
 
 @renamed(max_iter="max_iterations", progress="callback")
-def fixed_point(A, B=None, v0: float = -1.0, solver: str = "lp", method: str = "iterate",
+def fixed_point(A: ArrayLike | StageGame, B: ArrayLike | None = None, v0: float = -1.0, solver: str = "lp",
+                method: str = "iterate",
                 tol: float = FIXED_POINT_TOL, max_iterations: int = 10_000, cap: float | None = None,
                 fp_iterations: int = 10_000, random_state=None, check_above: bool = True,
-                warn: bool = True, callback=None) -> FixedPointResult:
+                warn: bool = True, callback: Callable[[float, float], None] | None = None) -> FixedPointResult:
     """Value forcable by the row player from ``v0``: the limit of ``V <- Value(A + B V)``.
 
     Parameters
@@ -362,7 +365,8 @@ def _finish(stage, solve, sol, value, status, history, residual, err, method, so
     )
 
 
-def certify(A, B=None, strategy=None, v_start: float = -1.0, rounding: float = CERT_ROUNDING) -> Certificate:
+def certify(A: ArrayLike | StageGame, B: ArrayLike | None = None, strategy: ArrayLike | None = None,
+            v_start: float = -1.0, rounding: float = CERT_ROUNDING) -> Certificate:
     """Certify the value forced by repeating one mixed strategy (Theorems 1.2 and 1.3).
 
     Parameters
