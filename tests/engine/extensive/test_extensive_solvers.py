@@ -112,7 +112,7 @@ def test_shared_information_by_hand():
     g = _guessing_game()
     assert g.zero_sum
     # without the bit the guess is a coin flip: every strategy is worth 0 to the team
-    r = cfr_plus(pool(g, (1, 2)), iterations=50)
+    r = cfr_plus(pool(g, (1, 2)), max_iterations=50)
     np.testing.assert_allclose(r.values, [0.0, 0.0, 0.0], atol=1e-12)
     shared = pool(g, (1, 2), share_information=True)
     assert shared.num_types[2] == 2 and shared.deals.type_labels[2] == ("0|0", "1|0")
