@@ -16,7 +16,7 @@ import warnings
 import numpy as np
 import pandas as pd
 
-from guts.engine.extensive import cfr_plus, expected_values, pool
+from guts.engine.extensive import expected_values
 from guts.errors import ConvergenceWarning, GutsInputError, guarded
 from guts.games.mercer import Collusion, build_game, variant_rules
 from guts.games.mercer.paper import PAPER_TABLE7, PAPER_TABLE7_ERROR, PAPER_TABLES, PAPER_VALUES
@@ -98,8 +98,9 @@ def _result_row(r, paper=None, note=""):
 def run_values(out="results/mercer", epsilon=SEED_EPSILON) -> pd.DataFrame:
     """Every variant by every applicable method, beside the seed's values (§4.2, §4.3).
 
-    Also 3P-SMH with a bet of 8: the seed's 3P-SMH figures (-0.29, 0.008, 0.282) are
-    reproduced by that bet size, not by the stated bet of 4."""
+    Also 3P-SMH with a bet of 8: the printed 3P-SMH figures (-0.29, 0.008, 0.282) are
+    consistent with that bet size (the middle seat within about 0.01), not with the stated
+    bet of 4."""
     out = ensure_output_dir(out)
     rows = []
     with _quiet():
@@ -186,17 +187,17 @@ def _pooled(v, kind, team):
 def _collusion_solution(v, kind, team, epsilon):
     """Collusion equilibrium as seat strategies of the pooled game, with its NashConv.
 
-    Strong: the team is one player (two-player zero-sum), solved by CFR+ to
-    exploitability ``epsilon`` of that game (its value is then certified within
-    NashConv); weak: CFR+ on the three-player pooled game."""
+    Strong: ``solve(collusion="strong")``, the team as one player (two-player zero-sum
+    team-vs-victim game) solved by CFR+ to NashConv ``epsilon`` of that game, so the
+    team's value is certified within it; its strategy is then played seat by seat in the
+    pooled game. Weak: CFR+ on the three-player pooled game (NashConv bounds unilateral
+    deviations only)."""
     with _quiet():
         if kind == "strong":
-            merged = build_game(variant_rules(v, 3), Collusion(team, kind), merge_team=True)
-            r = cfr_plus(merged.game, target_exploitability=epsilon / 2, iterations=100_000, report_every=50,
-                         time_limit=SOLVE_TIME_LIMIT)
+            res = solve(v, 3, "cfr+", epsilon=epsilon, collusion="strong", team=team,
+                        time_limit=SOLVE_TIME_LIMIT)
             game = _pooled(v, kind, team)
-            strat = to_pooled_strategies(merged, r.strategies, game)
-            return game, strat, r.nash_conv
+            return game, to_pooled_strategies(res.built, res.strategies, game), res.nash_conv
         res = solve(v, 3, "cfr+", epsilon=max(epsilon, WEAK_EPSILON), collusion=kind, team=team,
                     time_limit=SOLVE_TIME_LIMIT)
         return res.built.game, res.strategies, res.nash_conv
