@@ -1,5 +1,6 @@
 """Mercer hold'em study (seed 004): tree sizes, values, strategy tables, collusion payoffs
-(Table 7), the value of collusion as a function of epsilon, and variants beyond the paper.
+(Table 7), the value of collusion as a function of epsilon, strong collusion by every method,
+and variants beyond the paper.
 
 Every ``run_*`` function computes one artefact and writes it under ``out`` (CSV, and PNG
 for figures) with a ``.meta.json`` beside it; ``main`` is the command line of the thin
@@ -25,7 +26,7 @@ from guts.games.mercer.tables import add_equilibrium_ranges, table_frame
 from guts.studies.output import ensure_output_dir, peak_rss_mb, save_figure, write_csv, write_meta
 
 __all__ = ["run_sizes", "run_values", "run_tables", "run_table7", "table7_rows", "run_collusion_epsilon",
-           "run_beyond", "to_pooled_strategies", "main", "ARTEFACTS"]
+           "run_collusion_methods", "run_beyond", "to_pooled_strategies", "main", "ARTEFACTS"]
 
 #: Precision of the three-player equilibria behind the strategy tables and Table 7.
 TABLE_EPSILON = 1e-3
@@ -312,6 +313,54 @@ def run_collusion_epsilon(out="results/mercer", variant="mmh", epsilons=(0.1, 0.
     return df
 
 
+# ----------------------------------------------------------------------------- strong collusion by every method
+def run_collusion_methods(out="results/mercer", variants=("smh", "mmh"), epsilon=SEED_EPSILON) -> pd.DataFrame:
+    """Strong collusion (§5) as the team game by every method, for every seating.
+
+    ``collusion="strong"``: the colluders are one player against the victim (two-player
+    zero-sum), so every method's result brackets the team's max-min value,
+    ``certified_lower <= V_team <= certified_upper`` (width = NashConv of the merged game);
+    ``within_certificate`` checks that bracket against the exact merged-team LP. The
+    separate-colluder equilibrium (``collusion="strong-separate"``, CFR+, a three-player
+    Nash equilibrium) is listed beside it: its NashConv bounds unilateral deviations only,
+    and ``within_certificate`` there asks whether its team value happens to lie within its
+    NashConv of the team's."""
+    from guts.games.mercer.solve import METHODS
+
+    out = ensure_output_dir(out)
+    rows = []
+    with _quiet():
+        for v in variants:
+            for team in TEAMS:
+                victim = next(s for s in range(3) if s not in team)
+                exact = solve(v, 3, "lp", collusion="strong", team=team)
+                runs = [("strong", m) for m in METHODS] + [("strong-separate", "cfr+")]
+                for kind, m in runs:
+                    r = exact if (kind, m) == ("strong", "lp") else solve(
+                        v, 3, m, epsilon=epsilon, collusion=kind, team=team, time_limit=SOLVE_TIME_LIMIT)
+                    if kind == "strong":
+                        within = r.certified_lower - 1e-9 <= exact.team_value <= r.certified_upper + 1e-9
+                    else:
+                        within = abs(r.team_value - exact.team_value) <= r.nash_conv + 1e-9
+                    rows.append(dict(variant=f"3P-{v.upper()}", team=f"{team[0]},{team[1]}", victim=victim,
+                                     collusion=kind, method=m, epsilon=r.epsilon,
+                                     victim_value=float(r.values[victim]), team_value=r.team_value,
+                                     certified_lower=r.certified_lower, certified_upper=r.certified_upper,
+                                     lp_team_value=exact.team_value, nash_conv=r.nash_conv,
+                                     within_certificate=bool(within), converged=r.converged,
+                                     iterations=r.num_iter, solve_seconds=r.seconds))
+    df = pd.DataFrame(rows)
+    write_csv(df, out / "collusion_methods.csv")
+    write_meta(out / "collusion_methods.csv", {"variants": list(variants), "epsilon": epsilon},
+               note="strong = the team as one player (two-player zero-sum team-vs-victim game): "
+                    "[certified_lower, certified_upper] brackets the team's max-min value, "
+                    "within_certificate = the exact merged-team LP value lies in it; strong-separate = "
+                    "the colluders as separate players of the three-player pooled game (a Nash "
+                    "equilibrium, NashConv bounds unilateral deviations only; its value is not the "
+                    "team's), within_certificate = |team_value - LP| <= its NashConv")
+    return df
+
+
 # ----------------------------------------------------------------------------- beyond the paper
 
 BEYOND = (
@@ -383,6 +432,7 @@ ARTEFACTS = {
     "tables": run_tables,
     "table7": run_table7,
     "collusion_epsilon": run_collusion_epsilon,
+    "collusion_methods": run_collusion_methods,
     "beyond": run_beyond,
 }
 
