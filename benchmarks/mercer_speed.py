@@ -28,6 +28,8 @@ CASES = [
     ("3P-SMH", "smh", 3, None, None),
     ("3P-MMH", "mmh", 3, None, None),
     ("3P-MMH weak (0,1)", "mmh", 3, "weak", (0, 1)),
+    # strong collusion = the team as ONE player (two-player zero-sum team-vs-victim game, 93 720
+    # information sets), the game solve(collusion="strong") solves with every method
     ("3P-MMH strong (0,1)", "mmh", 3, "strong", (0, 1)),
 ]
 METHODS = ("cfr+", "fp")
