@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import sys
 import time
 import warnings
@@ -352,6 +353,7 @@ def run_collusion_methods(out="results/mercer", variants=("smh", "mmh"), epsilon
     df = pd.DataFrame(rows)
     write_csv(df, out / "collusion_methods.csv")
     write_meta(out / "collusion_methods.csv", {"variants": list(variants), "epsilon": epsilon},
+               load_average_end=[round(x, 2) for x in os.getloadavg()],
                note="strong = the team as one player (two-player zero-sum team-vs-victim game): "
                     "[certified_lower, certified_upper] brackets the team's max-min value, "
                     "within_certificate = the exact merged-team LP value lies in it; strong-separate = "
