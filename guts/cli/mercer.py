@@ -4,6 +4,7 @@
     guts mercer solve mmh --players 3 --method cfr+ --epsilon 0.01 --collusion strong --team 1,2
     guts mercer solve smh --players 3 --bets 8      # consistent with the printed 3P-SMH values
     guts mercer sizes
+    guts mercer study values [--out results/mercer]   # one artefact of results/mercer/
 """
 from __future__ import annotations
 
@@ -45,14 +46,14 @@ def add_subparser(subparsers):
     sub = p.add_subparsers(dest="mercer_command", metavar="ACTION", parser_class=type(p))
     sub.required = True
     s = sub.add_parser("solve", help="solve one variant and print values and exploitability",
-                       description="Solve SMH or MMH (seed 004 §4) exactly (LP) or by CFR+ / the "
-                                   "seed's fictitious play; print every seat's value and the "
+                       description="Solve SMH or MMH (Ullman 2015, §4) exactly (LP) or by CFR+ / DCFR / "
+                                   "Ullman's fictitious play; print every seat's value and the "
                                    "exploitability certificate.")
     s.add_argument("variant", help="smh or mmh")
     s.add_argument("--players", type=int_arg("players", 2, 3), default=2, help="2 or 3 (default 2)")
     s.add_argument("--method", choices=METHODS, type=str.lower, default=None,
                    help="lp (exact; two-player zero-sum games: 2 players, or 3 with strong collusion), "
-                        "cfr+, dcfr or fp (the study's fictitious play) (default: lp when exact, else cfr+)")
+                        "cfr+, dcfr or fp (Ullman's 2015 fictitious play) (default: lp when exact, else cfr+)")
     s.add_argument("--epsilon", type=number_arg("epsilon", float, 0.0, strict=True), default=None,
                    help="target for cfr+ and dcfr (NashConv) and fp (every player's regret); default 0.01")
     s.add_argument("--collusion", choices=COLLUSION, type=str.lower, default=None,
@@ -79,7 +80,31 @@ def add_subparser(subparsers):
     z = sub.add_parser("sizes", help="tree sizes of SMH / MMH with 2 and 3 players",
                        description="Public states, information sets and deals of the four variants.")
     z.set_defaults(func=run_sizes)
+    from guts.studies.mercer import ARTEFACTS
+
+    a = sub.add_parser("study", help="write one artefact of results/mercer/ (sizes, values, tables, ...)",
+                       description="Compute one artefact of the Mercer hold'em study and write it (CSV/PNG "
+                                   "with a .meta.json) under --out.")
+    a.add_argument("artefact", choices=sorted(ARTEFACTS), help="the artefact")
+    a.add_argument("--out", default="results/mercer", help="output folder (default results/mercer)")
+    a.set_defaults(func=run_study)
     return p
+
+
+def run_study(args) -> int:
+    import sys
+    import time
+
+    import pandas as pd
+
+    from guts.studies.mercer import ARTEFACTS
+
+    t0 = time.perf_counter()
+    df = ARTEFACTS[args.artefact](args.out)
+    with pd.option_context("display.width", 200, "display.max_columns", 30, "display.max_rows", 200):
+        print(df.to_string(index=False))
+    print(f"wall time {time.perf_counter() - t0:.1f} s", file=sys.stderr)
+    return 0
 
 
 def run_solve(args) -> int:
@@ -108,7 +133,7 @@ def run_solve(args) -> int:
             line += f"   team max-min value in [{r.certified_lower:+.6f}, {r.certified_upper:+.6f}]"
         print(line)
     print(f"exploitability    {r.exploitability:.3e}   NashConv {r.nash_conv:.3e}   "
-          f"max regret (the study's epsilon) {r.max_regret:.3e}")
+          f"max regret (Ullman's epsilon) {r.max_regret:.3e}")
     s = r.stats
     print(f"tree              {s.public_states} public states, {s.info_sets} information sets, "
           f"{s.deals} deals")

@@ -1,5 +1,5 @@
-"""Solve Mercer hold'em: exact LP, CFR+ / DCFR and the study's fictitious play (Mercer
-hold'em study, seed 004, §2, §4, §5).
+"""Solve Mercer hold'em: exact LP, CFR+ / DCFR and Ullman's fictitious play (R. Ullman,
+*Simulating Fictitious Play in Simplified Poker Variants*, 2015, §2, §4, §5).
 
 The seed's stopping rule (§2.2, Algorithm 1): a profile is an *ε-equilibrium* when every
 player's regret -- what a best response gains over his current strategy, the others fixed
@@ -197,10 +197,10 @@ def solve(variant: str = "smh", players: int = 2, method: str = "lp", epsilon: f
     method : {"lp", "cfr+", "dcfr", "fp"}
         ``"lp"``: sequence-form LP (exact; two-player zero-sum games only: 2 players, or 3
         with ``collusion="strong"``); ``"cfr+"`` / ``"dcfr"``: CFR+ / discounted CFR until
-        NashConv <= epsilon; ``"fp"``: the study's fictitious play (Algorithm 1, §2.2) until
+        NashConv <= epsilon; ``"fp"``: Ullman's (2015) fictitious play (Algorithm 1, §2.2) until
         every player's regret < epsilon.
     epsilon : float, optional
-        Target for the iterative methods (default 0.01, the study's, §3.4).
+        Target for the iterative methods (default 0.01, Ullman's, §3.4).
     collusion : {"weak", "strong", "strong-separate"}, optional
         §5. ``"weak"``: the colluders' payoffs are pooled and split evenly, each still
         sees only his own hand (a three-player game; NashConv bounds each single player's
