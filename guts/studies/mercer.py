@@ -60,7 +60,7 @@ def run_sizes(out="results/mercer") -> pd.DataFrame:
             cases = [("none", None, False)]
             if n == 3:
                 cases += [("weak (0,1)", Collusion((0, 1), "weak"), False),
-                          ("strong (0,1)", Collusion((0, 1), "strong"), False),
+                          ("strong-separate (0,1)", Collusion((0, 1), "strong"), False),
                           ("strong (0,1), team as one player", Collusion((0, 1), "strong"), True)]
             for label, coll, merged in cases:
                 t0 = time.perf_counter()
