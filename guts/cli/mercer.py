@@ -1,4 +1,4 @@
-"""``guts mercer``: Mercer hold'em (seed 004): solve a variant, print the tree sizes.
+"""``guts mercer``: Mercer hold'em (Ullman 2015): solve a variant, print the tree sizes.
 
     guts mercer solve smh --players 2 --method lp
     guts mercer solve mmh --players 3 --method cfr+ --epsilon 0.01 --collusion strong --team 1,2
@@ -16,7 +16,7 @@ from guts.cli.options import int_arg, number_arg
 METHODS = ("lp", "cfr+", "dcfr", "fp")
 COLLUSION = ("weak", "strong", "strong-separate")
 
-HELP = "Mercer hold'em (seed 004): solve SMH / MMH with 2 or 3 players, with collusion"
+HELP = "Mercer hold'em (Ullman 2015): solve SMH / MMH with 2 or 3 players, with collusion"
 
 
 def _team(text: str):
@@ -148,7 +148,7 @@ def run_sizes(args) -> int:
     from guts.games.mercer import build_game, variant_rules
 
     print(f"{'variant':10s} {'public states':>13s} {'decisions':>9s} {'info sets':>9s} {'deals':>6s} "
-          f"{'seed tree nodes':>15s}")
+          f"{'thesis tree nodes':>15s}")
     for v in ("smh", "mmh"):
         for n in (2, 3):
             s = build_game(variant_rules(v, n), count_full_tree=True).stats

@@ -1,4 +1,4 @@
-"""Mercer hold'em study (seed 004): tree sizes, values, strategy tables, collusion payoffs
+"""Mercer hold'em study (Ullman 2015): tree sizes, values, strategy tables, collusion payoffs
 (Table 7), the value of collusion as a function of epsilon, strong collusion by every method,
 and variants beyond the paper.
 
@@ -36,7 +36,7 @@ WEAK_EPSILON = 2e-3
 #: Safety cap of one iterative solve in the study (seconds); a capped solve is reported
 #: with converged=False and its NashConv.
 SOLVE_TIME_LIMIT = 600.0
-#: The seed's target.
+#: The thesis's target.
 SEED_EPSILON = 0.01
 TEAMS = ((0, 1), (0, 2), (1, 2))
 
@@ -52,7 +52,7 @@ def _quiet():
 # ----------------------------------------------------------------------------- sizes
 def run_sizes(out="results/mercer") -> pd.DataFrame:
     """Tree sizes of the four variants (and of the collusion games): public states,
-    information sets, deals (type tuples), share tables, and the seed's explicit tree."""
+    information sets, deals (type tuples), share tables, and the thesis's explicit tree."""
     out = ensure_output_dir(out)
     rows = []
     for v in ("smh", "mmh"):
@@ -71,13 +71,13 @@ def run_sizes(out="results/mercer") -> pd.DataFrame:
                                  chance_nodes=s.chance_nodes, terminals=s.terminals, deals=s.deals,
                                  types="/".join(map(str, s.types)), info_sets=s.info_sets,
                                  share_tables=s.share_tables,
-                                 seed_tree_nodes=s.full_tree_nodes if s.full_tree_nodes >= 0 else None,
+                                 thesis_tree_nodes=s.full_tree_nodes if s.full_tree_nodes >= 0 else None,
                                  build_seconds=time.perf_counter() - t0))
     df = pd.DataFrame(rows)
     write_csv(df, out / "sizes.csv")
     write_meta(out / "sizes.csv", {"variants": ["smh", "mmh"], "players": [2, 3]},
-               note="seed_tree_nodes: nodes of the seed's explicit tree (every card deal expanded) "
-                    "= sum over public nodes of the deals reaching them; the seed reports ~5 million "
+               note="thesis_tree_nodes: nodes of the thesis's explicit tree (every card deal expanded) "
+                    "= sum over public nodes of the deals reaching them; the thesis reports ~5 million "
                     "for 3P-MMH")
     return df
 
@@ -96,7 +96,7 @@ def _result_row(r, paper=None, note=""):
 
 
 def run_values(out="results/mercer", epsilon=SEED_EPSILON) -> pd.DataFrame:
-    """Every variant by every applicable method, beside the seed's values (§4.2, §4.3).
+    """Every variant by every applicable method, beside the thesis's values (§4.2, §4.3).
 
     Also 3P-SMH with a bet of 8: the printed 3P-SMH figures (-0.29, 0.008, 0.282) are
     consistent with that bet size (the middle seat within about 0.01), not with the stated
@@ -122,7 +122,7 @@ def run_values(out="results/mercer", epsilon=SEED_EPSILON) -> pd.DataFrame:
     write_csv(df, out / "values.csv")
     write_meta(out / "values.csv", {"epsilon": epsilon, "tight_epsilon": TABLE_EPSILON},
                note="values in chips per hand per seat (first seat first); nash_conv = sum of "
-                    "best-response gains, max_regret = the seed's epsilon criterion")
+                    "best-response gains, max_regret = the thesis's epsilon criterion")
     return df
 
 
@@ -145,8 +145,8 @@ def _solutions_for_tables(epsilon):
 
 def run_tables(out="results/mercer", epsilon=TABLE_EPSILON) -> pd.DataFrame:
     """Tables 1-6 and 8 (bet percentages by holding, position, history), ours beside the
-    seed's. Two players: the exact LP equilibrium (and the seed's fictitious play);
-    three players: CFR+ to NashConv <= ``epsilon`` and fictitious play to the seed's 0.01."""
+    thesis's. Two players: the exact LP equilibrium (and the thesis's fictitious play);
+    three players: CFR+ to NashConv <= ``epsilon`` and fictitious play to the thesis's 0.01."""
     out = ensure_output_dir(out)
     sols = _solutions_for_tables(epsilon)
     frames = []
@@ -206,7 +206,7 @@ def _collusion_solution(v, kind, team, epsilon):
 def table7_rows(variant, epsilon=TABLE_EPSILON) -> list:
     """One row per (kind, scenario, team) of a three-player variant (see :func:`run_table7`).
 
-    Seats are also named cyclically from the victim, as the seed's dealer rotation does:
+    Seats are also named cyclically from the victim, as the thesis's dealer rotation does:
     A = the victim, B = the seat after A, C = the seat after B."""
     with _quiet():
         base = solve(variant, 3, "cfr+", epsilon=epsilon, time_limit=SOLVE_TIME_LIMIT)
@@ -238,18 +238,18 @@ def table7_rows(variant, epsilon=TABLE_EPSILON) -> list:
 
 def run_table7(out="results/mercer", variants=("mmh", "smh"), epsilon=TABLE_EPSILON) -> pd.DataFrame:
     """Table 7: payoffs with collusion, strong and weak, public / private / suspicious,
-    for every seating of the victim, and their average over seatings (the seed rotates the
+    for every seating of the victim, and their average over seatings (the thesis rotates the
     dealer). Public: all play the collusion equilibrium; private: colluders play it, the
     victim the no-collusion equilibrium; suspicious: nobody colludes (no-collusion game),
     the victim plays his collusion-equilibrium strategy (§5).
 
-    The seed prints Table 7 for 3P-MMH; 3P-SMH is computed too because the printed
+    The thesis prints Table 7 for 3P-MMH; 3P-SMH is computed too because the printed
     weak-collusion column (x 1e-3) has the size of the 3P-SMH effect, not of 3P-MMH's.
     ``nash_conv`` of a private or suspicious profile is large by construction (one side
     plays a strategy of the other game); ``solve_nash_conv`` certifies the solves."""
     out = ensure_output_dir(out)
     df = pd.DataFrame([r for v in variants for r in table7_rows(v, epsilon)])
-    # the seed's layout: A = victim, B and C the next seats, averaged over the three seatings
+    # the thesis's layout: A = victim, B and C the next seats, averaged over the three seatings
     avg = (df.groupby(["variant", "kind", "scenario"], sort=False)
            .agg(value_A=("value_A", "mean"), value_B=("value_B", "mean"), value_C=("value_C", "mean"),
                 nash_conv=("nash_conv", "max"), solve_nash_conv=("solve_nash_conv", "max")).reset_index())
@@ -262,7 +262,7 @@ def run_table7(out="results/mercer", variants=("mmh", "smh"), epsilon=TABLE_EPSI
     write_csv(avg, out / "table7.csv")
     write_meta(out / "table7.csv", params,
                note=f"averages over the three seatings; A = victim, B, C = the next seats; "
-                    f"paper columns: the seed's Table 7 (3P-MMH), its stated error {PAPER_TABLE7_ERROR}")
+                    f"paper columns: the thesis's Table 7 (3P-MMH), its stated error {PAPER_TABLE7_ERROR}")
     return avg
 
 
@@ -393,7 +393,7 @@ BEYOND_EPSILON_2P = 1e-3
 
 
 def run_beyond(out="results/mercer", epsilon=SEED_EPSILON, cases=BEYOND) -> pd.DataFrame:
-    """A check option and more bet sizes (the seed's tree overflowed 32 GB when a check
+    """A check option and more bet sizes (the thesis's tree overflowed 32 GB when a check
     was added to MMH): sizes, values and certificates (for two players, the bracket
     ``value_lower <= V <= value_upper`` of the game value)."""
     out = ensure_output_dir(out)
@@ -416,7 +416,7 @@ def run_beyond(out="results/mercer", epsilon=SEED_EPSILON, cases=BEYOND) -> pd.D
     write_csv(df, out / "beyond.csv")
     write_meta(out / "beyond.csv", {"epsilon": epsilon, "epsilon_2p": BEYOND_EPSILON_2P,
                                     "lp_max_info_sets": LP_MAX_INFO_SETS},
-               note="fixed = the seed's model (each player puts in one allowed amount or folds, "
+               note="fixed = the thesis's model (each player puts in one allowed amount or folds, "
                     "nobody has to match); with a free check, checking guarantees every player his "
                     "showdown equity, so the 2P value is exactly 0; limit = call/raise (module "
                     "guts.games.mercer.rules); peak_rss_mb: this process's peak resident memory "

@@ -1,12 +1,12 @@
-"""Solve Mercer hold'em: exact LP, CFR+ / DCFR and Ullman's fictitious play (R. Ullman,
-*Simulating Fictitious Play in Simplified Poker Variants*, 2015, §2, §4, §5).
+"""Solve Mercer hold'em: exact LP, CFR+ / DCFR and the thesis's fictitious play (Ullman 2015,
+§2, §4, §5).
 
-The seed's stopping rule (§2.2, Algorithm 1): a profile is an *ε-equilibrium* when every
+The thesis's stopping rule (§2.2, Algorithm 1): a profile is an *ε-equilibrium* when every
 player's regret -- what a best response gains over his current strategy, the others fixed
 -- is below ε, i.e. ``max_p gain_p < ε``. The engine reports ``nash_conv = sum_p gain_p``
 and ``exploitability = nash_conv / n``. Since ``max_p gain_p <= nash_conv <= n max_p
-gain_p``, CFR+ here stops at ``nash_conv <= ε`` (so the seed's criterion holds too, with
-room to spare), fictitious play stops at the seed's own criterion, and every result reports
+gain_p``, CFR+ here stops at ``nash_conv <= ε`` (so the thesis's criterion holds too, with
+room to spare), fictitious play stops at the thesis's own criterion, and every result reports
 all three numbers (``max_regret``, ``nash_conv``, ``exploitability``).
 
 Collusion (§5) has three meanings here, each with the certificate of the game actually solved:
@@ -60,7 +60,7 @@ NOTES = {
              "(a colluder alone or the victim) gains by deviating, not what the two colluders gain by "
              "deviating together"),
 }
-#: The seed's target (§3.4: "finding a 0.01-equilibrium").
+#: The thesis's target (§3.4: "finding a 0.01-equilibrium").
 DEFAULT_EPSILON = 0.01
 #: Iteration caps (a run that hits one warns with ConvergenceWarning).
 MAX_ITER_CFR = 200_000
@@ -83,7 +83,7 @@ class MercerResult:
         over players of the best-response gain, exploitability = NashConv / players). With
         ``collusion="strong"`` the solved game is the merged two-player team game.
     max_regret : float
-        The seed's ε: the largest best-response gain of one player.
+        The thesis's ε: the largest best-response gain of one player.
     gains : ndarray
         Best-response gain of every player of the solved game.
     strategies : tuple of dict
@@ -197,10 +197,10 @@ def solve(variant: str = "smh", players: int = 2, method: str = "lp", epsilon: f
     method : {"lp", "cfr+", "dcfr", "fp"}
         ``"lp"``: sequence-form LP (exact; two-player zero-sum games only: 2 players, or 3
         with ``collusion="strong"``); ``"cfr+"`` / ``"dcfr"``: CFR+ / discounted CFR until
-        NashConv <= epsilon; ``"fp"``: Ullman's (2015) fictitious play (Algorithm 1, §2.2) until
+        NashConv <= epsilon; ``"fp"``: the thesis's fictitious play (Algorithm 1, §2.2) until
         every player's regret < epsilon.
     epsilon : float, optional
-        Target for the iterative methods (default 0.01, Ullman's, §3.4).
+        Target for the iterative methods (default 0.01, the thesis's, §3.4).
     collusion : {"weak", "strong", "strong-separate"}, optional
         §5. ``"weak"``: the colluders' payoffs are pooled and split evenly, each still
         sees only his own hand (a three-player game; NashConv bounds each single player's
