@@ -50,7 +50,7 @@ from numpy.typing import ArrayLike
 from guts._names import renamed
 from guts._validate import GutsInputError, check_choice, check_int, check_positive_float
 from guts.engine.tolerances import (ACCEPT_REL, CERT_ROUNDING, FIXED_POINT_TOL, NO_ENTRY_REL, ORACLE_STAGE_TOL,
-                                    PROBABILITY_SUM_TOL, SLOPE_MARGIN)
+                                    PROBABILITY_SUM_TOL, SLOPE_MARGIN, SUPPORT_TOL)
 from guts.engine.matrix_game import MatrixGameSolution, _solve_lp, double_oracle, solve_fp
 from guts.engine.result import Result, ResultCertificate, interval
 from guts.errors import ConvergenceWarning
@@ -67,6 +67,7 @@ __all__ = [
     "CertifiedInterval",
     "TwoSidedResult",
     "solve_both_sides",
+    "support",
 ]
 
 SOLVERS = ("lp", "fp", "oracle")
@@ -489,6 +490,16 @@ class TwoSidedResult(CertifiedInterval):
     def strategies(self) -> tuple:
         """Each side's fixed-point strategy: ``(row.row_strategy, col.row_strategy)``."""
         return (self.row.row_strategy, self.col.row_strategy)
+
+
+def support(strategy: ArrayLike, label: Callable[[int], object], tol: float = SUPPORT_TOL) -> dict:
+    """``{label(i): p_i}`` for the entries of a mixed strategy above ``tol``.
+
+    The relabelling step every recursive-game driver shares (coalition, teams, pseudo-bloc):
+    build a stage, :func:`solve_both_sides`, then name each side's support by its thresholds.
+    """
+    x = np.asarray(strategy, dtype=float)
+    return {label(int(i)): float(x[i]) for i in np.flatnonzero(x > tol)}
 
 
 NOT_CERTIFIED = Certificate(False, math.nan, math.nan, math.nan, "not computed")

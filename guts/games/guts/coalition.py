@@ -26,8 +26,8 @@ from guts._names import renamed
 from guts._validate import check_choice, check_int, check_memory, check_positive_float
 from guts.games.guts.strategies import STRUCTURES, coalition_profiles, count_profiles, resolve_grid
 from guts.engine.recursive import (METHODS, SOLVERS, Certificate, CertifiedInterval, FixedPointResult,
-                                   solve_both_sides)
-from guts.engine.tolerances import FIXED_POINT_TOL, SUPPORT_TOL
+                                   solve_both_sides, support)
+from guts.engine.tolerances import FIXED_POINT_TOL
 from guts.games.guts.stage import GutsStage
 
 __all__ = ["CoalitionResult", "solve_coalition", "coalition_stage", "format_profile", "coalition_bytes",
@@ -233,8 +233,8 @@ def solve_coalition(size: int, mesh=101, structure: str = "pseudo-bloc", solver:
     prof = stage.col_profiles
     x = p1.row_strategy
     y = co.row_strategy
-    p1_strat = {float(round(g1[i], 12)): float(x[i]) for i in np.flatnonzero(x > SUPPORT_TOL)}
-    co_strat = {tuple(float(round(v, 12)) for v in prof[j]): float(y[j]) for j in np.flatnonzero(y > SUPPORT_TOL)}
+    p1_strat = support(x, lambda i: float(round(g1[i], 12)))
+    co_strat = support(y, lambda j: tuple(float(round(v, 12)) for v in prof[j]))
     return CoalitionResult(
         size=size, mesh=g1.size, structure=structure, solver=solver, method=method,
         player1_value=p1.value, coalition_value=co.value, lower=p1.value, upper=-co.value,

@@ -38,8 +38,8 @@ from guts._validate import GutsInputError, check_choice, check_int, check_positi
 from guts.games.guts.strategies import STRUCTURES, coalition_profiles, count_profiles, resolve_grid
 from guts.games.guts.payoffs import _alpha
 from guts.engine.recursive import (METHODS, SOLVERS, Certificate, CertifiedInterval, FixedPointResult,
-                                   solve_both_sides)
-from guts.engine.tolerances import FIXED_POINT_TOL, SUPPORT_TOL
+                                   solve_both_sides, support)
+from guts.engine.tolerances import FIXED_POINT_TOL
 from guts.engine.stage import LazyStage
 
 __all__ = ["TeamStage", "TeamResult", "team_stage", "team_payoff_matrix", "solve_teams"]
@@ -295,8 +295,8 @@ def solve_teams(m: int, n: int, mesh=21, structure="full", solver: str = "auto",
     t1, t2 = both.row, both.col
     p1, p2 = stage.team1_profiles, stage.team2_profiles
     x, y = t1.row_strategy, t2.row_strategy
-    strat1 = {tuple(float(round(v, 12)) for v in p1[i]): float(x[i]) for i in np.flatnonzero(x > SUPPORT_TOL)}
-    strat2 = {tuple(float(round(v, 12)) for v in p2[j]): float(y[j]) for j in np.flatnonzero(y > SUPPORT_TOL)}
+    strat1 = support(x, lambda i: tuple(float(round(v, 12)) for v in p1[i]))
+    strat2 = support(y, lambda j: tuple(float(round(v, 12)) for v in p2[j]))
     return TeamResult(
         m=m, n=n, mesh=g.size, structure=(s1, s2), solver=solver, method=method,
         team1_value=t1.value, team2_value=t2.value, lower=t1.value, upper=-t2.value,

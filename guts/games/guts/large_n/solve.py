@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from guts._validate import check_int, check_positive_float
-from guts.engine.recursive import CertifiedInterval, FixedPointResult, solve_both_sides
+from guts.engine.recursive import CertifiedInterval, FixedPointResult, solve_both_sides, support
 from guts.engine.tolerances import SUPPORT_TOL
 from guts.errors import ConvergenceWarning
 from guts.games.guts.pseudo_bloc import PseudoBlocStage
@@ -174,7 +174,7 @@ def solve_pseudo_bloc(size: int, mesh, coalition_mesh=None, tol: float = 1e-12,
     return LargeNResult(
         size=size, points=int(g.size), coalition_value=float(co.value), player1_value=float(p1.value),
         certified_lower=float(lo), certified_upper=float(hi),
-        player1_strategy={float(g[i]): float(x[i]) for i in np.flatnonzero(x > SUPPORT_TOL)},
+        player1_strategy=support(x, lambda i: float(g[i])),
         coalition_strategy={(float(a[k]), float(b[k])): float(y[j]) for k, j in enumerate(J)},
         converged=converged, num_iter=both.num_iter, num_solves=both.num_solves, inner_warnings=len(held),
         seconds=time.perf_counter() - t0, grid=g, player1=p1, coalition=co,
