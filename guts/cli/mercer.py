@@ -46,9 +46,12 @@ def add_subparser(subparsers):
                                    "exploitability certificate.")
     s.add_argument("variant", help="smh or mmh")
     s.add_argument("--players", type=int_arg("players", 2, 3), default=2, help="2 or 3 (default 2)")
-    s.add_argument("--method", default=None, help="lp, cfr+ or fp (default: lp when exact, else cfr+)")
+    s.add_argument("--method", default=None,
+                   help="lp, cfr+, fp (the fictitious play of the study's program rjullman/poker-nasheq, "
+                        "exactly) or fp-realisation (classical fictitious play, mixed-strategy average) "
+                        "(default: lp when exact, else cfr+)")
     s.add_argument("--epsilon", type=number_arg("epsilon", float, 0.0, strict=True), default=None,
-                   help="target for cfr+ (NashConv) and fp (every player's regret); default 0.01")
+                   help="target for cfr+ (NashConv) and fp, fp-realisation (every player's regret); default 0.01")
     s.add_argument("--collusion", default=None, help="weak or strong (3 players; default: no collusion)")
     s.add_argument("--team", type=_team, default=None, help="the two colluding seats, e.g. 0,1 (default: none; required with --collusion)")
     s.add_argument("--check", action="store_true", help="allow checking (beyond the paper; default: no check, as the paper)")
@@ -56,9 +59,9 @@ def add_subparser(subparsers):
     s.add_argument("--bets", type=_bets, default=(4.0,),
                    help="allowed bet sizes in chips, e.g. 4,8; the paper's is 4, and 8 reproduces its "
                         "printed 3P-SMH values (default: 4)")
-    s.add_argument("--max-iterations", type=int, default=None, help="iteration cap (cfr+, fp; default: the method's own)")
+    s.add_argument("--max-iterations", type=int, default=None, help="iteration cap (cfr+, fp, fp-realisation; default: the method's own)")
     s.add_argument("--time-limit", type=number_arg("time-limit", float, 0.0, strict=True), default=None,
-                   help="seconds (cfr+, fp; default: no limit)")
+                   help="seconds (cfr+, fp, fp-realisation; default: no limit)")
     s.set_defaults(func=run_solve)
     z = sub.add_parser("sizes", help="tree sizes of SMH / MMH with 2 and 3 players",
                        description="Public states, information sets and deals of the four variants.")

@@ -1,11 +1,19 @@
-"""Solve Mercer hold'em: exact LP, CFR+ and the seed's fictitious play (seed 004, §2, §4, §5).
+"""Solve Mercer hold'em: exact LP, CFR+ and fictitious play (the Mercer hold'em study, §2, §4, §5).
 
-The seed's stopping rule (§2.2, Algorithm 1): a profile is an *ε-equilibrium* when every
+Two fictitious plays (:func:`guts.engine.extensive.fictitious_play`): ``method="fp"`` is the
+study's own program (``rjullman/poker-nasheq``) exactly -- behaviour averaged per
+information set with weight 1/(t+1), the uniform start counted, ties to the program's child
+order (bets, check, fold; :func:`program_action_priority`), its stopping test and iteration
+count (3P-MMH to 0.01: 3 600 iterations, the study's §3.4 figure); ``method="fp-realisation"``
+is classical fictitious play (mixed-strategy average, weight 1/t), the better algorithm
+(3P-MMH to 0.01 in about half the iterations).
+
+The study's stopping rule (§2.2, Algorithm 1): a profile is an *ε-equilibrium* when every
 player's regret -- what a best response gains over his current strategy, the others fixed
 -- is below ε, i.e. ``max_p gain_p < ε``. The engine reports ``nash_conv = sum_p gain_p``
 and ``exploitability = nash_conv / n``. Since ``max_p gain_p <= nash_conv <= n max_p
-gain_p``, CFR+ here stops at ``nash_conv <= ε`` (so the seed's criterion holds too, with
-room to spare), fictitious play stops at the seed's own criterion, and every result reports
+gain_p``, CFR+ here stops at ``nash_conv <= ε`` (so the study's criterion holds too, with
+room to spare), fictitious play stops at the study's own criterion, and every result reports
 all three numbers (``max_regret``, ``nash_conv``, ``exploitability``).
 """
 from __future__ import annotations
@@ -22,9 +30,12 @@ from guts.errors import ConvergenceWarning, GutsInputError
 from .builder import BuiltGame, Collusion, TreeStats, build_game, check_team
 from .rules import VARIANTS, variant_rules
 
-__all__ = ["solve", "MercerResult", "METHODS", "DEFAULT_EPSILON", "seat_strategies", "br_gains"]
+__all__ = ["solve", "MercerResult", "METHODS", "DEFAULT_EPSILON", "seat_strategies", "br_gains",
+           "program_action_priority"]
 
-METHODS = ("lp", "cfr+", "fp")
+METHODS = ("lp", "cfr+", "fp", "fp-realisation")
+#: method -> averaging rule of the engine's fictitious play
+FP_AVERAGING = {"fp": "behavioural", "fp-realisation": "realisation"}
 #: The seed's target (§3.4: "finding a 0.01-equilibrium").
 DEFAULT_EPSILON = 0.01
 #: Iteration caps (a run that hits one warns with ConvergenceWarning).
@@ -54,8 +65,14 @@ class MercerResult:
         see ``built.seat_player``).
     converged : bool
     num_iter : int
+        Iterations of the method; for ``"fp"`` the count the study's program prints (its
+        stopping test held at the profile before the last average, see
+        :func:`guts.engine.extensive.fictitious_play`).
     seconds : float
         Solve time (tree building excluded; see ``build_seconds``).
+    regrets : ndarray (num_iter + 1, players) or None
+        Fictitious play: every player's regret of the profile at each iteration (rows
+        0..num_iter-1 of ``"fp"`` are, as their max per row, the program's printed lines).
     """
 
     variant: str
@@ -78,6 +95,14 @@ class MercerResult:
     stats: TreeStats = field(repr=False)
     built: BuiltGame = field(repr=False)
     history: tuple = field(default=(), repr=False)
+    regrets: np.ndarray | None = field(default=None, repr=False)
+
+
+def program_action_priority(label: str) -> int:
+    """The program's child order at a decision (``PokerGame.buildActionNode``): the bets in
+    the order of the rules, then the check (added last to the bets), then the fold; its best
+    response takes the first best child, so a tie goes to the smallest key."""
+    return {"f": 2, "k": 1}.get(label, 0)
 
 
 def br_gains(game, strategies) -> tuple:
@@ -126,7 +151,7 @@ def _validate(variant, players, method, epsilon, collusion, team):
                 "method 'lp' needs a two-player zero-sum game: 2 players, or 3 with strong collusion "
                 f"(the team is then one player); got players={players}, collusion={collusion!r}")
         if epsilon is not None:
-            raise GutsInputError("epsilon applies to 'cfr+' and 'fp'; the LP is exact")
+            raise GutsInputError("epsilon applies to 'cfr+', 'fp' and 'fp-realisation'; the LP is exact")
     return variant, players, method, epsilon, collusion, team
 
 
@@ -141,10 +166,14 @@ def solve(variant: str = "smh", players: int = 2, method: str = "lp", epsilon: f
         Standard (one pre-flop orbit) or Multiround (two orbits before and after the
         flop) Mercer hold'em (§4.2).
     players : {2, 3}
-    method : {"lp", "cfr+", "fp"}
+    method : {"lp", "cfr+", "fp", "fp-realisation"}
         ``"lp"``: sequence-form LP (exact; 2 players, or 3 with strong collusion, the team
-        being one player); ``"cfr+"``: CFR+ until NashConv <= epsilon; ``"fp"``: the seed's
-        fictitious play (Algorithm 1) until every player's regret < epsilon.
+        being one player); ``"cfr+"``: CFR+ until NashConv <= epsilon; ``"fp"``: the study's
+        program's fictitious play (behaviour average; module docstring) and
+        ``"fp-realisation"``: classical fictitious play (mixed-strategy average), both until
+        every player's regret < epsilon. ``num_iter`` counts each rule's own iterations
+        (for ``"fp"`` the program's count) and ``regrets`` holds every player's regret at
+        every iteration.
     epsilon : float, optional
         Target for the iterative methods (default 0.01, the seed's).
     collusion : {"weak", "strong"}, optional
@@ -189,7 +218,10 @@ def solve(variant: str = "smh", players: int = 2, method: str = "lp", epsilon: f
                          progress=progress)
     else:
         eps = DEFAULT_EPSILON if epsilon is None else epsilon
-        kwargs = dict(epsilon=eps, max_iterations=max_iterations or MAX_ITER_FP, progress=progress)
+        kwargs = dict(epsilon=eps, max_iterations=max_iterations or MAX_ITER_FP, progress=progress,
+                      averaging=FP_AVERAGING[method])
+        if method == "fp":
+            kwargs["action_priority"] = program_action_priority
         if time_limit is not None:
             kwargs["time_limit"] = time_limit
         res = E.fictitious_play(game, **kwargs)
@@ -200,7 +232,7 @@ def solve(variant: str = "smh", players: int = 2, method: str = "lp", epsilon: f
     converged = bool(res.converged)
     if method == "cfr+" and nc > eps * (1 + 1e-9):
         converged = False
-    if method == "fp" and gains.max() >= eps:
+    if method in FP_AVERAGING and gains.max() >= eps:
         converged = False
     if not converged:
         warnings.warn(f"{method} on {game.name} stopped at NashConv {nc:.3g} (target epsilon {eps})",
@@ -211,4 +243,4 @@ def solve(variant: str = "smh", players: int = 2, method: str = "lp", epsilon: f
         exploitability=nc / game.num_players, nash_conv=nc, max_regret=float(gains.max()), gains=gains,
         strategies=tuple(res.strategies), converged=converged, num_iter=int(res.num_iter),
         seconds=seconds, build_seconds=build_seconds, epsilon=eps, collusion=collusion, team=team,
-        stats=built.stats, built=built, history=history)
+        stats=built.stats, built=built, history=history, regrets=getattr(res, "regrets", None))
