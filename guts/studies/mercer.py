@@ -106,7 +106,8 @@ def run_values(out="results/mercer", epsilon=SEED_EPSILON) -> pd.DataFrame:
         for v in ("smh", "mmh"):
             for n in (2, 3):
                 paper = PAPER_VALUES.get((v, n))
-                methods = ["lp", "cfr+", "fp"] if n == 2 else ["cfr+", "fp"]
+                # "fp": the study's program's rule; "fp-realisation": classical fictitious play
+                methods = (["lp"] if n == 2 else []) + ["cfr+", "fp", "fp-realisation"]
                 for m in methods:
                     r = solve(v, n, m, epsilon=None if m == "lp" else epsilon)
                     rows.append(_result_row(r, paper))

@@ -1,0 +1,107 @@
+"""The Mercer hold'em program's fictitious play against its published runs, and the
+classical (realisation-average) fictitious play beside it, on every game with an output.
+
+For every run written by the study's program (``rjullman/poker-nasheq``, ``output/``,
+kept in :data:`guts.games.mercer.paper.PROGRAM_FP`) and for the study's §3.4 figure (3P-MMH
+to 0.01 in "3600 iterations"): the program's rule (``averaging="behavioural"``) run here,
+its iteration count and its first and last printed regrets beside the program's; the
+iteration count of classical fictitious play (``averaging="realisation"``) on the same game.
+Strong collusion is played as the program plays it: three players, pooled payoffs and
+shared hands (not the merged team).
+
+    python experiments/mercer_program_fp.py [--quick] [--out DIR]
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+import warnings
+
+import numpy as np
+import pandas as pd
+
+from guts.engine.extensive import fictitious_play
+from guts.errors import ConvergenceWarning, guarded
+from guts.games.mercer import Collusion, build_game, variant_rules
+from guts.games.mercer.paper import PAPER_FP_ITERATIONS, PROGRAM_FP
+from guts.games.mercer.solve import program_action_priority
+from guts.studies.output import AUTO, ensure_output_dir, plan_output, write_csv, write_meta
+
+__all__ = ["run_program_fp", "main", "MAX_ITERATIONS"]
+
+#: Cap of one run (the program's 3P-MMH collusion runs took "up to roughly 8500").
+MAX_ITERATIONS = 20_000
+TARGET = "mercer/program_fp.csv"
+
+
+def _label(variant, players, collusion, team):
+    name = f"{players}P-{variant.upper()}"
+    return name + (f" {collusion} ({team[0]},{team[1]})" if collusion else "")
+
+
+def run_program_fp(out=AUTO, quick: bool = False, echo=None) -> pd.DataFrame:
+    """One row per published run (and the study's 3P-MMH figure); ``quick`` skips 3P-MMH."""
+    cases = [(k, PROGRAM_FP[k], "program output") for k in PROGRAM_FP]
+    cases += [(k, (n, None, None), "study §3.4") for k, n in PAPER_FP_ITERATIONS.items()]
+    if quick:
+        cases = [c for c in cases if not (c[0][0] == "mmh" and c[0][1] == 3)]
+    plan = plan_output("mercer_program_fp", out, {"quick": quick}, {"quick": False}, targets=(TARGET,), echo=echo)
+    rows = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        for (variant, players, collusion, team, eps), (n_ref, first, last), source in cases:
+            game = build_game(variant_rules(variant, players),
+                              Collusion(team, collusion) if collusion else None).game
+            t0 = time.perf_counter()
+            r = fictitious_play(game, epsilon=eps, averaging="behavioural", max_iterations=MAX_ITERATIONS,
+                                action_priority=program_action_priority)
+            sec = time.perf_counter() - t0
+            c = fictitious_play(game, epsilon=eps, averaging="realisation", max_iterations=MAX_ITERATIONS)
+            printed = r.regrets[:-1].max(axis=1)
+            row = dict(game=_label(variant, players, collusion, team), epsilon=eps, source=source,
+                       program_iterations=n_ref, iterations=r.num_iter,
+                       same_count=r.num_iter == n_ref,
+                       first4_max_abs_diff=(float(np.max(np.abs(printed[:4] - first))) if first else np.nan),
+                       last_printed=last if last is not None else np.nan, last_ours=float(printed[-1]),
+                       last_abs_diff=abs(float(printed[-1]) - last) if last is not None else np.nan,
+                       returned_max_regret=float(r.regrets[-1].max()), converged=r.converged,
+                       seconds=sec, ms_per_iteration=1e3 * sec / max(r.num_iter, 1),
+                       realisation_iterations=c.num_iter, realisation_converged=c.converged,
+                       ratio=r.num_iter / max(c.num_iter, 1))
+            rows.append(row)
+            if echo is not None:
+                echo(f"{row['game']:22s} eps {eps:<6g} program {n_ref:5d}  ours {r.num_iter:5d}  "
+                     f"realisation FP {c.num_iter:5d}  ({sec:.1f} s)")
+    df = pd.DataFrame(rows)
+    if plan.folder is not None:
+        ensure_output_dir((plan.folder / TARGET).parent)
+        write_csv(df, plan.folder / TARGET)
+        write_meta(plan.folder / TARGET, {"quick": quick, "max_iterations": MAX_ITERATIONS}, plan,
+                   load_average=list(os.getloadavg()),
+                   note="program_iterations: printed by github.com/rjullman/poker-nasheq (output/*.out) or the "
+                        "study's §3.4; iterations: averaging='behavioural' (the program's rule) here; "
+                        "realisation_iterations: classical fictitious play on the same game and epsilon")
+    return df
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--quick", action="store_true", help="skip the 3P-MMH runs (about 4 minutes)")
+    p.add_argument("--out", default=AUTO, help="output folder (default: results/mercer for the full run, "
+                                                "else results/runs/...)")
+    args = p.parse_args(argv)
+    out = args.out if args.out is not AUTO else AUTO
+    t0 = time.perf_counter()
+    code, df = guarded("mercer program_fp", _run, out, args.quick)
+    if code:
+        return code
+    with pd.option_context("display.width", 220, "display.max_columns", 30):
+        print(df.to_string(index=False))
+    print(f"wall time {time.perf_counter() - t0:.1f} s", file=sys.stderr)
+    return 0
+
+
+def _run(out, quick):
+    return run_program_fp(out, quick, echo=lambda m: print(m, file=sys.stderr, flush=True))
