@@ -29,11 +29,23 @@ from guts.games.mercer.paper import PAPER_FP_ITERATIONS, PROGRAM_FP
 from guts.games.mercer.solve import program_action_priority
 from guts.studies.output import AUTO, ensure_output_dir, plan_output, write_csv, write_meta
 
-__all__ = ["run_program_fp", "main", "MAX_ITERATIONS"]
+__all__ = ["run_program_fp", "program_fp_tables", "main", "MAX_ITERATIONS", "TABLE_RUNS"]
 
 #: Cap of one run (the program's 3P-MMH collusion runs took "up to roughly 8500").
 MAX_ITERATIONS = 20_000
 TARGET = "mercer/program_fp.csv"
+TABLES_TARGET = "mercer/program_fp_tables.csv"
+#: The program's runs behind the printed strategy tables: (variant, players, collusion, team,
+#: epsilon) -> tables. Tables 2-3 are the 2P-MMH run at 0.01 and Tables 4-6, 8 the 3P-MMH runs
+#: at 0.1 (the epsilon of the program's 3P-MMH output files), figure for figure; Table 1 is
+#: not the program's 2P-SMH output at 0.001 (its smh2p.nash, reproduced here, says 75.0 / 69.3
+#: where Table 1 prints 66 / 65).
+TABLE_RUNS = {
+    ("smh", 2, None, None, 0.001): ("table1",),
+    ("mmh", 2, None, None, 0.01): ("table2", "table3"),
+    ("mmh", 3, None, None, 0.1): ("table4", "table5", "table6", "table8_nocol"),
+    ("mmh", 3, "weak", (0, 1), 0.1): ("table8_col",),
+}
 
 
 def _label(variant, players, collusion, team):
@@ -47,7 +59,8 @@ def run_program_fp(out=AUTO, quick: bool = False, echo=None) -> pd.DataFrame:
     cases += [(k, (n, None, None), "study §3.4") for k, n in PAPER_FP_ITERATIONS.items()]
     if quick:
         cases = [c for c in cases if not (c[0][0] == "mmh" and c[0][1] == 3)]
-    plan = plan_output("mercer_program_fp", out, {"quick": quick}, {"quick": False}, targets=(TARGET,), echo=echo)
+    plan = plan_output("mercer_program_fp", out, {"quick": quick}, {"quick": False},
+                       targets=(TARGET, TABLES_TARGET), echo=echo)
     rows = []
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
@@ -83,7 +96,48 @@ def run_program_fp(out=AUTO, quick: bool = False, echo=None) -> pd.DataFrame:
                    note="program_iterations: printed by github.com/rjullman/poker-nasheq (output/*.out) or the "
                         "study's §3.4; iterations: averaging='behavioural' (the program's rule) here; "
                         "realisation_iterations: classical fictitious play on the same game and epsilon")
+        tables = program_fp_tables(quick)
+        write_csv(tables, plan.folder / TABLES_TARGET)
+        write_meta(plan.folder / TABLES_TARGET, {"quick": quick}, plan,
+                   note="ours: bet percentage of the program's rule (averaging='behavioural') run to the "
+                        "epsilon of the program's own run; equal: ours at the table's printed precision "
+                        "equals the printed figure; start_residue: printed 100, ours 100 - 50/(t+1) "
+                        "(always bet since the start, the uniform start's share left)")
+        if echo is not None:
+            for (t, eps), d in tables.groupby(["table", "epsilon"], sort=False):
+                echo(f"{t:13s} eps {eps:<6g} equal at printed precision {int(d.equal.sum())}/{len(d)}, "
+                     f"printed 100 for the start's residue {int(d.start_residue.sum())}, "
+                     f"max |diff| {float((d.ours - d.paper).abs().max()):.2f}")
     return df
+
+
+def program_fp_tables(quick: bool = False) -> pd.DataFrame:
+    """The printed strategy tables beside the program's rule at the program's epsilon.
+
+    ``equal`` = ours rounded to the table's printed precision (one decimal where the table
+    prints any, else integers) equals the printed figure."""
+    from guts.games.mercer.tables import table_frame
+
+    frames = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        for (variant, players, collusion, team, eps), names in TABLE_RUNS.items():
+            if quick and variant == "mmh" and players == 3:
+                continue
+            built = build_game(variant_rules(variant, players), Collusion(team, collusion) if collusion else None)
+            r = fictitious_play(built.game, epsilon=eps, averaging="behavioural", max_iterations=MAX_ITERATIONS,
+                                action_priority=program_action_priority)
+            for name in names:
+                df = table_frame(name, built, r.strategies, method="fp")
+                dec = 1 if np.any(np.abs(df.paper - np.round(df.paper)) > 1e-9) else 0
+                df["epsilon"] = eps
+                df["iterations"] = r.num_iter
+                df["equal"] = np.abs(np.round(df.ours, dec) - df.paper) < 1e-9
+                # "always bet" after t iterations keeps the uniform start's 1/2 of weight
+                # 1/(t+1) on the fold: 100 - 50/(t+1) %, which the study prints as 100
+                df["start_residue"] = (df.paper == 100) & (np.abs(df.ours - (100 - 50 / (r.num_iter + 1))) < 1e-6)
+                frames.append(df)
+    return pd.concat(frames, ignore_index=True)
 
 
 def main(argv=None) -> int:

@@ -9,7 +9,7 @@ are approximate and equilibria need not be unique: compare, never copy.
 from __future__ import annotations
 
 __all__ = ["PAPER_VALUES", "PAPER_TABLES", "PAPER_TABLE7", "TABLE_HANDS", "PROGRAM_VALUES",
-           "PAPER_3P_SMH_BET", "PROGRAM_FP", "PAPER_FP_ITERATIONS"]
+           "PAPER_3P_SMH_BET", "PROGRAM_FP", "PAPER_FP_ITERATIONS", "PROGRAM_NASH_2P_SMH"]
 
 B, F = "b4", "f"
 
@@ -80,6 +80,18 @@ PROGRAM_FP = {
                                             4.038500476318721), 0.09925279760408853),
     ("mmh", 3, "weak", (1, 2), 0.1): (99, (8.050537109375002, 6.877223060443524, 5.060464660518543,
                                            4.025906491386116), 0.09904583914096096),
+}
+
+#: The strategy the program returned for 2P-SMH at max regret 0.001 (``output/smh2p/smh2p.nash``):
+#: probability of betting 4 per hand, printed to three decimals (Java ``DecimalFormat("0.000")``),
+#: for the first player and for the second after the first bets.
+PROGRAM_NASH_2P_SMH = {
+    "first": dict(zip(("22", "23", "24", "25", "26", "33", "34", "35", "36", "44", "45", "46", "55", "56", "66"),
+                      (0.999, 0.002, 0.004, 0.750, 0.999, 0.999, 0.693, 0.999, 0.999, 0.999, 0.999, 0.999,
+                       0.999, 0.999, 0.999))),
+    "second": dict(zip(("22", "23", "24", "25", "26", "33", "34", "35", "36", "44", "45", "46", "55", "56", "66"),
+                       (0.999, 0.001, 0.001, 0.004, 0.999, 0.999, 0.004, 0.970, 0.999, 0.999, 0.999, 0.999,
+                        0.999, 0.999, 0.999))),
 }
 
 #: The study's §3.4: a 0.01-equilibrium of 3P-MMH took "roughly 10 hours and 3600 iterations

@@ -14,7 +14,7 @@ import pytest
 from guts.engine.extensive import fictitious_play
 from guts.errors import ConvergenceWarning
 from guts.games.mercer import Collusion, build_game, solve, variant_rules
-from guts.games.mercer.paper import PROGRAM_FP, PROGRAM_VALUES
+from guts.games.mercer.paper import PROGRAM_FP, PROGRAM_NASH_2P_SMH, PROGRAM_VALUES
 from guts.games.mercer.solve import program_action_priority
 
 # the small games (each well under a second); the 3P-MMH runs are in
@@ -77,3 +77,28 @@ def test_program_tie_break_matters():
                                   action_priority=program_action_priority)
     assert abs(program.regrets[1].max() - 0.31291279669762634) < 1e-12
     assert abs(fold_first.regrets[1].max() - 0.31291279669762634) > 0.01
+
+
+def test_program_rule_returns_the_programs_strategy_2p_smh():
+    """Every information set of the returned 2P-SMH profile against the program's smh2p.nash
+    (three decimals): e.g. the first player bets 25 with 0.750 and 34 with 0.693."""
+    r = solve("smh", 2, "fp", epsilon=0.001)
+    g = r.built.game
+    for seat, key, history in ((0, "first", ()), (1, "second", ("b4",))):
+        labels = g.deals.type_labels[seat]
+        bet = list(g.action_labels(seat)[history]).index("b4")
+        ours = {lab: r.strategies[seat][history][t, bet] for t, lab in enumerate(labels)}
+        for hand, printed in PROGRAM_NASH_2P_SMH[key].items():
+            assert abs(ours[hand] - printed) <= 5e-4 + 1e-12, (seat, hand, ours[hand], printed)
+
+
+def test_program_rule_reproduces_tables_2_and_3():
+    """The study's Tables 2 and 3 (2P-MMH bet percentages, 34 figures) are its program's
+    fictitious play at max regret 0.01: every figure to its printed decimal."""
+    from guts.games.mercer.tables import table_frame
+
+    r = solve("mmh", 2, "fp", epsilon=0.01)
+    assert r.num_iter == PROGRAM_FP[("mmh", 2, None, None, 0.01)][0]
+    for name in ("table2", "table3"):
+        df = table_frame(name, r.built, r.strategies)
+        np.testing.assert_array_equal(np.round(df.ours.to_numpy(), 1), df.paper.to_numpy())
