@@ -9,13 +9,11 @@ iteration count of classical fictitious play (``averaging="realisation"``) on th
 Strong collusion is played as the program plays it: three players, pooled payoffs and
 shared hands (not the merged team).
 
-    python experiments/mercer_program_fp.py [--quick] [--out DIR]
+    python experiments/mercer_program_fp.py      (= guts mercer study program_fp)
 """
 from __future__ import annotations
 
-import argparse
 import os
-import sys
 import time
 import warnings
 
@@ -23,18 +21,18 @@ import numpy as np
 import pandas as pd
 
 from guts.engine.extensive import fictitious_play
-from guts.errors import ConvergenceWarning, guarded
+from guts.errors import ConvergenceWarning
 from guts.games.mercer import Collusion, build_game, variant_rules
 from guts.games.mercer.paper import PAPER_FP_ITERATIONS, PROGRAM_FP
 from guts.games.mercer.solve import program_action_priority
-from guts.studies.output import AUTO, ensure_output_dir, plan_output, write_csv, write_meta
+from guts.studies.output import ensure_output_dir, write_csv, write_meta
 
-__all__ = ["run_program_fp", "program_fp_tables", "main", "MAX_ITERATIONS", "TABLE_RUNS"]
+__all__ = ["run_program_fp", "program_fp_tables", "MAX_ITERATIONS", "TABLE_RUNS"]
 
 #: Cap of one run (the program's 3P-MMH collusion runs took "up to roughly 8500").
 MAX_ITERATIONS = 20_000
-TARGET = "mercer/program_fp.csv"
-TABLES_TARGET = "mercer/program_fp_tables.csv"
+TARGET = "program_fp.csv"
+TABLES_TARGET = "program_fp_tables.csv"
 #: The program's runs behind the printed strategy tables: (variant, players, collusion, team,
 #: epsilon) -> tables. Tables 2-3 are the 2P-MMH run at 0.01 and Tables 4-6, 8 the 3P-MMH runs
 #: at 0.1 (the epsilon of the program's 3P-MMH output files), figure for figure; Table 1 is
@@ -53,14 +51,16 @@ def _label(variant, players, collusion, team):
     return name + (f" {collusion} ({team[0]},{team[1]})" if collusion else "")
 
 
-def run_program_fp(out=AUTO, quick: bool = False, echo=None) -> pd.DataFrame:
-    """One row per published run (and the study's 3P-MMH figure); ``quick`` skips 3P-MMH."""
+def run_program_fp(out="results/mercer", quick: bool = False, echo=None) -> pd.DataFrame:
+    """One row per published run (and the study's 3P-MMH figure); ``quick`` skips 3P-MMH.
+
+    Writes ``program_fp.csv`` and ``program_fp_tables.csv`` (:func:`program_fp_tables`) under
+    ``out`` (nothing if ``out`` is None), each with its ``.meta.json``; ``echo(line)`` is told
+    each run's counts as they come."""
     cases = [(k, PROGRAM_FP[k], "program output") for k in PROGRAM_FP]
     cases += [(k, (n, None, None), "study §3.4") for k, n in PAPER_FP_ITERATIONS.items()]
     if quick:
         cases = [c for c in cases if not (c[0][0] == "mmh" and c[0][1] == 3)]
-    plan = plan_output("mercer_program_fp", out, {"quick": quick}, {"quick": False},
-                       targets=(TARGET, TABLES_TARGET), echo=echo)
     rows = []
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
@@ -88,17 +88,17 @@ def run_program_fp(out=AUTO, quick: bool = False, echo=None) -> pd.DataFrame:
                 echo(f"{row['game']:22s} eps {eps:<6g} program {n_ref:5d}  ours {r.num_iter:5d}  "
                      f"realisation FP {c.num_iter:5d}  ({sec:.1f} s)")
     df = pd.DataFrame(rows)
-    if plan.folder is not None:
-        ensure_output_dir((plan.folder / TARGET).parent)
-        write_csv(df, plan.folder / TARGET)
-        write_meta(plan.folder / TARGET, {"quick": quick, "max_iterations": MAX_ITERATIONS}, plan,
+    if out is not None:
+        folder = ensure_output_dir(out)
+        write_csv(df, folder / TARGET)
+        write_meta(folder / TARGET, {"quick": quick, "max_iterations": MAX_ITERATIONS},
                    load_average=list(os.getloadavg()),
                    note="program_iterations: printed by github.com/rjullman/poker-nasheq (output/*.out) or the "
                         "study's §3.4; iterations: averaging='behavioural' (the program's rule) here; "
                         "realisation_iterations: classical fictitious play on the same game and epsilon")
         tables = program_fp_tables(quick)
-        write_csv(tables, plan.folder / TABLES_TARGET)
-        write_meta(plan.folder / TABLES_TARGET, {"quick": quick}, plan,
+        write_csv(tables, folder / TABLES_TARGET)
+        write_meta(folder / TABLES_TARGET, {"quick": quick},
                    note="ours: bet percentage of the program's rule (averaging='behavioural') run to the "
                         "epsilon of the program's own run; equal: ours at the table's printed precision "
                         "equals the printed figure; start_residue: printed 100, ours 100 - 50/(t+1) "
@@ -138,24 +138,3 @@ def program_fp_tables(quick: bool = False) -> pd.DataFrame:
                 df["start_residue"] = (df.paper == 100) & (np.abs(df.ours - (100 - 50 / (r.num_iter + 1))) < 1e-6)
                 frames.append(df)
     return pd.concat(frames, ignore_index=True)
-
-
-def main(argv=None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--quick", action="store_true", help="skip the 3P-MMH runs (about 4 minutes)")
-    p.add_argument("--out", default=AUTO, help="output folder (default: results/mercer for the full run, "
-                                                "else results/runs/...)")
-    args = p.parse_args(argv)
-    out = args.out if args.out is not AUTO else AUTO
-    t0 = time.perf_counter()
-    code, df = guarded("mercer program_fp", _run, out, args.quick)
-    if code:
-        return code
-    with pd.option_context("display.width", 220, "display.max_columns", 30):
-        print(df.to_string(index=False))
-    print(f"wall time {time.perf_counter() - t0:.1f} s", file=sys.stderr)
-    return 0
-
-
-def _run(out, quick):
-    return run_program_fp(out, quick, echo=lambda m: print(m, file=sys.stderr, flush=True))
