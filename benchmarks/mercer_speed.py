@@ -32,6 +32,8 @@ CASES = [
     ("3P-SMH", "smh", 3, None, None),
     ("3P-MMH", "mmh", 3, None, None),
     ("3P-MMH weak (0,1)", "mmh", 3, "weak", (0, 1)),
+    # strong collusion = the team as ONE player (two-player zero-sum team-vs-victim game, 93 720
+    # information sets), the game solve(collusion="strong") solves with every method
     ("3P-MMH strong (0,1)", "mmh", 3, "strong", (0, 1)),
 ]
 METHODS = ("cfr+", "fp", "fp-realisation")
@@ -95,6 +97,7 @@ def main(argv=None) -> int:
     load_start = list(os.getloadavg())
     cases = CASES[:3] if args.quick else CASES
     rows = []
+    load_start = [round(x, 2) for x in os.getloadavg()]   # a shared machine: times scale with the load
     for case in cases:
         for method in METHODS:
             r = run_case(case, method, args.epsilon, args.time_limit)
@@ -132,7 +135,8 @@ def main(argv=None) -> int:
     extra["load_average_end"] = list(os.getloadavg())
     extra["jit_warm_up"] = "excluded: every worker solves 2P-SMH and 3P-SMH first, untimed"
     write_meta(out / "benchmarks.csv", {"epsilon": args.epsilon, "quick": args.quick,
-                                        "time_limit": args.time_limit, "cpus": os.cpu_count()}, **extra)
+                                        "time_limit": args.time_limit, "cpus": os.cpu_count()},
+               load_average_start=load_start, load_average_end=[round(x, 2) for x in os.getloadavg()], **extra)
     print(df.drop(columns=["values"]).to_string(index=False))
     for k, v in extra.items():
         print(k, v)

@@ -1,8 +1,8 @@
 """The Mercer hold'em program's fictitious play against its published runs, and the
 classical (realisation-average) fictitious play beside it, on every game with an output.
 
-For every run written by the study's program (``rjullman/poker-nasheq``, ``output/``,
-kept in :data:`guts.games.mercer.paper.PROGRAM_FP`) and for the study's §3.4 figure (3P-MMH
+For every run written by Ullman's (2015) program (``rjullman/poker-nasheq``, ``output/``,
+kept in :data:`guts.games.mercer.paper.PROGRAM_FP`) and for the thesis's §3.4 figure (3P-MMH
 to 0.01 in "3600 iterations"): the program's rule (``averaging="behavioural"``) run here,
 its iteration count and its first and last printed regrets beside the program's; the
 iteration count of classical fictitious play (``averaging="realisation"``) on the same game.
@@ -52,13 +52,13 @@ def _label(variant, players, collusion, team):
 
 
 def run_program_fp(out="results/mercer", quick: bool = False, echo=None) -> pd.DataFrame:
-    """One row per published run (and the study's 3P-MMH figure); ``quick`` skips 3P-MMH.
+    """One row per published run (and the thesis's 3P-MMH figure); ``quick`` skips 3P-MMH.
 
     Writes ``program_fp.csv`` and ``program_fp_tables.csv`` (:func:`program_fp_tables`) under
     ``out`` (nothing if ``out`` is None), each with its ``.meta.json``; ``echo(line)`` is told
     each run's counts as they come."""
     cases = [(k, PROGRAM_FP[k], "program output") for k in PROGRAM_FP]
-    cases += [(k, (n, None, None), "study §3.4") for k, n in PAPER_FP_ITERATIONS.items()]
+    cases += [(k, (n, None, None), "thesis §3.4") for k, n in PAPER_FP_ITERATIONS.items()]
     if quick:
         cases = [c for c in cases if not (c[0][0] == "mmh" and c[0][1] == 3)]
     rows = []
@@ -94,7 +94,7 @@ def run_program_fp(out="results/mercer", quick: bool = False, echo=None) -> pd.D
         write_meta(folder / TARGET, {"quick": quick, "max_iterations": MAX_ITERATIONS},
                    load_average=list(os.getloadavg()),
                    note="program_iterations: printed by github.com/rjullman/poker-nasheq (output/*.out) or the "
-                        "study's §3.4; iterations: averaging='behavioural' (the program's rule) here; "
+                        "thesis's §3.4 (Ullman 2015); iterations: averaging='behavioural' (the program's rule) here; "
                         "realisation_iterations: classical fictitious play on the same game and epsilon")
         tables = program_fp_tables(quick)
         write_csv(tables, folder / TABLES_TARGET)
@@ -134,7 +134,7 @@ def program_fp_tables(quick: bool = False) -> pd.DataFrame:
                 df["iterations"] = r.num_iter
                 df["equal"] = np.abs(np.round(df.ours, dec) - df.paper) < 1e-9
                 # "always bet" after t iterations keeps the uniform start's 1/2 of weight
-                # 1/(t+1) on the fold: 100 - 50/(t+1) %, which the study prints as 100
+                # 1/(t+1) on the fold: 100 - 50/(t+1) %, which the thesis prints as 100
                 df["start_residue"] = (df.paper == 100) & (np.abs(df.ours - (100 - 50 / (r.num_iter + 1))) < 1e-6)
                 frames.append(df)
     return pd.concat(frames, ignore_index=True)

@@ -1,4 +1,4 @@
-"""Fictitious play on the public tree: two averaging rules (the Mercer hold'em study, §2.2).
+"""Fictitious play on the public tree: two averaging rules (Ullman 2015, Mercer hold'em, §2.2).
 
 Both start from the uniform profile ``s^0`` and update every player *simultaneously*
 from pure best responses ``r^k_i`` to ``s^k_{-i}`` (first maximising action, ties as
@@ -9,12 +9,12 @@ differ in what is averaged and with which weights:
     ``s^t = (1 - 1/t) s^{t-1} + (1/t) r^{t-1}`` as a *mixed*-strategy average:
     realisation weights (sequence form) are averaged and turned back into behaviour, so
     ``s^t`` is exactly the mixture "play r^k with probability 1/t", k < t (the uniform
-    start drops out at t = 1).  This is the update printed in the study's §2.2, read as
+    start drops out at t = 1).  This is the update printed in Ullman 2015 §2.2, read as
     classical fictitious play.  The run stops at the first t with every regret of ``s^t``
     below epsilon; ``num_iter = t``.
 
-``averaging="behavioural"`` (the study's program, exactly)
-    What the program that produced the study's figures does (``rjullman/poker-nasheq``,
+``averaging="behavioural"`` (Ullman 2015's program, exactly)
+    What the program that produced the thesis's figures does (``rjullman/poker-nasheq``,
     ``Strategies.nes``, ``Strategy.average``, ``Distribution.average``)::
 
         iter = 0
@@ -34,8 +34,8 @@ differ in what is averaged and with which weights:
     values equal in exact arithmetic are decided here by :data:`FP_TIE_REL`.
 
 The program's rule needs several times more iterations than the realisation average
-(2P-SMH to 0.001: 704 against 148; 3P-MMH to 0.01: about 3 600, the study's §3.4 figure,
-against about 1 900); tests/games/mercer/test_mercer_program_fp.py checks it against the
+(2P-SMH to 0.001: 704 against 148; 3P-MMH to 0.01: 3 600, the count of Ullman 2015 §3.4,
+against 1 925); tests/games/mercer/test_mercer_program_fp.py checks it against the
 program's published outputs iteration by iteration.
 """
 from __future__ import annotations
@@ -130,7 +130,7 @@ def fictitious_play(game, *, epsilon: float = FP_EPSILON, max_iterations: int = 
     ExtensiveResult
         ``strategies`` = s^t, ``num_iter`` = t, ``history`` = (k, exploitability of s^k,
         seconds) and ``regrets`` = array (t + 1, n), every player's regret of s^k, for
-        k = 0..t (the study's Figure 2; with ``"behavioural"`` rows 0..t-1 are what the
+        k = 0..t (Ullman 2015, Figure 2; with ``"behavioural"`` rows 0..t-1 are what the
         program prints, their max per row, and row t is the returned profile's).
         ``nash_conv``, ``exploitability``, ``values``, ``br_values`` are of s^t.
         ``converged``: the rule's stopping test held AND s^t's max regret is < epsilon

@@ -32,12 +32,12 @@ class ExtensiveResult:
         Wall time of the solve.
     method : str
         ``"lp"``, ``"cfr+"``, ``"dcfr"``, ``"fictitious_play"`` (realisation average),
-        ``"fictitious_play_behavioural"`` (the Mercer hold'em program's rule).
+        ``"fictitious_play_behavioural"`` (Ullman 2015's program's rule).
     br_values : ndarray (n_players,)
         Each player's best-response value against the others' ``strategies``.
     regrets : ndarray (num_iter + 1, n_players) or None
-        Fictitious play only: every player's regret of s^k, k = 0..num_iter (the Mercer
-        hold'em study, Figure 2).
+        Fictitious play only: every player's regret of s^k, k = 0..num_iter (Ullman 2015,
+        Figure 2).
     """
 
     value: float
