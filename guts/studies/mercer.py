@@ -22,6 +22,7 @@ from guts.games.mercer import Collusion, build_game, variant_rules
 from guts.games.mercer.paper import PAPER_TABLE7, PAPER_TABLE7_ERROR, PAPER_TABLES, PAPER_VALUES
 from guts.games.mercer.solve import br_gains, solve
 from guts.games.mercer.tables import add_equilibrium_ranges, table_frame
+from guts.studies.mercer_fp import run_program_fp
 from guts.studies.output import ensure_output_dir, peak_rss_mb, save_figure, write_csv, write_meta
 
 __all__ = ["run_sizes", "run_values", "run_tables", "run_table7", "table7_rows", "run_collusion_epsilon",
@@ -107,7 +108,8 @@ def run_values(out="results/mercer", epsilon=SEED_EPSILON) -> pd.DataFrame:
         for v in ("smh", "mmh"):
             for n in (2, 3):
                 paper = PAPER_VALUES.get((v, n))
-                methods = ["lp", "cfr+", "fp"] if n == 2 else ["cfr+", "fp"]
+                # "fp": the program's rule (Ullman 2015); "fp-realisation": classical fictitious play
+                methods = (["lp"] if n == 2 else []) + ["cfr+", "fp", "fp-realisation"]
                 for m in methods:
                     r = solve(v, n, m, target=None if m == "lp" else epsilon)
                     rows.append(_result_row(r, paper))
@@ -434,4 +436,5 @@ ARTEFACTS = {
     "collusion_epsilon": run_collusion_epsilon,
     "collusion_methods": run_collusion_methods,
     "beyond": run_beyond,
+    "program_fp": run_program_fp,
 }

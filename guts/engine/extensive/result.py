@@ -33,11 +33,13 @@ class ExtensiveResult(Result):
     seconds : float
         Wall time of the solve.
     method : str
-        ``"lp"``, ``"cfr+"``, ``"dcfr"``, ``"fictitious_play"``.
+        ``"lp"``, ``"cfr+"``, ``"dcfr"``, ``"fictitious_play"`` (realisation average),
+        ``"fictitious_play_behavioural"`` (Ullman 2015's program's rule).
     br_values : ndarray (n_players,)
         Each player's best-response value against the others' ``strategies``.
     regrets : ndarray (num_iter + 1, n_players) or None
-        Fictitious play only: every player's regret at each time (Ullman 2015, Figure 2).
+        Fictitious play only: every player's regret of s^k, k = 0..num_iter (Ullman 2015,
+        Figure 2).
 
     ``certificate`` (the :class:`~guts.engine.result.Result` protocol): of the kind the
     method's ``target`` measures, the exploitability (LP, CFR+, DCFR) or the max regret
@@ -61,7 +63,7 @@ class ExtensiveResult(Result):
     def certificate(self) -> ResultCertificate:
         gains = None if self.br_values is None else np.asarray(self.br_values, float) - np.asarray(self.values, float)
         # the kind is what the method's stopping target measures (guts._names: ``target``)
-        kind = "max_regret" if self.method == "fictitious_play" else "exploitability"
+        kind = "max_regret" if self.method.startswith("fictitious_play") else "exploitability"
         return ResultCertificate(kind, exploitability=float(self.exploitability),
                            nash_conv=float(self.nash_conv),
                            max_regret=float(np.max(gains)) if gains is not None and gains.size else float("nan"))
