@@ -154,13 +154,6 @@ class MercerResult(Result):
     note: str = ""
     regrets: np.ndarray | None = field(default=None, repr=False)
 
-
-def program_action_priority(label: str) -> int:
-    """The program's child order at a decision (``PokerGame.buildActionNode``): the bets in
-    the order of the rules, then the check (added last to the bets), then the fold; its best
-    response takes the first best child, so a tie goes to the smallest key."""
-    return {"f": 2, "k": 1}.get(label, 0)
-
     @property
     def certificate(self) -> ResultCertificate:
         kind = {"lp": "exploitability", "cfr+": "nash_conv", "dcfr": "nash_conv", "fp": "max_regret",
@@ -168,6 +161,13 @@ def program_action_priority(label: str) -> int:
             self.method, "nash_conv")
         return ResultCertificate(kind, exploitability=float(self.exploitability), nash_conv=float(self.nash_conv),
                                  max_regret=float(self.max_regret))
+
+
+def program_action_priority(label: str) -> int:
+    """The program's child order at a decision (``PokerGame.buildActionNode``): the bets in
+    the order of the rules, then the check (added last to the bets), then the fold; its best
+    response takes the first best child, so a tie goes to the smallest key."""
+    return {"f": 2, "k": 1}.get(label, 0)
 
 
 def br_gains(game, strategies) -> tuple:
