@@ -30,7 +30,7 @@ from guts.errors import GutsInputError, SolverError
 from .discrete import MeshSolution, solve_mesh
 from .layout import Layout, make_layout
 from .method import DividingPointResult, solve_layout
-from .rules import P, BettingRules, GameStructure, TerminalNode, derive, label
+from .rules import P, BettingRules, GameStructure, component_reached, derive, label
 
 __all__ = ["TIE_TOL", "MASS_TOL", "mesh_plan_returns", "read_component", "infer_layout", "InferredOrder",
            "infer_and_solve", "same_polynomial"]
@@ -58,15 +58,6 @@ def _stack_key(plan_name: str):
     return (passive, -_aggr(acts[0])) + tuple(_aggr(a) for a in acts[1:])
 
 
-def _component_reached(structure, plan, other):
-    node = structure.root
-    while not isinstance(node, TerminalNode):
-        if node.player == other:
-            return node.history
-        node = node.actions[plan.action_at(node.history)]
-    return None
-
-
 def mesh_plan_returns(structure: GameStructure, sol: MeshSolution, player: int, component) -> dict:
     """``{plan: (M,)}``: each mesh type's expected return from each plan against the other
     player's LP strategy (ties at equal hands split the pot)."""
@@ -81,13 +72,13 @@ def mesh_plan_returns(structure: GameStructure, sol: MeshSolution, player: int, 
     for plan in structure.plans[(player, component)]:
         u = np.zeros(M)
         if player == first:
-            comp = _component_reached(structure, plan, other)
+            comp = component_reached(structure, plan, other)
             opp = [(structure.plan(other, comp, n), q) for n, q in sol.plan_probs[(other, comp)].items()] \
                 if comp is not None else [(None, np.ones(M))]
         else:
             root = structure.root.history
             opp = [(structure.plan(other, root, n), q) for n, q in sol.plan_probs[(other, root)].items()
-                   if _component_reached(structure, structure.plan(other, root, n), player) == component]
+                   if component_reached(structure, structure.plan(other, root, n), player) == component]
         for oplan, q in opp:
             term = structure.play(plan, oplan) if oplan is not None else structure.play(plan, plan)
             if term.folder is not None:

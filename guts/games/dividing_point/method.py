@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass, field
+from fractions import Fraction
 from functools import lru_cache
 
 import numpy as np
@@ -23,7 +24,7 @@ from guts._validate import check_positive_float
 from guts.errors import ConvergenceWarning, SolverError
 
 from .continuum import best_response_gains, strategy_from_points
-from .expected import expected_return, symbols_of
+from .expected import expected_return, expected_return_at, symbols_of
 from .layout import Layout
 from .rules import P, BettingRules, derive
 
@@ -139,9 +140,46 @@ def _order_violations(layout: Layout, values: dict):
     return tuple((names[i], names[i + 1]) for i in range(len(seq) - 1) if seq[i] > seq[i + 1] + ORDER_SLACK)
 
 
+@lru_cache(maxsize=256)
+def _numeric_system(rules: BettingRules, layout: Layout, pot: Fraction):
+    """``(E1, A, b)`` at one pot, exact rationals: ``E1`` a :class:`Quadratic` and the
+    stationarity equations ``A x = b`` (``A`` symmetric) in the order's points (cached)."""
+    structure = derive(rules)
+    E = expected_return_at(structure, layout, pot)
+    A, b = E.gradient_system(len(layout.order))
+    return structure, E, A, b
+
+
+def _exact_solve(A, b):
+    """Gauss-Jordan elimination in rationals: ``(x, rank)``, ``x`` None when ``A`` is singular."""
+    n = len(b)
+    M = [list(row) + [b[i]] for i, row in enumerate(A)]
+    rank, where = 0, []
+    for col in range(n):
+        piv = next((r for r in range(rank, n) if M[r][col] != 0), None)
+        if piv is None:
+            continue
+        M[rank], M[piv] = M[piv], M[rank]
+        inv = 1 / M[rank][col]
+        M[rank] = [v * inv for v in M[rank]]
+        for r in range(n):
+            if r != rank and M[r][col] != 0:
+                f = M[r][col]
+                M[r] = [v - f * w for v, w in zip(M[r], M[rank])]
+        where.append(col)
+        rank += 1
+    if rank < n:
+        return None, rank
+    return [M[i][n] for i in range(n)], rank
+
+
 def solve_layout(rules: BettingRules, layout: Layout, pot, *, start: dict | None = None,
                  game: str = "", warn: bool = True) -> DividingPointResult:
     """Solve the stationarity equations of ``layout`` at pot ``pot`` and certify the result.
+
+    ``E1`` is built at the numeric pot in exact rationals (:func:`.expected.expected_return_at`,
+    the same polynomial as :func:`equations` with ``P`` substituted) and its gradient system
+    solved exactly (FIG. 9 steps 955-960).
 
     Parameters
     ----------
@@ -155,32 +193,26 @@ def solve_layout(rules: BettingRules, layout: Layout, pot, *, start: dict | None
         Emit a :class:`ConvergenceWarning` when the point is not a certified equilibrium.
     """
     p = exact_pot(pot)
-    structure, E, grads = equations(rules, layout)
-    syms = symbols_of(layout)
-    xs = [syms[n] for n in layout.order]
-    eqs = [g.subs(P, p) for g in grads]
-    A, b = sp.linear_eq_to_matrix(eqs, xs)
-    n = len(xs)
+    pf = Fraction(int(p.p), int(p.q))
+    structure, E, A, b = _numeric_system(rules, layout, pf)
+    n = len(layout.order)
     num_stationary = "unique"
-    if n == 0:
-        exact = {}
-    elif A.rank() == n:
-        sol = A.LUsolve(b)
-        exact = {name: sp.cancel(sol[i]) for i, name in enumerate(layout.order)}
-    else:
-        exact = None
-        num_stationary = f"a {n - A.rank()}-dimensional family"
-    if exact is not None:
+    sol, rank = _exact_solve(A, b) if n else ([], 0)
+    if sol is not None:
+        exact = dict(zip(layout.order, sol))
         values = {k: float(v) for k, v in exact.items()}
         method = "exact-linear"
-        value_exact = sp.cancel(E.subs(P, p).subs({syms[k]: v for k, v in exact.items()}))
+        value_exact = E.evaluate(sol)
+        value = float(value_exact)
     else:
+        exact = None
+        num_stationary = f"a {n - rank}-dimensional family"
         values = _numeric_root(A, b, layout, start)
         method = "numeric-root"
         value_exact = None
+        value = float(E.evaluate([values[k] for k in layout.order]))
     violations = _order_violations(layout, values)
     order_ok = not violations
-    value = float(sp.N(E.subs(P, p).subs({syms[k]: v for k, v in values.items()}), 17))
     if order_ok:
         strat = strategy_from_points(structure, layout, values)
         chk = best_response_gains(structure, strat, float(p))
@@ -225,8 +257,8 @@ def _numeric_root(A, b, layout: Layout, start):
             "the stationarity equations are singular for this order (a family of stationary points); "
             "pass start= (e.g. the LP's dividing points) to pick one"
         )
-    An = np.array(A.tolist(), dtype=float)
-    bn = np.array(b.tolist(), dtype=float).ravel()
+    An = np.array([[float(v) for v in row] for row in A], dtype=float)
+    bn = np.array([float(v) for v in b], dtype=float)
     x0 = np.array([float(start[n]) for n in layout.order])
     res = root(lambda x: An @ x - bn, x0, jac=lambda x: An, method="lm")
     resid = float(np.max(np.abs(An @ res.x - bn)))
