@@ -335,25 +335,31 @@ def _solve(rules, structure, comp_segs, pot, game):
     return layout, res, swaps
 
 
-def infer_and_solve(rules: BettingRules, pot, mesh: int = 120, *, sol: MeshSolution | None = None,
-                    game: str = "", convention: bool = True, max_steps: int = 8) -> InferredOrder:
-    """Solve the mesh game by LP, read the order, repair it, solve and certify on the continuum.
+#: Meshes tried, in this order after the one asked for, when the order read at one mesh
+#: does not certify (a vertex of the mesh LP can resolve a near-tie or a sliver of a few
+#: types either way; small pots need fine meshes because the bluffing regions scale
+#: with P).
+FALLBACK_MESHES = (80, 120, 160, 200, 300, 400)
 
-    Parameters
-    ----------
-    convention : bool
-        After a certified order is found, also try dropping tiny segments and moving tied
-        segments into the bottom indifference block (the patent's convention of bluffing
-        with the worst hands); each change is kept only if the re-solved point still
-        certifies.
 
-    Raises
-    ------
-    SolverError
-        If no certified equilibrium is found.
-    """
-    mesh = check_int("mesh", mesh, 8)
-    structure = derive(rules)
+def _why(res) -> str:
+    """What failed, in words, for a layout's stationary point."""
+    if isinstance(res, _Failed):
+        return "the stationarity equations of the order read have no solution"
+    if not res.order_ok:
+        a, b = res.order_violations[0]
+        return f"the stationary point breaks the order read ({a} > {b})"
+    who = "P1" if res.gains[0] >= res.gains[1] else "P2"
+    return (f"the stationary point respects the order read but is not an equilibrium "
+            f"({who} gains {res.certificate:.2g} by a best response on the continuum)")
+
+
+class _NotCertified(Exception):
+    pass
+
+
+def _infer_at_mesh(rules, structure, pot, mesh, sol, game, convention, max_steps) -> InferredOrder:
+    """One mesh: read the order from the LP solution, repair it, solve and certify."""
     if sol is None:
         sol = solve_mesh(rules, pot, mesh)
     comp_segs, comp_blocks = {}, {}
@@ -379,10 +385,7 @@ def infer_and_solve(rules: BettingRules, pot, mesh: int = 120, *, sol: MeshSolut
         else:
             break
     if not res.converged:
-        raise SolverError(
-            f"the order read from the LP at M = {mesh} gives no certified equilibrium "
-            f"(order ok: {res.order_ok}, certificate {res.certificate:.3g}); try a finer mesh"
-        )
+        raise _NotCertified(_why(res))
     if convention:
         for _ in range(max_steps):
             for why, key, new in _candidates(comp_segs, comp_blocks, mesh, keep_plans=True):
@@ -397,6 +400,67 @@ def infer_and_solve(rules: BettingRules, pot, mesh: int = 120, *, sol: MeshSolut
                 break
     return InferredOrder(layout=layout, lp_points=dict(lp_points), result=res, steps=tuple(steps),
                          mesh=mesh, lp_value=sol.value, first_layout=first_layout)
+
+
+def infer_and_solve(rules: BettingRules, pot, mesh: int = 120, *, sol: MeshSolution | None = None,
+                    game: str = "", convention: bool = True, max_steps: int = 8,
+                    meshes=FALLBACK_MESHES, hints=()) -> InferredOrder:
+    """Solve the mesh game by LP, read the order, repair it, solve and certify on the continuum.
+
+    The order is read first at ``mesh`` (from ``sol`` when given).  A reading that does not
+    certify is not the end: the orders of ``hints`` (layouts, e.g. one certified at a
+    neighbouring pot) are tried at this pot, then the order is read again at each mesh of
+    ``meshes`` in turn; the first certified order is returned (``mesh`` says where it was
+    read).  Every answer is certified on the continuum, whichever mesh it came from, so the
+    result does not depend on which vertex one mesh LP happened to return.
+
+    Parameters
+    ----------
+    convention : bool
+        After a certified order is found, also try dropping tiny segments and moving tied
+        segments into the bottom indifference block (the patent's convention of bluffing
+        with the worst hands); each change is kept only if the re-solved point still
+        certifies.
+    meshes : sequence of int
+        Further meshes to read the order at, in order, if ``mesh`` fails (``()``: none).
+    hints : sequence of Layout
+        Orders to try before the further meshes.
+
+    Raises
+    ------
+    SolverError
+        If no certified equilibrium is found; the message says, for each mesh and hint,
+        what failed (no solution, the order broken, or which player gains how much).
+    """
+    mesh = check_int("mesh", mesh, 8)
+    meshes = [check_int("meshes", m, 8) for m in meshes]
+    structure = derive(rules)
+    failures = []
+    try:
+        return _infer_at_mesh(rules, structure, pot, mesh, sol, game, convention, max_steps)
+    except _NotCertified as exc:
+        failures.append(f"M = {mesh}: {exc}")
+    for k, hint in enumerate(hints):
+        res = _solve_or_fail(rules, hint, pot, None, game)
+        if res.converged:
+            return InferredOrder(layout=hint, lp_points={}, result=res, steps=(f"order of hint {k + 1}",),
+                                 mesh=0, lp_value=float("nan"), first_layout=hint)
+        failures.append(f"hint {k + 1}: {_why(res)}")
+    for m in meshes:
+        if m == mesh:
+            continue
+        try:
+            io = _infer_at_mesh(rules, structure, pot, m, None, game, convention, max_steps)
+        except _NotCertified as exc:
+            failures.append(f"M = {m}: {exc}")
+            continue
+        return InferredOrder(layout=io.layout, lp_points=io.lp_points, result=io.result,
+                             steps=(f"the order read at M = {mesh} did not certify; read at M = {m}",) + io.steps,
+                             mesh=m, lp_value=io.lp_value, first_layout=io.first_layout)
+    raise SolverError(
+        f"{game or rules.name} at P = {pot}: no order read from the mesh LPs gives a certified "
+        "equilibrium; " + "; ".join(failures)
+    )
 
 
 def _seg_text(seg):
