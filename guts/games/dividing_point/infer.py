@@ -318,8 +318,22 @@ def _solve(rules, structure, comp_segs, pot, game):
         if res.converged or res.order_ok or not res.order_violations:
             break
         a, b = res.order_violations[0]
-        if "0" in (a, b) or "1" in (a, b) or layout.owner(a) == layout.owner(b):
+        if "0" in (a, b) or "1" in (a, b):
             break
+        seg = next((sg for sg in layout.segmentations if a in sg.points and b in sg.points), None)
+        if seg is not None:
+            # two points of one axis crossed: the plan between them has negative length in the
+            # continuum (a sliver of the mesh LP) -- remove it, and the point left over
+            new = _collapse(structure, layout, seg, a, b)
+            if new is None or new.order in seen:
+                break
+            seen.add(new.order)
+            res2 = _solve_or_fail(rules, new, pot, values, game)
+            if not res2.converged:  # kept only when it certifies: otherwise the other repairs decide
+                break
+            layout, res = new, res2
+            swaps.append(f"remove the {seg.plans[seg.points.index(a) + 1]} segment between {a} and {b}")
+            continue
         trial_order = list(layout.order)
         i, j = trial_order.index(a), trial_order.index(b)
         trial_order[i], trial_order[j] = trial_order[j], trial_order[i]
@@ -333,6 +347,35 @@ def _solve(rules, structure, comp_segs, pot, game):
         res = _solve_or_fail(rules, layout, pot, values, game)
         swaps.append(f"swap {a} and {b}")
     return layout, res, swaps
+
+
+def _collapse(structure, layout, seg, a, b):
+    """``layout`` without the segment of ``seg`` between its points ``a`` and ``b``."""
+    i = seg.points.index(a)
+    plans = list(seg.plans)
+    points = list(seg.points)
+    del plans[i + 1]
+    if plans[i] == plans[i + 1]:  # the neighbours are the same plan: they merge
+        del plans[i + 1]
+        gone = {a, b}
+    else:
+        gone = {b}
+    points = [pt for pt in points if pt not in gone]
+    if not points and len(plans) > 1:
+        return None
+    texts = {}
+    for sg in layout.segmentations:
+        if sg is seg:
+            text = plans[0]
+            for nm, pl in zip(points, plans[1:]):
+                text += f" | {nm} | {pl}"
+            texts[(sg.player, sg.component)] = text
+        else:
+            texts[(sg.player, sg.component)] = _seg_text(sg)
+    try:
+        return make_layout(structure, texts, [pt for pt in layout.order if pt not in gone])
+    except GutsInputError:
+        return None
 
 
 #: Meshes tried, in this order after the one asked for, when the order read at one mesh
