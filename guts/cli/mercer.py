@@ -4,6 +4,7 @@
     guts mercer solve mmh --players 3 --method cfr+ --epsilon 0.01 --collusion strong --team 1,2
     guts mercer solve smh --players 3 --bets 8      # the seed's printed 3P-SMH values
     guts mercer sizes
+    guts mercer study values [--out results/mercer]   # one artefact of results/mercer/
 """
 from __future__ import annotations
 
@@ -63,7 +64,31 @@ def add_subparser(subparsers):
     z = sub.add_parser("sizes", help="tree sizes of SMH / MMH with 2 and 3 players",
                        description="Public states, information sets and deals of the four variants.")
     z.set_defaults(func=run_sizes)
+    from guts.studies.mercer import ARTEFACTS
+
+    a = sub.add_parser("study", help="write one artefact of results/mercer/ (sizes, values, tables, ...)",
+                       description="Compute one artefact of the Mercer hold'em study and write it (CSV/PNG "
+                                   "with a .meta.json) under --out.")
+    a.add_argument("artefact", choices=sorted(ARTEFACTS), help="the artefact")
+    a.add_argument("--out", default="results/mercer", help="output folder (default results/mercer)")
+    a.set_defaults(func=run_study)
     return p
+
+
+def run_study(args) -> int:
+    import sys
+    import time
+
+    import pandas as pd
+
+    from guts.studies.mercer import ARTEFACTS
+
+    t0 = time.perf_counter()
+    df = ARTEFACTS[args.artefact](args.out)
+    with pd.option_context("display.width", 200, "display.max_columns", 30, "display.max_rows", 200):
+        print(df.to_string(index=False))
+    print(f"wall time {time.perf_counter() - t0:.1f} s", file=sys.stderr)
+    return 0
 
 
 def run_solve(args) -> int:

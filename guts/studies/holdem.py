@@ -15,14 +15,12 @@ Every file is written atomically with a ``.meta.json`` of its parameters.
 """
 from __future__ import annotations
 
-import argparse
-import time
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from guts.errors import GutsInputError, guarded
+from guts.errors import GutsInputError
 from guts.games.holdem import CLASS_LABELS, equity_table, solve_raise_game
 from guts.games.holdem.cards import RANKS, class_kind, class_sizes
 from guts.studies.output import ensure_output_dir, save_figure, write_csv, write_meta
@@ -371,62 +369,3 @@ def reraise_study(raises=SEED_RAISES, reraises=SEED_RERAISES, out_dir=DEFAULT_OU
     write_meta(p, params)
     paths.append(p)
     return _readable(paths), base, rr
-
-
-# --------------------------------------------------------------------------- scripts
-def main_raise_game(argv=None) -> int:
-    ap = argparse.ArgumentParser(description="Seed 001 raise game artefacts into results/holdem/.")
-    ap.add_argument("--max-raise", type=int, default=40)
-    ap.add_argument("--method", default="auto", choices=["auto", "lp", "oracle", "engine"])
-    ap.add_argument("--out", default=str(DEFAULT_OUT))
-    args = ap.parse_args(argv)
-
-    def run():
-        paths, r = raise_game_study(args.max_raise, args.out, args.method)
-        print(f"value {r.value:.12f} chips/hand, exploitability {r.exploitability:.2e} ({r.certified_by}), "
-              f"{r.seconds:.1f} s")
-        if args.max_raise == 40:
-            print(seed_comparison(r).to_string(index=False))
-        for p in paths:
-            print(f"wrote {p}")
-        return 0
-
-    code, res = guarded("holdem_raise_game", run)
-    return code or res
-
-
-def main_reraise(argv=None) -> int:
-    ap = argparse.ArgumentParser(description="Bob re-raises: value and Alice's strategy into results/holdem/.")
-    g = ap.add_mutually_exclusive_group()
-    g.add_argument("--raises", default=",".join(map(str, SEED_RAISES)), help="Alice's raise sizes")
-    g.add_argument("--max-raise", type=int, default=None, help="Alice raises 2..R instead of --raises")
-    ap.add_argument("--reraise", default=",".join(map(str, SEED_RERAISES)), help="Bob's re-raise sizes")
-    ap.add_argument("--out", default=str(DEFAULT_OUT))
-    args = ap.parse_args(argv)
-
-    def run():
-        t0 = time.perf_counter()
-        raises = tuple(range(2, args.max_raise + 1)) if args.max_raise else parse_sizes_list(args.raises)
-        paths, base, rr = reraise_study(raises, parse_sizes_list(args.reraise), args.out)
-        print(f"without re-raise: value {base.value:.12f}; with: {rr.value:.12f} "
-              f"(exploitability {rr.exploitability:.2e}); {time.perf_counter() - t0:.1f} s")
-        for p in paths:
-            print(f"wrote {p}")
-        return 0
-
-    code, res = guarded("holdem_reraise", run)
-    return code or res
-
-
-def main_equities(argv=None) -> int:
-    ap = argparse.ArgumentParser(description="Equity summaries of the cached exact table into results/holdem/.")
-    ap.add_argument("--out", default=str(DEFAULT_OUT))
-    args = ap.parse_args(argv)
-
-    def run():
-        for p in equity_study(args.out):
-            print(f"wrote {p}")
-        return 0
-
-    code, res = guarded("holdem_equities", run)
-    return code or res

@@ -2,30 +2,28 @@
 (Table 7), the value of collusion as a function of epsilon, and variants beyond the paper.
 
 Every ``run_*`` function computes one artefact and writes it under ``out`` (CSV, and PNG
-for figures) with a ``.meta.json`` beside it; ``main`` is the command line of the thin
-``experiments/mercer_*.py`` scripts.
+for figures) with a ``.meta.json`` beside it; ``guts mercer study <artefact>`` (:mod:`guts.cli.mercer`)
+is their command line, called by the thin ``experiments/mercer_*.py`` scripts.
 """
 from __future__ import annotations
 
-import argparse
 import contextlib
-import sys
 import time
 import warnings
 
 import numpy as np
 import pandas as pd
 
-from guts.engine.extensive import cfr_plus, expected_values, pool
-from guts.errors import ConvergenceWarning, GutsInputError, guarded
+from guts.engine.extensive import cfr_plus, expected_values
+from guts.errors import ConvergenceWarning
 from guts.games.mercer import Collusion, build_game, variant_rules
 from guts.games.mercer.paper import PAPER_TABLE7, PAPER_TABLE7_ERROR, PAPER_TABLES, PAPER_VALUES
-from guts.games.mercer.solve import br_gains, seat_values, solve
+from guts.games.mercer.solve import br_gains, solve
 from guts.games.mercer.tables import add_equilibrium_ranges, table_frame
 from guts.studies.output import ensure_output_dir, peak_rss_mb, save_figure, write_csv, write_meta
 
 __all__ = ["run_sizes", "run_values", "run_tables", "run_table7", "table7_rows", "run_collusion_epsilon",
-           "run_beyond", "to_pooled_strategies", "main", "ARTEFACTS"]
+           "run_beyond", "to_pooled_strategies", "ARTEFACTS"]
 
 #: Precision of the three-player equilibria behind the strategy tables and Table 7.
 TABLE_EPSILON = 1e-3
@@ -375,7 +373,7 @@ def run_beyond(out="results/mercer", epsilon=SEED_EPSILON, cases=BEYOND) -> pd.D
     return df
 
 
-# ----------------------------------------------------------------------------- command line
+# ----------------------------------------------------------------------------- artefacts by name
 ARTEFACTS = {
     "sizes": run_sizes,
     "values": run_values,
@@ -384,21 +382,3 @@ ARTEFACTS = {
     "collusion_epsilon": run_collusion_epsilon,
     "beyond": run_beyond,
 }
-
-
-def main(argv=None, artefact: str | None = None) -> int:
-    """``python experiments/mercer_<artefact>.py [--out results/mercer]``."""
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    if artefact is None:
-        p.add_argument("artefact", choices=sorted(ARTEFACTS))
-    p.add_argument("--out", default="results/mercer", help="output folder (default results/mercer)")
-    args = p.parse_args(argv)
-    name = artefact or args.artefact
-    t0 = time.perf_counter()
-    code, df = guarded(f"mercer {name}", ARTEFACTS[name], args.out)
-    if code:
-        return code
-    with pd.option_context("display.width", 200, "display.max_columns", 30, "display.max_rows", 200):
-        print(df.to_string(index=False))
-    print(f"wall time {time.perf_counter() - t0:.1f} s", file=sys.stderr)
-    return 0

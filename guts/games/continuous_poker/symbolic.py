@@ -7,8 +7,8 @@ Conventions: antes 0.5 each (pot 1); payoffs to the bettor.  In §4.2 the seed w
 the bettor's *share* ``E`` (a check with hand x is worth x, a fold 1, a called and won bet
 1 + s, a called and lost bet -s); the net payoff is ``E - 1/2``.
 
-Functions
----------
+The functions:
+
 * :func:`limit_system` -- c(s), v(s), b(s) from the bettor's optimality conditions
   (seed eqs. 7, 5, 4) and the seven equations for x0..x5, b0 (seed eqs. 2, 3, 6, 8, in
   their corrected form), solved.
@@ -92,7 +92,7 @@ def limit_equations(c, v, b, printed=False):
 
     With ``printed=False`` (the default) the caller-indifference equations at the atoms
     L and U weigh the *bluffs* by 1 + s and the *value bets* by s, as the seed's own
-    indifference P[bluff|s](1 + s) - P[value|s] s = 0 requires, and the check/value
+    indifference ``P[bluff|s](1 + s) - P[value|s] s = 0`` requires, and the check/value
     indifference is eq. 6.  With ``printed=True`` they are as printed in §4.2.1 (2)-(3)
     and in the §4.2.4 summary (``c(L) - (1 - c(L)) L = x3``).
     """

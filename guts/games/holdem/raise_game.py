@@ -61,6 +61,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from guts._validate import check_choice, check_int
+from guts.engine.progress import progress_note
 from guts.errors import ConvergenceWarning, GutsInputError, SolverError
 
 from .cards import CLASS_LABELS
@@ -414,9 +415,8 @@ def _structured_lp(n, B, raises, reraises=(), *, solver="ipm", lazy=None, progre
         if status != highspy.HighsModelStatus.kOptimal:
             raise SolverError(f"HiGHS did not solve the {what} after adding re-raise rows: "
                               f"status {h.modelStatusToString(status)}")
-        if progress:
-            print(f"    re-raise rows: +{count} (round {rounds}), value "
-                  f"{h.getInfo().objective_function_value / LP_SCALE:.12f}", flush=True)
+        progress_note(progress, f"    re-raise rows: +{count} (round {rounds}), value "
+                                f"{h.getInfo().objective_function_value / LP_SCALE:.12f}")
     sol = h.getSolution()
     xv = np.asarray(sol.col_value)
     duals = np.abs(np.asarray(sol.row_dual))                         # max problem: sign convention varies
@@ -563,10 +563,9 @@ def _solve_oracle(n, B, all_raises, reraises, *, solver="ipm", max_add=4, max_ro
         bad = sorted(((g, r) for r, g in gains.items() if g > ORACLE_GAIN_TOL), reverse=True)
         info["rounds"].append({"sizes": len(active), "value": value, "profitable": len(bad),
                                "max_gain": bad[0][0] if bad else max(gains.values(), default=0.0)})
-        if progress:
-            print(f"  round {rnd}: LP on {len(active)} sizes, value {value:.12f}; "
-                  + (f"{len(bad)} unused sizes pay (best +{bad[0][0]:.3g} chips/hand)" if bad
-                     else "no unused size pays"), flush=True)
+        progress_note(progress, f"  round {rnd}: LP on {len(active)} sizes, value {value:.12f}; "
+                      + (f"{len(bad)} unused sizes pay (best +{bad[0][0]:.3g} chips/hand)" if bad
+                         else "no unused size pays"))
         if not bad:
             X = np.zeros((nc, 2 + m))
             XC = np.zeros((nc, m, q))
