@@ -32,7 +32,7 @@ def main(argv=None) -> int:
         o = s["ordering"]
         print(o.groupby("game")[["certified", "same_E1"]].mean().to_string())
         v = s["verdicts"]
-        print(v[["game", "pot", "mesh", "order", "certified", "certified_at_this_mesh", "value"]].to_string(index=False))
+        print(v[["game", "pot", "mesh", "mesh_used", "order", "certified", "certified_at_this_mesh", "value"]].to_string(index=False))
         print(s["printed"]["verdict"].value_counts().to_string())
         return 0
 

@@ -130,7 +130,7 @@ def verdicts(pots=(0.1, 0.3, 1, 3, 10, 60, 100), extended_meshes=tuple(range(80,
     for pot in pots:
         t0 = time.perf_counter()
         r = solve_patent_game("c", pot, warn=False)
-        rows.append({"game": "c", "pot": pot, "mesh": r.extra.get("mesh", 0),
+        rows.append({"game": "c", "pot": pot, "mesh": 120 if r.extra else 0, "mesh_used": r.extra.get("mesh", 0),
                      "order": r.extra.get("order", "patent"), "certified": r.converged,
                      "certified_at_this_mesh": np.nan, "value": r.value, "certificate": r.certificate,
                      "why_not": "" if r.converged else "not certified",
@@ -151,11 +151,11 @@ def verdicts(pots=(0.1, 0.3, 1, 3, 10, 60, 100), extended_meshes=tuple(range(80,
                     io = infer_and_solve(rules, extended_pot, M, sol=sol, game=name)
                 except SolverError as exc2:
                     io, why = None, str(exc2)
-            rows.append({"game": name, "pot": extended_pot, "mesh": M if io is None else io.mesh,
+            rows.append({"game": name, "pot": extended_pot, "mesh": M, "mesh_used": 0 if io is None else io.mesh,
                          "order": "read from the LP", "certified": io is not None and io.result.converged,
                          "certified_at_this_mesh": alone, "value": io.result.value if io else np.nan,
                          "certificate": io.result.certificate if io else np.nan, "why_not": why,
-                         "note": f"asked for M = {M}", "seconds": time.perf_counter() - t0})
+                         "note": "", "seconds": time.perf_counter() - t0})
     return pd.DataFrame(rows)
 
 
