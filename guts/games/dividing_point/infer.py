@@ -39,6 +39,8 @@ __all__ = ["TIE_TOL", "MASS_TOL", "mesh_plan_returns", "read_component", "infer_
 TIE_TOL = 1e-7
 #: Plan probabilities below this (LP round-off) are ignored.
 MASS_TOL = 1e-7
+#: Positions and masses read from the LP are compared after rounding to this many decimals.
+POSITION_DECIMALS = 9
 #: How many neighbouring swaps to try when the stationary point breaks the inferred order.
 MAX_SWAPS = 12
 
@@ -104,11 +106,11 @@ def _last_run(entries):
     for i, m, _ in reversed(entries):
         if run_plan is None or i == run_plan:
             run_plan, run_mass = i, run_mass + m
-            if run_mass >= 1.0:
+            if run_mass >= 1.0 - MASS_TOL:
                 return run_plan
         else:
             run_plan, run_mass = i, m
-            if run_mass >= 1.0:
+            if run_mass >= 1.0 - MASS_TOL:
                 return run_plan
     return None
 
@@ -206,7 +208,9 @@ def _layout_from_segments(structure, comp_segs: dict):
             text += f" | {nm} | {pl}"
         segs_text[(p, comp)] = text
         values.update({n: float(v) for n, v in zip(names, cum)})
-    order = sorted(values, key=lambda n: values[n])
+    # positions are sums of LP probabilities: round before sorting so that last-bit noise (numpy's
+    # SIMD sums depend on memory alignment) cannot reorder two points at the same position
+    order = sorted(values, key=lambda n: round(values[n], POSITION_DECIMALS))
     return make_layout(structure, segs_text, order), values
 
 
@@ -271,7 +275,7 @@ def _candidates(comp_segs, comp_blocks, mesh, keep_plans: bool = False):
         counts = {}
         for sg in segs:
             counts[sg.plan] = counts.get(sg.plan, 0) + 1
-        for i in sorted(range(len(segs)), key=lambda i: segs[i].mass):
+        for i in sorted(range(len(segs)), key=lambda i: round(segs[i].mass, POSITION_DECIMALS)):
             if len(segs) < 2:
                 break
             what = f"drop a {segs[i].mass * mesh:.2f}-type {segs[i].plan} segment at {label(key[1])}"
