@@ -29,6 +29,9 @@ FENCE = re.compile(r"^(?P<indent> *)```(?P<lang>[\w+-]*)[^\n]*\n(?P<body>.*?)^(?
 NOT_RUN = re.compile(r"<!--\s*not-run:\s*(?P<why>.+?)\s*-->\s*$")
 
 
+SHELL = ("bash", "sh", "console", "shell", "")
+
+
 class Block:
     def __init__(self, page, line, lang, body, not_run):
         self.page, self.line, self.lang, self.body, self.not_run = page, line, lang, body, not_run
@@ -56,7 +59,7 @@ def cli_invocations(page):
     """Every ``guts ...`` command: lines of shell blocks and inline code spans that start with it."""
     candidates = []
     for b in blocks(page):
-        if b.lang in ("bash", "sh", "console", "shell"):
+        if b.lang in SHELL:
             for line in b.body.splitlines():
                 line = line.strip().removeprefix("$ ").split(" #")[0]
                 candidates += [part.strip() for part in re.split(r"&&|\|", line)]
@@ -268,3 +271,64 @@ def test_site_builds_strict_with_full_api_reference(tmp_path):
     documented = {line.split()[0] for line in text.splitlines() if line.strip()}
     missing = [f"{m}.{n}" for m, n in _public_functions() if f"{m}.{n}" not in documented]
     assert not missing, f"{len(missing)} public names missing from the API reference: {missing[:20]}"
+
+
+# ---------------------------------------------------------------------------------------
+# Every command example is run: quickly here, or timed by benchmarks/timings.py
+# ---------------------------------------------------------------------------------------
+#: Examples quick enough to run in the tests (each a few seconds, JIT and imports included).
+QUICK = {
+    "guts play -N 5 --auto 0.8 --hands 20 --seed 1",
+    "guts simulate -N 2",
+    "guts simulate -N 15 --player1 0.9",
+    "guts mercer sizes",
+    "guts poker dividing-point a --pot 1",
+    "guts poker continuous --bet 1 --check 90 1",
+}
+NOT_TIMED = re.compile(r"#.*\b(interactive|needs a (?:Dask )?cluster|placeholder)\b")
+
+
+def _documented_command_lines():
+    """(page, command, comment) of every guts / experiments / benchmarks line in a shell block."""
+    out = []
+    for page in PAGES:
+        for b in blocks(page):
+            if b.lang not in SHELL:
+                continue
+            for raw in b.body.splitlines():
+                line = raw.strip().removeprefix("$ ")
+                command, _, comment = line.partition(" #")
+                command = command.strip()
+                if "&&" in command:  # the install line: its guts command is the last part
+                    command = command.split("&&")[-1].strip()
+                if re.match(r"(guts |python (?:-m guts |experiments/|benchmarks/))", command) and "[" not in command:
+                    out.append((page.name, command, comment))
+    return out
+
+
+def _timed_commands():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("timings", ROOT / "benchmarks" / "timings.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return {c for c, _ in module.DOCUMENTED_COMMANDS}
+
+
+def test_every_command_example_is_run_or_timed():
+    timed = _timed_commands()
+    missing = [(page, cmd) for page, cmd, comment in _documented_command_lines()
+               if cmd not in QUICK and cmd not in timed and not NOT_TIMED.search("#" + comment)]
+    assert not missing, ("command examples neither run by the tests (QUICK) nor timed by "
+                         f"benchmarks/timings.py (DOCUMENTED_COMMANDS): {missing}")
+
+
+@pytest.mark.parametrize("command", sorted(QUICK))
+def test_quick_command_examples_run(command, tmp_path):
+    documented = {cmd for _, cmd, _ in _documented_command_lines()}
+    assert command in documented, f"{command!r} is no longer in the docs: remove it from QUICK"
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    proc = subprocess.run([sys.executable, "-m", "guts", *shlex.split(command)[1:]], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=300, env=env)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "Traceback" not in proc.stderr and "nan" not in proc.stdout.lower().split()

@@ -1,4 +1,4 @@
-"""``guts holdem``: the heads-up hold'em raise game of seed 001 (issue 12).
+"""``guts holdem``: the heads-up hold'em raise game of an online note (issue 12).
 
     guts holdem equities [--threads 2] [--check]      regenerate the exact equity table
     guts holdem solve --max-raise 40 [--reraise 5,10,20,40,80,160] [--out results/holdem]
@@ -12,7 +12,7 @@ import argparse
 
 from guts.cli.options import int_arg
 
-HELP = "heads-up hold'em raise game (seed 001): exact equities and the one-LP solution"
+HELP = "heads-up hold'em raise game (the hold'em note): exact equities and the one-LP solution"
 
 
 def _sizes_arg(text):
@@ -76,13 +76,13 @@ def add_subparser(subparsers):
 
 
 def run_raise_game(args) -> int:
-    from guts.studies.holdem import raise_game_study, seed_comparison
+    from guts.studies.holdem import raise_game_study, source_comparison
 
     paths, r = raise_game_study(args.max_raise, args.out, args.method)
     print(f"value {r.value:.12f} chips/hand, exploitability {r.exploitability:.2e} ({r.certified_by}), "
           f"{r.seconds:.1f} s")
     if args.max_raise == 40:
-        print(seed_comparison(r).to_string(index=False))
+        print(source_comparison(r).to_string(index=False))
     for p in paths:
         print(f"wrote {p}")
     return 0

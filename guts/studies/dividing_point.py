@@ -1,4 +1,4 @@
-"""Hundal and Reitzen, US patent 6,129,631 (2000) reproduced: the four games for P = 1..10, the mesh refinement
+"""Hundal and Reitzen, US patent 6,129,631 reproduced: the four games for P = 1..10, the mesh refinement
 against the engine's LP, the order read from the LP, and the printed equations checked.
 
 Writes, under ``<out>/dividing_point/`` (each with a ``.meta.json``):

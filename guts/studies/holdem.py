@@ -1,10 +1,10 @@
-"""Hold'em raise game artefacts (seed 001, issue 12) under ``results/holdem/``.
+"""Hold'em raise game artefacts (the online note on a simplified heads-up hold'em) under ``results/holdem/``.
 
 * ``equity_vs_random.csv`` / ``equity_matrix.csv`` - the exact preflop table, summarised;
 * ``raise_game_R<R>_*`` - the R = 40 solution: both strategies (CSV), Alice's action
-  distribution over raise sizes (the seed's promised plot), the 13 x 13 grid of each
+  distribution over raise sizes (the plot the note promises), the 13 x 13 grid of each
   class's preferred action, Bob's calling ranges by raise size, and the comparison with
-  the seed's figures and claims;
+  the note's figures and claims;
 * ``reraise_*`` - the game where Bob may re-raise, against the same game without.
 
 Every file is written atomically with a ``.meta.json`` of its parameters.
@@ -25,13 +25,13 @@ from guts.games.holdem import CLASS_LABELS, equity_table, solve_raise_game
 from guts.games.holdem.cards import RANKS, class_kind, class_sizes
 from guts.studies.output import ensure_output_dir, save_figure, write_csv, write_meta
 
-__all__ = ["strategy_frames", "write_solution", "seed_comparison", "raise_game_study", "reraise_study",
+__all__ = ["strategy_frames", "write_solution", "source_comparison", "raise_game_study", "reraise_study",
            "equity_study", "parse_sizes_list"]
 
 DEFAULT_OUT = Path("results") / "holdem"
-SEED_VALUE = 0.39776          # seed 001: "an average of at least 0.39776" (R = 40)
+SEED_VALUE = 0.39776          # the note: "an average of at least 0.39776" (R = 40)
 PRINT_TOL = 1e-12             # strategy entries below this are written as zero / omitted
-SEED_RERAISES = (5, 10, 20, 40, 80, 160)   # Bob's re-raise sizes (seed: "<= 6 sizes" per round)
+SEED_RERAISES = (5, 10, 20, 40, 80, 160)   # Bob's re-raise sizes (the note: "<= 6 sizes" per round)
 SEED_RAISES = (4, 6, 9, 13, 20, 30)         # Alice's six raise sizes for the two-round game
 
 
@@ -116,8 +116,12 @@ def action_table(result, table=None) -> pd.DataFrame:
     return pd.DataFrame({"action": result.actions, "probability": freq})
 
 
-def seed_comparison(result, table=None) -> pd.DataFrame:
-    """The seed's printed figures and claims next to ours (R = 40)."""
+def source_comparison(result, table=None) -> pd.DataFrame:
+    """The note's printed figures and claims next to ours (R = 40).
+
+    The source is an online note on a simplified heads-up hold'em (Alice raises by integers
+    up to 40, Bob calls or folds) solved by one LP; see docs/references.md.
+    """
     table = table or equity_table()
     f = dict(zip(result.actions, result.action_frequencies(table)))
     X = {lab: dict(zip(result.actions, result.alice_strategy[i])) for i, lab in enumerate(CLASS_LABELS)}
@@ -137,12 +141,12 @@ def seed_comparison(result, table=None) -> pd.DataFrame:
         ("raise 20-21", "go all out with 20 or 21", f"{band(20, 21):.2%} (22: {f.get('r22', 0):.2%})", ""),
         ("raise 2-3 or > 23", "almost never", f"{band(2, 3) + band(24, 10 ** 6):.2e}", ""),
         ("63s", "raises by 15 70% of the time", top("63s"),
-         "the seed's strategy is approximate (duality gap 1.1e-4); Alice's exact strategy is the same from "
+         "the note's strategy is approximate (duality gap 1.1e-4); Alice's exact strategy is the same from "
          "three LP formulations to 1e-12"),
         ("87s", "13 (40%), 16 (10%), 22 (29%), small probabilities in between",
-         top("87s", 5), "the seed's interior-point solution spreads small amounts over nearby sizes"),
+         top("87s", 5), "the note's interior-point solution spreads small amounts over nearby sizes"),
     ]
-    return pd.DataFrame(rows, columns=["quantity", "seed 001", "exact (this package)", "note"])
+    return pd.DataFrame(rows, columns=["quantity", "the note (printed)", "exact (this package)", "comment"])
 
 
 # --------------------------------------------------------------------------- figures
@@ -151,7 +155,7 @@ def _grid(values):
 
 
 def plot_action_distribution(result, target, table=None, title=None):
-    """Bar chart: probability of fold, call and each raise size (the seed's promised plot)."""
+    """Bar chart: probability of fold, call and each raise size (the plot the note promises)."""
     import matplotlib.pyplot as plt
 
     freq = result.action_frequencies(table)
@@ -210,7 +214,10 @@ def plot_preferred_grid(result, target):
     ax.set_ylim(0, 13)
     ax.set_aspect("equal")
     ax.axis("off")
-    ax.set_title(f"Alice's preferred action per class (raises 2..{rmax}"
+    raises = sorted(result.raises)
+    contiguous = raises == list(range(raises[0], raises[-1] + 1))
+    shown = f"raises {raises[0]}..{rmax}" if contiguous else f"raises {', '.join(map(str, raises))}"
+    ax.set_title(f"Alice's preferred action per class ({shown}"
                  + (f", Bob re-raises {list(result.reraises)}" if result.reraises else "")
                  + ")\nc = call, rN = raise by N (colour: size); % = its probability", fontsize=9)
     sm = matplotlib.cm.ScalarMappable(cmap=cmap, norm=plt.Normalize(0, rmax))
@@ -310,7 +317,7 @@ def raise_game_study(max_raise: int = 40, out_dir=DEFAULT_OUT, method: str = "au
     write_meta(p, params, **cert)
     paths.append(p)
     if max_raise == 40:
-        p = write_csv(seed_comparison(r, table), out / "seed_comparison_R40.csv")
+        p = write_csv(source_comparison(r, table), out / "note_comparison_R40.csv")
         write_meta(p, params, **cert)
         paths.append(p)
     return _readable(paths), r
@@ -369,3 +376,6 @@ def reraise_study(raises=SEED_RAISES, reraises=SEED_RERAISES, out_dir=DEFAULT_OU
     write_meta(p, params)
     paths.append(p)
     return _readable(paths), base, rr
+
+
+seed_comparison = source_comparison  # the name before issue 23 (kept for outside code)

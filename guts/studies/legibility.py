@@ -37,6 +37,8 @@ def _drawn_tick_labels(axis):
 def _texts(ax):
     out = []
     for axis, name in ((ax.xaxis, "x"), (ax.yaxis, "y")):
+        if not ax.axison or not axis.get_visible():  # ax.axis("off"): nothing of the axis is drawn
+            continue
         ticks = [t for t in _drawn_tick_labels(axis) if t.get_visible() and t.get_text().strip()]
         out.append((f"{name} tick labels", ticks, True))
         out.append((f"{name} label", [axis.label] if axis.label.get_text().strip() else [], False))

@@ -91,3 +91,11 @@ def test_checker_accepts_a_figure_made_without_pyplot():
     ax.plot([0, 1], [0, 1])
     fig.tight_layout()
     assert legibility_problems(fig) == []
+
+
+def test_an_axis_turned_off_has_no_tick_labels_to_check():
+    fig, ax = plt.subplots(figsize=(2, 2))
+    ax.set_yticks(range(30))
+    ax.axis("off")
+    assert legibility_problems(fig) == []
+    plt.close(fig)
