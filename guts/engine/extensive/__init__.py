@@ -27,3 +27,6 @@ __all__ += ["fictitious_play", "pool"]
 from .explicit import ExplicitChance, ExplicitDecision, ExplicitGame, ExplicitTerminal  # noqa: E402
 
 __all__ += ["ExplicitDecision", "ExplicitChance", "ExplicitTerminal", "ExplicitGame"]
+from .openspiel import OpenSpielLink, from_openspiel, openspiel_link, to_openspiel_policy  # noqa: E402
+
+__all__ += ["from_openspiel", "to_openspiel_policy", "openspiel_link", "OpenSpielLink"]
