@@ -30,3 +30,6 @@ __all__ += ["ExplicitDecision", "ExplicitChance", "ExplicitTerminal", "ExplicitG
 from .openspiel import OpenSpielLink, from_openspiel, openspiel_link, to_openspiel_policy  # noqa: E402
 
 __all__ += ["from_openspiel", "to_openspiel_policy", "openspiel_link", "OpenSpielLink"]
+from .efg import efg_text, read_efg, write_efg  # noqa: E402
+
+__all__ += ["read_efg", "write_efg", "efg_text"]
