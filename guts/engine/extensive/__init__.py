@@ -3,14 +3,14 @@ CFR+ / DCFR, fictitious play, best response, exploitability and NashConv.
 
 See ``docs/engine.md`` (the contract every game family codes against) and :mod:`.tree` for the representation.
 """
-from .tree import PROB_TOL, ZERO_SUM_TOL, Chance, Deals, Decision, PublicTreeGame, Terminal
+from .tree import PROB_TOL, ZERO_SUM_TOL, Chance, Deals, Decision, GameSize, PublicTreeGame, Terminal, estimate_size
 from .result import BestResponse, ExtensiveResult
 from .strategies import strategy_table, uniform_strategy
 from .evaluate import best_response, exploitability, expected_values, nash_conv
 from .lp import LP_CERT_TOL, LP_TOL, sequence_form, solve_lp
 
 __all__ = [
-    "Deals", "Decision", "Chance", "Terminal", "PublicTreeGame",
+    "Deals", "Decision", "Chance", "Terminal", "PublicTreeGame", "GameSize", "estimate_size",
     "ExtensiveResult", "BestResponse",
     "uniform_strategy", "strategy_table",
     "best_response", "expected_values", "nash_conv", "exploitability",
