@@ -17,13 +17,13 @@ import argparse
 import re
 import sys
 
-from guts.cli import continuum, curve, fit, holdem, mercer, play, poker, simulate, solve, table1
+from guts.cli import continuum, curve, fit, holdem, mercer, play, poker, simulate, solve, solve_game, table1
 from guts.cli.options import DefaultsFormatter
 from guts.errors import guarded
 
 __all__ = ["main", "build_parser", "guarded", "SUBCOMMANDS", "Parser", "iter_commands"]
 
-SUBCOMMANDS = [table1, solve, play, simulate, curve, fit, continuum, poker, holdem, mercer]
+SUBCOMMANDS = [table1, solve, play, simulate, curve, fit, continuum, poker, holdem, mercer, solve_game]
 
 _KIND = {"int": "an integer", "float": "a number"}
 

@@ -41,8 +41,9 @@ __all__ = ["read_efg", "write_efg", "efg_text"]
 _TOKEN = re.compile(r'\s*(?:"((?:[^"\\]|\\.)*)"|([{},])|([^\s{},"]+))', re.S)
 
 
-def _tokens(text):
+def _tokens(text, where=None):
     pos, out = 0, []
+    where = [] if where is None else where
     n = len(text)
     while pos < n:
         m = _TOKEN.match(text, pos)
@@ -52,7 +53,10 @@ def _tokens(text):
             raise GutsInputError(f".efg: cannot read text at character {pos}: {text[pos:pos + 30]!r}")
         if m.end() == pos:
             break
+        start = m.start() + len(m.group(0)) - len(m.group(0).lstrip())
         pos = m.end()
+        if m.group(2) != ",":
+            where.append(start)
         if m.group(1) is not None:
             out.append(("s", m.group(1).replace('\\"', '"')))
         elif m.group(2) is not None:
@@ -74,13 +78,19 @@ def _number(tok, what):
 
 
 class _Reader:
+    #: index of the last token read (for the line number of an error)
+    last = None
+
     def __init__(self, toks):
         self.toks, self.i = toks, 0
+        _Reader.last = None
 
     def next(self, what):
         if self.i >= len(self.toks):
+            _Reader.last = len(self.toks) - 1 if self.toks else None
             raise GutsInputError(f".efg: file ends early (expected {what})")
         t = self.toks[self.i]
+        _Reader.last = self.i
         self.i += 1
         return t
 
@@ -135,7 +145,22 @@ def read_efg(path_or_text):
         except OSError as exc:
             raise GutsInputError(f".efg: cannot read {path_or_text!r} ({exc.strerror}); "
                                  "accepted: a path to a .efg file or its text") from None
-    r = _Reader(_tokens(text))
+    source = "the .efg text" if text is path_or_text or "\n" in str(path_or_text) else repr(os.fspath(path_or_text))
+    where = []
+    try:
+        return _read(text, where)
+    except GutsInputError as exc:
+        # name the line (of the token being read) and the accepted format, once
+        msg = str(exc)
+        at = where[-1] if where and _Reader.last is not None and _Reader.last < len(where) else None
+        line = text.count("\n", 0, where[_Reader.last]) + 1 if at is not None else None
+        if "; accepted:" not in msg:
+            msg += "; accepted: Gambit's .efg format (header EFG 2 R, then c/p/t nodes in depth-first order)"
+        raise GutsInputError(f"{source}" + (f", line {line}" if line else "") + f": {msg}") from None
+
+
+def _read(text, where):
+    r = _Reader(_tokens(text, where))
     head = r.next("EFG")
     if head != ("w", "EFG"):
         raise GutsInputError(f".efg: the file must start with 'EFG 2 R'; got {head[1]!r}")
@@ -260,7 +285,12 @@ def read_efg(path_or_text):
             return ExplicitChance({lab: (pr, convert(c)) for lab, (pr, c) in nd.outcomes.items()})
         return nd
 
-    g = ExplicitGame(convert(raw), n, name=title)
+    _Reader.last = None             # errors from here on concern the whole game, not a line
+    try:
+        g = ExplicitGame(convert(raw), n, name=title)
+    except GutsInputError as exc:
+        raise GutsInputError(f"{exc}; accepted: a finite game with perfect recall whose chance "
+                             "probabilities sum to one") from None
     g.efg_players = tuple(players)
     g.efg_comment = comment
     return g

@@ -65,7 +65,10 @@ def _check_pyspiel_game(os_game):
         try:
             os_game = pyspiel.load_game(os_game)
         except Exception as exc:  # pyspiel raises RuntimeError/SpielError on bad names
-            raise GutsInputError(f"OpenSpiel cannot load {os_game!r}: {exc}") from None
+            # its message may list every registered game: keep the first line
+            first = str(exc).strip().splitlines()[0][:200] if str(exc).strip() else type(exc).__name__
+            raise GutsInputError(f"OpenSpiel cannot load {os_game!r} ({first}); accepted: a name "
+                                 "pyspiel.registered_names() lists, with its parameters") from None
     if not hasattr(os_game, "new_initial_state") or not hasattr(os_game, "get_type"):
         raise GutsInputError(f"expected a pyspiel game or a game string; got {type(os_game).__name__}")
     gt = os_game.get_type()
