@@ -312,6 +312,23 @@ def _num(x: float) -> str:
     return repr(x)
 
 
+def _nice(x: float) -> Fraction:
+    f = Fraction(float(x)).limit_denominator(1_000_000)
+    return f if abs(float(f) - float(x)) <= 4e-16 * max(1.0, abs(float(x))) else Fraction(float(x))
+
+
+def _probs(values) -> list:
+    """Chance probabilities as text summing to exactly one (Gambit checks the sum in exact
+    arithmetic): small rationals when they sum to one (1/3, 1/6: products of float
+    probabilities are off by an ulp), else exact binary fractions with the last one
+    ``1 - sum(others)``."""
+    fr = [_nice(v) for v in values]
+    if sum(fr) != 1:
+        fr = [Fraction(float(v)) for v in values[:-1]]
+        fr.append(1 - sum(fr))
+    return [str(f.numerator) if f.denominator == 1 else f"{f.numerator}/{f.denominator}" for f in fr]
+
+
 def efg_text(game) -> str:
     """The ``.efg`` text of an engine game (see :func:`write_efg`)."""
     if not isinstance(game, _GameBase):
@@ -344,7 +361,8 @@ def efg_text(game) -> str:
                 terminal(nd.payoffs, ind)
             elif isinstance(nd, ExplicitChance):
                 chance_no[0] += 1
-                acts = " ".join(f"{_q(lab)} {_num(pr)}" for lab, (pr, _) in nd.outcomes.items())
+                acts = " ".join(f"{_q(lab)} {pr}" for lab, pr in
+                                zip(nd.outcomes, _probs([float(pr) for pr, _ in nd.outcomes.values()])))
                 lines.append(f'{ind}c "" {chance_no[0]} "" {{ {acts} }} 0')
                 stack.extend((c, depth + 1) for _, c in reversed(list(nd.outcomes.values())))
             else:
@@ -357,8 +375,9 @@ def efg_text(game) -> str:
         D = deals.num_deals
         labels = deals.type_labels
         chance_no[0] += 1
+        dp = _probs(list(deals.prob))
         dl = " ".join(f"{_q('deal ' + '|'.join(str(labels[p][deals.info[p, d]]) for p in range(n)) + f' #{d}')} "
-                      f"{_num(deals.prob[d])}" for d in range(D))
+                      f"{dp[d]}" for d in range(D))
         lines.append(f'c "deal" {chance_no[0]} "deal" {{ {dl} }} 0')
         for d in range(D):
             stack = [(game.root, (), 1)]
@@ -369,8 +388,8 @@ def efg_text(game) -> str:
                     terminal(nd.payoff(D)[:, d] if nd.table is not None else nd.offset, ind)
                 elif isinstance(nd, Chance):
                     chance_no[0] += 1
-                    acts = " ".join(
-                        f"{_q(lab)} {_num(pr if np.ndim(pr) == 0 else pr[d])}" for lab, (pr, _) in nd.outcomes.items())
+                    acts = " ".join(f"{_q(lab)} {pr}" for lab, pr in zip(nd.outcomes, _probs(
+                        [float(pr if np.ndim(pr) == 0 else pr[d]) for pr, _ in nd.outcomes.values()])))
                     lines.append(f'{ind}c "" {chance_no[0]} "" {{ {acts} }} 0')
                     stack.extend((c, hist + (lab,), depth + 1) for lab, (_, c) in reversed(list(nd.outcomes.items())))
                 elif isinstance(nd, Decision):

@@ -43,8 +43,14 @@ def info_map(link):
     return link.infosets
 
 
+_LINKS = {}
+
+
 def to_policy(game, strategies, os_game, info_map):
-    return to_openspiel_policy(game, strategies, os_game, link=leduc_link(game, os_game))
+    key = (id(game), id(os_game))
+    if key not in _LINKS:
+        _LINKS[key] = (game, os_game, leduc_link(game, os_game))   # keep both alive: ids stay unique
+    return to_openspiel_policy(game, strategies, os_game, link=_LINKS[key][2])
 
 
 def random_profile(game, rng):
