@@ -23,7 +23,7 @@ def test_every_block_runs(tmp_path, monkeypatch, capsys):
             exec(compile(code, str(DOC), "exec"), ns)
         else:
             for line in code.strip().splitlines():
-                argv = shlex.split(line)
+                argv = shlex.split(line, comments=True)
                 assert argv[0] == "guts"
                 assert main([*argv[1:], "--quiet"]) == 0, line
     assert (tmp_path / "solved" / "strategy.csv").exists()
