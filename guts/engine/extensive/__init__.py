@@ -7,14 +7,14 @@ from .tree import PROB_TOL, ZERO_SUM_TOL, Chance, Deals, Decision, PublicTreeGam
 from .result import BestResponse, ExtensiveResult
 from .strategies import strategy_table, uniform_strategy
 from .evaluate import best_response, exploitability, expected_values, nash_conv
-from .lp import LP_CERT_TOL, LP_TOL, sequence_form, solve_lp
+from .lp import LP_CERT_TOL, LP_TOL, sequence_form, solve_lp, solve_sequence_form_lp
 
 __all__ = [
     "Deals", "Decision", "Chance", "Terminal", "PublicTreeGame",
     "ExtensiveResult", "BestResponse",
     "uniform_strategy", "strategy_table",
     "best_response", "expected_values", "nash_conv", "exploitability",
-    "solve_lp", "sequence_form",
+    "solve_lp", "solve_sequence_form_lp", "sequence_form",
     "PROB_TOL", "ZERO_SUM_TOL", "LP_TOL", "LP_CERT_TOL",
 ]
 from .cfr import cfr_plus  # noqa: E402

@@ -25,6 +25,7 @@ import warnings
 import numpy as np
 
 from ...errors import ConvergenceWarning
+from ..tolerances import FP_EPSILON
 from ..._validate import check_int, check_positive_float
 from . import _kernels as K
 from .result import ExtensiveResult
@@ -32,8 +33,7 @@ from .strategies import _check_game, from_flat, normalise_blocks, uniform_flat
 
 __all__ = ["fictitious_play", "FP_EPSILON", "FP_MAX_ITERATIONS"]
 
-#: Default regret threshold (chips).
-FP_EPSILON = 1e-3
+# FP_EPSILON (default regret threshold, chips) lives in guts.engine.tolerances.
 #: Default iteration cap.
 FP_MAX_ITERATIONS = 10_000
 

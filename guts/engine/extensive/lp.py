@@ -10,8 +10,8 @@ With the sparse payoff matrix ``A`` (deal, chance and payoff products at the ter
 
 is player 1's maxmin problem (inner min_y x^T A y dualised); player 2's minimax plan
 ``y`` is the dual of the inequality rows.  The mirror LP (player 2's) is solved instead
-when it has fewer inequality rows (they are one per opponent sequence x type).  Solved by HiGHS (``scipy.optimize.linprog``,
-``method="highs"``); the status is checked.  Certificate: the exploitability of the
+when it has fewer inequality rows (they are one per opponent sequence x type).  Solved by HiGHS through
+:func:`guts.engine.highs.sequence_form_maxmin`; the status is checked.  Certificate: the exploitability of the
 returned behaviour pair computed by the independent best-response pass
 (:mod:`.evaluate`), required ``<= LP_CERT_TOL * payoff scale``.
 """
@@ -22,22 +22,20 @@ import warnings
 
 import numpy as np
 import scipy.sparse as sp
-from scipy.optimize import linprog
 
 from ..._validate import check_choice, check_positive_float
 from ...errors import ConvergenceWarning, GutsInputError, SolverError
+from ..highs import sequence_form_maxmin
+from ..tolerances import LP_CERT_TOL, LP_IPM_NNZ, LP_TOL
 from . import _kernels as K
 from .result import ExtensiveResult
 from .strategies import _check_game, from_flat, normalise_blocks
 
-__all__ = ["solve_lp", "LP_TOL", "LP_CERT_TOL", "LP_IPM_NNZ", "sequence_form"]
+__all__ = ["solve_sequence_form_lp", "solve_lp", "LP_TOL", "LP_CERT_TOL", "LP_IPM_NNZ",
+           "sequence_form"]
 
-#: HiGHS primal/dual feasibility tolerance.
-LP_TOL = 1e-10
-#: ``method="auto"`` switches to the interior-point method above this many non-zeros.
-LP_IPM_NNZ = 200_000
-#: Certificate: exploitability of the returned pair <= LP_CERT_TOL * payoff scale.
-LP_CERT_TOL = 1e-9
+# LP_TOL (HiGHS feasibility tolerance), LP_CERT_TOL (certificate) and LP_IPM_NNZ live
+# in guts.engine.tolerances; re-exported here for compatibility.
 
 
 def _constraints(pt):
@@ -101,26 +99,10 @@ def sequence_form(game, player: int = 0):
 
 def _maxmin(A, E, e, F, f, tol, method="highs", time_limit=None):
     """Solve max_x min_y x^T A y over the two plan polytopes; returns (x, y, value, nit)."""
-    n1 = A.shape[0]
-    m2 = F.shape[0]
-    c = np.concatenate([np.zeros(n1), -f])
-    A_ub = sp.hstack([-A.T, F.T], format="csr")
-    b_ub = np.zeros(A.shape[1])
-    A_eq = sp.hstack([E, sp.csr_matrix((E.shape[0], m2))], format="csr")
-    bounds = [(0, None)] * n1 + [(None, None)] * m2
-    options = {"primal_feasibility_tolerance": tol, "dual_feasibility_tolerance": tol}
-    if time_limit is not None:
-        options["time_limit"] = float(time_limit)
-    res = linprog(c, A_ub=A_ub, b_ub=b_ub, A_eq=A_eq, b_eq=e, bounds=bounds, method=method,
-                  options=options)
-    if res.status != 0 or res.x is None:
-        raise SolverError(f"HiGHS did not solve the sequence-form LP: status {res.status} ({res.message})")
-    x = np.clip(res.x[:n1], 0.0, None)
-    y = np.clip(-res.ineqlin.marginals, 0.0, None)
-    return x, y, -float(res.fun), int(getattr(res, "nit", 0) or 0)
+    return sequence_form_maxmin(A, E, e, F, f, tol, method, time_limit)
 
 
-def solve_lp(game, *, tol: float = LP_TOL, method: str = "auto",
+def solve_sequence_form_lp(game, *, tol: float = LP_TOL, method: str = "auto",
              time_limit: float | None = None) -> ExtensiveResult:
     """Exact equilibrium of a two-player zero-sum game by the sequence-form LP.
 
@@ -203,3 +185,7 @@ def solve_lp(game, *, tol: float = LP_TOL, method: str = "auto",
         value=float(ev[0]), values=ev, strategies=from_flat(game, flat), exploitability=nc / 2,
         nash_conv=nc, converged=bool(converged), num_iter=nit, history=(),
         seconds=time.perf_counter() - t0, method="lp", br_values=br)
+
+
+#: The former name of :func:`solve_sequence_form_lp` (kept for compatibility).
+solve_lp = solve_sequence_form_lp

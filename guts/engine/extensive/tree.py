@@ -23,6 +23,7 @@ import numbers
 import numpy as np
 
 from ...errors import GutsInputError
+from ..tolerances import PROB_TOL, ZERO_SUM_TOL
 
 __all__ = [
     "Deals",
@@ -34,10 +35,7 @@ __all__ = [
     "ZERO_SUM_TOL",
 ]
 
-#: Tolerance on probability sums (deal distribution, chance outcomes, strategy rows).
-PROB_TOL = 1e-9
-#: Relative tolerance (to the payoff scale) of the zero-sum check.
-ZERO_SUM_TOL = 1e-12
+# PROB_TOL and ZERO_SUM_TOL live in guts.engine.tolerances (re-exported here).
 
 
 def _label_str(history) -> str:
