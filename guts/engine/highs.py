@@ -36,6 +36,12 @@ INF = np.inf
 LINPROG_METHODS = ("highs", "highs-ds", "highs-ipm")
 
 
+def _call_linprog(*args, **kwargs):
+    from scipy.optimize import linprog as scipy_linprog   # imported on use: cold start
+
+    return scipy_linprog(*args, **kwargs)
+
+
 def linprog(c, *, A_ub=None, b_ub=None, A_eq=None, b_eq=None, bounds=None, what: str = "LP",
             method: str = "highs", presolve: bool = True, tol: float = HIGHS_FEASIBILITY_TOL,
             time_limit: float | None = None):
@@ -66,13 +72,11 @@ def linprog(c, *, A_ub=None, b_ub=None, A_eq=None, b_eq=None, bounds=None, what:
     SolverError
         HiGHS did not report an optimal solution; the message names the status.
     """
-    from scipy.optimize import linprog as _scipy_linprog   # imported on use: cold start
-
     options = {"presolve": bool(presolve), "primal_feasibility_tolerance": float(tol),
                "dual_feasibility_tolerance": float(tol)}
     if time_limit is not None:
         options["time_limit"] = float(time_limit)
-    res = _scipy_linprog(c, A_ub=A_ub, b_ub=b_ub, A_eq=A_eq, b_eq=b_eq, bounds=bounds,
+    res = _call_linprog(c, A_ub=A_ub, b_ub=b_ub, A_eq=A_eq, b_eq=b_eq, bounds=bounds,
                          method=method, options=options)
     if res.status != 0 or res.x is None:
         raise SolverError(f"HiGHS did not solve the {what}: status {res.status} ({res.message})")
