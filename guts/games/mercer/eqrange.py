@@ -1,4 +1,4 @@
-"""Equilibrium ranges of a first-decision probability (used to read the Mercer study's
+"""Equilibrium ranges of a first-decision probability (used to read the thesis's (Ullman 2015)
 Tables 1 and 2). The generic sequence-form code lives in the engine
 (:mod:`guts.engine.extensive.eqrange`); this module re-exports it."""
 from __future__ import annotations
