@@ -11,22 +11,16 @@ from guts._lazy import lazy_exports
 
 from .tree import PROB_TOL, ZERO_SUM_TOL, Chance, Deals, Decision, PublicTreeGame, Terminal
 from .result import BestResponse, ExtensiveResult
-<<<<<<< HEAD
-from .strategies import strategy_table, uniform_strategy
-from .evaluate import best_response, exploitability, expected_values, nash_conv
-from .lp import LP_CERT_TOL, LP_TOL, sequence_form, solve_lp, solve_sequence_form_lp
-=======
 from .pool import pool  # eager: the name ``pool`` is also a submodule (a lazy name would be shadowed by it)
 
 __getattr__, __dir__ = lazy_exports(__name__, {
     **dict.fromkeys(("strategy_table", "uniform_strategy"), ".strategies"),
     **dict.fromkeys(("best_response", "exploitability", "expected_values", "nash_conv"), ".evaluate"),
-    **dict.fromkeys(("LP_CERT_TOL", "LP_TOL", "sequence_form", "solve_lp"), ".lp"),
+    **dict.fromkeys(("LP_CERT_TOL", "LP_TOL", "sequence_form", "solve_lp", "solve_sequence_form_lp"), ".lp"),
     "cfr_plus": ".cfr",
     "fictitious_play": ".fictitious",
     **dict.fromkeys(("ExplicitChance", "ExplicitDecision", "ExplicitGame", "ExplicitTerminal"), ".explicit"),
 })
->>>>>>> main
 
 __all__ = [
     "Deals", "Decision", "Chance", "Terminal", "PublicTreeGame",

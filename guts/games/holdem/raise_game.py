@@ -61,12 +61,9 @@ import numpy as np
 import scipy.sparse as sp
 
 from guts._validate import check_choice, check_int
-<<<<<<< HEAD
 from guts.engine import highs
-from guts.engine.tolerances import CERTIFICATE_TOL, LP_FEAS_TOL  # noqa: F401  (LP_FEAS_TOL re-exported)
-=======
 from guts.engine.progress import progress_note
->>>>>>> main
+from guts.engine.tolerances import CERTIFICATE_TOL, LP_FEAS_TOL  # noqa: F401  (LP_FEAS_TOL re-exported)
 from guts.errors import ConvergenceWarning, GutsInputError, SolverError
 
 from .cards import CLASS_LABELS
@@ -371,22 +368,8 @@ def _structured_lp(n, B, raises, reraises=(), *, solver="ipm", lazy=None, progre
         secs += highs.add_rows_and_resolve(h, f"{what} after adding re-raise rows",
                                            np.full(count, -inf), np.zeros(count), starts, flat_idx, flat_val)
         nnz += len(flat_idx)
-<<<<<<< HEAD
-        if progress:
-            print(f"    re-raise rows: +{count} (round {rounds}), value "
-                  f"{h.getInfo().objective_function_value / LP_SCALE:.12f}", flush=True)
-=======
-        h.setOptionValue("solver", "simplex")
-        t0 = time.perf_counter()
-        h.run()
-        secs += time.perf_counter() - t0
-        status = h.getModelStatus()
-        if status != highspy.HighsModelStatus.kOptimal:
-            raise SolverError(f"HiGHS did not solve the {what} after adding re-raise rows: "
-                              f"status {h.modelStatusToString(status)}")
         progress_note(progress, f"    re-raise rows: +{count} (round {rounds}), value "
                                 f"{h.getInfo().objective_function_value / LP_SCALE:.12f}")
->>>>>>> main
     sol = h.getSolution()
     xv = np.asarray(sol.col_value)
     duals = np.abs(np.asarray(sol.row_dual))                         # max problem: sign convention varies
