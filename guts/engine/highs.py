@@ -188,6 +188,37 @@ def make_lp(cost, lower, upper, M, row_lower, row_upper, maximize: bool = False)
     return lp
 
 
+_BANNER_SHOWN = False
+
+
+def _new_highs():
+    """A ``highspy.Highs`` with no output.  highspy prints its banner on the C stdout at
+    the first construction in a process, before any option can be set; the library
+    prints nothing, so that one construction runs with file descriptor 1 on /dev/null."""
+    global _BANNER_SHOWN
+    import os
+    import sys
+
+    import highspy
+
+    if _BANNER_SHOWN:
+        h = highspy.Highs()
+    else:
+        sys.stdout.flush()
+        saved = os.dup(1)
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(devnull, 1)
+            h = highspy.Highs()
+        finally:
+            os.dup2(saved, 1)
+            os.close(saved)
+            os.close(devnull)
+        _BANNER_SHOWN = True
+    h.setOptionValue("output_flag", False)
+    return h
+
+
 def _check(h, what):
     import highspy
 
@@ -209,10 +240,7 @@ def run(lp, what: str, *, solver: str = "ipm", time_limit: float | None = None,
     SolverError
         The model status is not optimal (the message names it and ``what``).
     """
-    import highspy
-
-    h = highspy.Highs()
-    h.setOptionValue("output_flag", False)
+    h = _new_highs()
     h.setOptionValue("threads", 1)
     h.setOptionValue("solver", solver)
     h.setOptionValue("primal_feasibility_tolerance", float(tol))
