@@ -27,6 +27,14 @@ LP_CERT_TOL = CERTIFICATE_TOL
 #: ``method="auto"`` of the sequence-form LP switches to the interior-point method
 #: (with crossover) above this many payoff non-zeros.
 LP_IPM_NNZ = 200_000
+#: Memory the sequence-form LP may use by default (bytes); larger LPs are refused
+#: before they are built (issue 21: the 2P Mercer LPs in <= 4 GB).
+LP_MEMORY_LIMIT = 4 * 2**30
+#: Peak memory per payoff non-zero of the sequence-form LP (scipy assembly, HiGHS's
+#: row- and column-wise copies, IPM factor), measured on 2P-MMH limit with a check
+#: (5.5e5 non-zeros, ~150 MB above the built game); per row or column of the LP.
+LP_BYTES_PER_NONZERO = 300
+LP_BYTES_PER_ROW = 200
 #: (HiGHS is optimal only to its feasibility tolerances: a degenerate LP solution can
 #: keep weight, within them, on a strategy that is not a best response, and a gap of a
 #: few 1e-9 on a badly scaled game.  :func:`guts.engine.matrix_game.solve_lp` therefore
