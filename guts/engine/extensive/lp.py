@@ -24,7 +24,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ..._validate import check_choice, check_positive_float
-from ...errors import ConvergenceWarning, GutsInputError, SolverError
+from ...errors import ConvergenceWarning, GutsInputError
 from ..highs import sequence_form_maxmin
 from ..tolerances import (LP_BYTES_PER_NONZERO, LP_BYTES_PER_ROW, LP_CERT_TOL, LP_IPM_NNZ,
                           LP_MEMORY_LIMIT, LP_TOL)

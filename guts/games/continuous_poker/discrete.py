@@ -22,10 +22,12 @@ import time
 from dataclasses import dataclass, field
 
 import numpy as np
+import scipy.sparse as sp
 
 from guts._validate import check_int
 from guts.engine import highs
-from guts.engine.extensive import Deals, Decision, PublicTreeGame, Terminal, solve_sequence_form_lp
+from guts.engine.extensive import Decision, PublicTreeGame, Terminal, solve_sequence_form_lp
+from guts.engine.extensive.building import fold_terminal, uniform_mesh
 from guts.engine.extensive.result import ExtensiveResult
 from guts.engine.tolerances import LP_CERT_TOL
 
@@ -60,15 +62,10 @@ def discretised_game(min_bet: float, max_bet: float, hands: int, sizes: int) -> 
 
         raise GutsInputError(f"hands must be <= {int(MAX_DEALS ** 0.5)} (D = hands^2 deals); got {M}")
     grid = bet_grid(min_bet, max_bet, sizes)
-    i, j = np.divmod(np.arange(M * M), M)  # deal d = (bettor's cell i, caller's cell j)
-    deals = Deals(prob=np.full(M * M, 1.0 / (M * M)), info=np.vstack([i, j]),
-                  type_labels=(tuple(f"{(t + 0.5) / M:.6g}" for t in range(M)),) * 2)
-    win = np.where(i > j, 1.0, np.where(i == j, 0.5, 0.0))
-    share = np.vstack([win, 1.0 - win])  # one array shared by every showdown (not copied)
+    deals, share = uniform_mesh(M)  # deal d = (bettor's cell i, caller's cell j); one shared table
     actions = {"check": Terminal.showdown([ANTE, ANTE], share)}
-    fold = Terminal(np.array([ANTE, -ANTE]))
     for k, s in enumerate(grid):
-        actions[f"bet{k}:{s:.6g}"] = Decision(1, {"fold": fold,
+        actions[f"bet{k}:{s:.6g}"] = Decision(1, {"fold": fold_terminal([ANTE + s, ANTE], winner=0),
                                                    "call": Terminal.showdown([ANTE + s, ANTE + s], share)})
     name = f"limit continuous poker L={grid[0]:g} U={grid[-1]:g}, M={M} hands, K={grid.size} sizes"
     return PublicTreeGame(Decision(0, actions), deals, 2, name=name)
@@ -100,8 +97,13 @@ def _direct_lp(game, M: int, grid: np.ndarray) -> ExtensiveResult | None:
     nP = K * M                           # P[k, j] for j = 1..M (index k*M + j - 1)
     nz = K * M                           # z[k, j]
     ii = np.arange(M)
-    colx = lambda act: ii * (1 + K) + act            # noqa: E731
-    colP = lambda k, j: nx + k * M + (j - 1)         # noqa: E731 (j >= 1)
+
+    def colx(act):                       # column of x[:, act]
+        return ii * (1 + K) + act
+
+    def colP(k, j):                      # column of P[k, j], j >= 1
+        return nx + k * M + (j - 1)
+
     R, C, V = [], [], []
     # rows 0..M-1: sum_a x[i, a] = 1
     R.append(np.repeat(ii, 1 + K)); C.append(np.arange(nx)); V.append(np.ones(nx))
@@ -120,7 +122,7 @@ def _direct_lp(game, M: int, grid: np.ndarray) -> ExtensiveResult | None:
         V += [np.ones(M), np.full(M, a - b), np.full(M, b)]
         R.append(r[1:]); C.append(colP(k, ii[1:])); V.append(np.full(M - 1, b))
         row += M
-    A = __import__("scipy.sparse", fromlist=["coo_matrix"]).coo_matrix(
+    A = sp.coo_matrix(
         (np.concatenate(V), (np.concatenate(R), np.concatenate(C))), shape=(row, nx + nP + nz))
     cost = np.zeros(nx + nP + nz)
     cost[colx(0)] = a * (2 * ii - M + 1)

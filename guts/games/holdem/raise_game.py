@@ -63,7 +63,7 @@ import scipy.sparse as sp
 from guts._validate import check_choice, check_int
 from guts.engine import highs
 from guts.engine.progress import progress_note
-from guts.engine.tolerances import CERTIFICATE_TOL, LP_FEAS_TOL  # noqa: F401  (LP_FEAS_TOL re-exported)
+from guts.engine.tolerances import CERTIFICATE_TOL, LP_FEAS_TOL
 from guts.errors import ConvergenceWarning, GutsInputError, SolverError
 
 from .cards import CLASS_LABELS
