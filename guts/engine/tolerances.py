@@ -75,3 +75,13 @@ PROB_TOL = 1e-9
 ZERO_SUM_TOL = 1e-12
 #: Default regret threshold (chips) of extensive-form fictitious play.
 FP_EPSILON = 1e-3
+
+# --- fictitious play ------------------------------------------------------------------
+#: Behavioural fictitious play (the Mercer hold'em program's rule): actions whose
+#: counterfactual value is within this fraction of the largest |value| at the same
+#: information set count as tied and the preferred one (``action_priority``) is taken.
+#: The program compares doubles exactly, so a tie that is exact in rational arithmetic
+#: (e.g. 2P-SMH, second player holding 34 against the uniform start) is decided by
+#: rounding there; this relative margin (rounding is ~1e-16 relative) decides it by the
+#: program's action order instead, which is what its published outputs show.
+FP_TIE_REL = 1e-12
