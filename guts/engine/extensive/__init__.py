@@ -16,7 +16,7 @@ from .pool import pool  # eager: the name ``pool`` is also a submodule (a lazy n
 __getattr__, __dir__ = lazy_exports(__name__, {
     **dict.fromkeys(("strategy_table", "uniform_strategy"), ".strategies"),
     **dict.fromkeys(("best_response", "exploitability", "expected_values", "nash_conv"), ".evaluate"),
-    **dict.fromkeys(("LP_CERT_TOL", "LP_TOL", "sequence_form", "solve_lp"), ".lp"),
+    **dict.fromkeys(("LP_CERT_TOL", "LP_TOL", "sequence_form", "solve_lp", "solve_sequence_form_lp"), ".lp"),
     "cfr_plus": ".cfr",
     "fictitious_play": ".fictitious",
     **dict.fromkeys(("ExplicitChance", "ExplicitDecision", "ExplicitGame", "ExplicitTerminal"), ".explicit"),
@@ -29,7 +29,7 @@ __all__ = [
     "ExtensiveResult", "BestResponse",
     "uniform_strategy", "strategy_table",
     "best_response", "expected_values", "nash_conv", "exploitability",
-    "solve_lp", "sequence_form",
+    "solve_lp", "solve_sequence_form_lp", "sequence_form",
     "PROB_TOL", "ZERO_SUM_TOL", "LP_TOL", "LP_CERT_TOL",
     "cfr_plus", "fictitious_play", "pool",
     "ExplicitDecision", "ExplicitChance", "ExplicitTerminal", "ExplicitGame",

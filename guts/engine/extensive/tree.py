@@ -25,6 +25,7 @@ import numpy as np
 
 from ..._validate import check_memory
 from ...errors import GutsInputError
+from ..tolerances import PROB_TOL, ZERO_SUM_TOL
 
 __all__ = [
     "Deals",
@@ -38,10 +39,7 @@ __all__ = [
     "estimate_size",
 ]
 
-#: Tolerance on probability sums (deal distribution, chance outcomes, strategy rows).
-PROB_TOL = 1e-9
-#: Relative tolerance (to the payoff scale) of the zero-sum check.
-ZERO_SUM_TOL = 1e-12
+# PROB_TOL and ZERO_SUM_TOL live in guts.engine.tolerances (re-exported here).
 
 
 def _floats(value, what: str) -> np.ndarray:
