@@ -12,13 +12,20 @@ import numbers
 import numpy as np
 
 from ...errors import GutsInputError
+from ..tolerances import PROB_TOL, ZERO_SUM_TOL  # noqa: F401 - re-exported
 
 __all__ = ["Deals", "Decision", "Chance", "Terminal", "PROB_TOL", "ZERO_SUM_TOL"]
 
-#: Tolerance on probability sums (deal distribution, chance outcomes, strategy rows).
-PROB_TOL = 1e-9
-#: Relative tolerance (to the payoff scale) of the zero-sum check.
-ZERO_SUM_TOL = 1e-12
+# PROB_TOL and ZERO_SUM_TOL live in guts.engine.tolerances (re-exported here).
+
+
+def _floats(value, what: str) -> np.ndarray:
+    """``np.asarray(value, dtype=float)``, with GutsInputError (not numpy's ValueError or
+    TypeError) when ``value`` holds something that is not a number."""
+    try:
+        return np.asarray(value, dtype=float)
+    except (TypeError, ValueError):
+        raise GutsInputError(f"{what} must be numbers; got {value!r}") from None
 
 
 def _label_str(history) -> str:
@@ -42,7 +49,7 @@ class Deals:
     __slots__ = ("prob", "info", "type_labels", "num_types")
 
     def __init__(self, prob, info, type_labels=None):
-        prob = np.asarray(prob, dtype=float)
+        prob = _floats(prob, "Deals.prob")
         if prob.ndim != 1 or prob.size == 0:
             raise GutsInputError(f"Deals.prob must be a non-empty 1-D array; got shape {prob.shape}")
         if not np.all(np.isfinite(prob)) or np.any(prob < 0):
@@ -155,7 +162,7 @@ class Chance:
             if isinstance(prob, (numbers.Real, np.floating, np.integer)) and not isinstance(prob, bool):
                 prob = float(prob)
             else:
-                prob = np.asarray(prob, dtype=float)
+                prob = _floats(prob, f"Chance.outcomes[{lab!r}] probability")
                 if prob.ndim == 0:
                     prob = float(prob)
             out[lab] = (prob, child)
@@ -180,7 +187,7 @@ class Terminal:
     __slots__ = ("table", "offset", "scale")
 
     def __init__(self, payoff):
-        arr = np.asarray(payoff, dtype=float)
+        arr = _floats(payoff, "Terminal payoff")
         if arr.ndim == 1:
             self.table, self.offset, self.scale = None, arr, 0.0
         elif arr.ndim == 2:
@@ -194,11 +201,11 @@ class Terminal:
     def affine(cls, table, offset, scale: float) -> "Terminal":
         """``payoff[p, d] = offset[p] + scale * table[p, d]``; ``table`` is shared, not copied."""
         t = cls.__new__(cls)
-        tab = np.asarray(table, dtype=float)
+        tab = _floats(table, "Terminal table")
         if tab.ndim != 2:
             raise GutsInputError(f"Terminal table must have shape (n_players, D); got {tab.shape}")
         t.table = tab
-        t.offset = np.asarray(offset, dtype=float).reshape(-1)
+        t.offset = _floats(offset, "Terminal offset").reshape(-1)
         try:
             t.scale = float(scale)
         except (TypeError, ValueError):
@@ -213,7 +220,7 @@ class Terminal:
         the pot won at deal d (ties split).  Pass the SAME ``share`` ndarray to every
         terminal with the same showdown ranking: it is referenced, not copied.
         """
-        c = np.asarray(contrib, dtype=float).reshape(-1)
+        c = _floats(contrib, "Terminal.showdown contrib").reshape(-1)
         return cls.affine(share, -c, float(c.sum()))
 
     def payoff(self, num_deals: int | None = None) -> np.ndarray:

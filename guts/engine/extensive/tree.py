@@ -19,12 +19,14 @@ named by their *history*: the tuple of labels from the root, e.g. ``("r4", "c")`
 from __future__ import annotations
 
 import numbers
+from dataclasses import dataclass
 
 import numpy as np
 
+from ..._validate import check_memory
 from ...errors import GutsInputError
-from .nodes import (PROB_TOL, ZERO_SUM_TOL, Chance, Deals, Decision, Terminal, _items,  # noqa: F401 - re-exported
-                    _label_str)
+from ..tolerances import PROB_TOL, ZERO_SUM_TOL
+from .nodes import Chance, Deals, Decision, Terminal, _floats, _items, _label_str  # noqa: F401 - re-exported
 
 __all__ = [
     "Deals",
@@ -34,7 +36,115 @@ __all__ = [
     "PublicTreeGame",
     "PROB_TOL",
     "ZERO_SUM_TOL",
+    "GameSize",
+    "estimate_size",
 ]
+
+@dataclass(frozen=True)
+class GameSize:
+    """Size of a game before it is built (:func:`estimate_size`).
+
+    ``public_nodes``: nodes of the tree expanded per path (a node object used on several
+    paths counts once per path); ``deals``: D; ``node_deal_pairs`` = public_nodes x D (the
+    work of one pass); ``infosets``: information sets (decision nodes x the mover's
+    types, an upper bound for the explicit form where nodes share information sets);
+    ``sequences``: sum over information sets of their actions; ``bytes``: estimated memory
+    of the compiled form and one solver's working arrays.
+    """
+
+    public_nodes: int
+    terminals: int
+    deals: int
+    node_deal_pairs: int
+    infosets: int
+    sequences: int
+    bytes: int
+
+
+#: Bytes per (sequence, type) pair in the estimate: strategy, reach, regret, average,
+#: values and their scratch copies (about ten float64 arrays of that shape).
+_BYTES_PER_SEQUENCE = 80
+#: Bytes per expanded node / terminal in the compiled form (indices, histories, labels).
+_BYTES_PER_NODE = 400
+
+
+def _children(node):
+    """(label, child) pairs of any node type, by duck typing (public tree and explicit)."""
+    if isinstance(node, (Decision,)) or (hasattr(node, "actions") and hasattr(node, "player")):
+        return list(node.actions.items())
+    outs = getattr(node, "outcomes", None)
+    if isinstance(outs, dict):
+        kids = []
+        for lab, pair in outs.items():
+            try:
+                kids.append((lab, pair[1]))
+            except (TypeError, IndexError, KeyError):
+                kids.append((lab, None))
+        return kids
+    return []
+
+
+def estimate_size(root, deals=None, num_players=None) -> GameSize:
+    """Size of the game rooted at ``root`` without building it; rejects cycles.
+
+    A pass over the *distinct* node objects (a node shared by many paths is visited
+    once), so it is cheap even when the expanded tree is huge.
+
+    Raises
+    ------
+    GutsInputError
+        The tree has a cycle (a node that is its own descendant): the message names the
+        history where the cycle closes and the ancestor's history.
+    """
+    num_types = deals.num_types if deals is not None else None
+    D = deals.num_deals if deals is not None else 1
+    memo = {}
+    grey = {}            # id -> depth of the node on the current path
+    path = []
+    stack = [(root, iter(_children(root)))]
+    grey[id(root)] = 0
+    while stack:
+        node, it = stack[-1]
+        nxt = next(it, None)
+        if nxt is None:
+            stack.pop()
+            del grey[id(node)]
+            kids = [memo[id(c)] for _, c in _children(node) if c is not None]
+            nodes = 1 + sum(k[0] for k in kids)
+            terms = sum(k[1] for k in kids) if kids else (1 if not _children(node) else 0)
+            decs = sum(k[2] for k in kids)
+            seqs = sum(k[3] for k in kids)
+            if _children(node) and hasattr(node, "player") and hasattr(node, "actions"):
+                p = node.player
+                t = num_types[p] if num_types is not None and isinstance(p, int) and 0 <= p < len(num_types) else 1
+                decs += t
+                seqs += t * len(node.actions)
+            memo[id(node)] = (nodes, terms, decs, seqs)
+            if path:
+                path.pop()
+            continue
+        lab, child = nxt
+        if child is None:
+            continue
+        cid = id(child)
+        if cid in grey:
+            here = tuple(path) + (lab,)
+            raise GutsInputError(
+                f"the game tree has a cycle: the child {lab!r} at history {_label_str(tuple(path))} is "
+                f"the node at history {_label_str(tuple(path[:grey[cid]]))}, its own ancestor "
+                f"(the path {_label_str(here)} would repeat forever); accepted: a finite tree "
+                "(a node may be shared by several paths but never be its own descendant)")
+        if cid in memo:
+            continue
+        grey[cid] = len(path) + 1
+        path.append(lab)
+        stack.append((child, iter(_children(child))))
+    nodes, terms, decs, seqs = memo[id(root)]
+    n = num_players or 1
+    nbytes = _BYTES_PER_NODE * nodes + _BYTES_PER_SEQUENCE * seqs + 8 * n * D * 4
+    return GameSize(public_nodes=int(nodes), terminals=int(terms), deals=int(D),
+                    node_deal_pairs=int(nodes) * int(D), infosets=int(decs), sequences=int(seqs),
+                    bytes=int(nbytes))
 
 
 class _GameBase:
@@ -84,6 +194,12 @@ class PublicTreeGame(_GameBase):
         self.deals = deals
         self.num_players = num_players
         self.name = str(name)
+        # cycles and size are checked on the distinct node objects before the tree is
+        # expanded per path (a cycle would otherwise expand until memory runs out)
+        self.size = estimate_size(root, deals, num_players)
+        check_memory(f"the game {self.name or 'tree'} ({self.size.public_nodes} public nodes x "
+                     f"{self.size.deals} deals, {self.size.infosets} information sets)",
+                     self.size.bytes)
         self.compiled = compile_game(root, deals, num_players)
         self.zero_sum = self.compiled.zero_sum
 
