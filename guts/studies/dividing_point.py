@@ -131,7 +131,7 @@ def verdicts(pots=(0.1, 0.3, 1, 3, 10, 60, 100), extended_meshes=tuple(range(80,
         r = solve_patent_game("c", pot, warn=False)
         rows.append({"game": "c", "pot": pot, "mesh": 120 if r.extra else 0, "mesh_used": r.extra.get("mesh", 0),
                      "order": r.extra.get("order", "patent"), "certified": r.converged,
-                     "certified_at_this_mesh": np.nan, "value": r.value, "certificate": r.certificate,
+                     "certified_at_this_mesh": np.nan, "value": r.value, "certificate": r.max_gain,
                      "why_not": "" if r.converged else "not certified",
                      "note": f"patent's order holds for {lo:.4g} <= P <= {hi:.4g}",
                      "seconds": time.perf_counter() - t0})

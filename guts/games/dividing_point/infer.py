@@ -398,7 +398,7 @@ def _why(res) -> str:
         return f"the stationary point breaks the order read ({a} > {b})"
     who = "P1" if res.gains[0] >= res.gains[1] else "P2"
     return (f"the stationary point respects the order read but is not an equilibrium "
-            f"({who} gains {res.certificate:.2g} by a best response on the continuum)")
+            f"({who} gains {res.max_gain:.2g} by a best response on the continuum)")
 
 
 class _NotCertified(Exception):
