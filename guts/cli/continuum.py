@@ -25,6 +25,8 @@ def add_subparser(subparsers):
 def run(args) -> int:
     from guts.studies.continuum import run_continuum_study
 
-    run_continuum_study(sizes=args.sizes, meshes=args.meshes, tol=args.tol, jobs=args.jobs, out=out_folder(args),
+    from guts.cli.table1 import not_certified_exit
+
+    cont, ref, _ = run_continuum_study(sizes=args.sizes, meshes=args.meshes, tol=args.tol, jobs=args.jobs, out=out_folder(args),
                         progress=not args.quiet, refinement=not args.no_refinement, echo=print)
-    return 0
+    return not_certified_exit(args._prog, cont["N"], cont["converged"])

@@ -8,6 +8,8 @@ strategies force in the continuum) and ``mesh_refinement.png``, each with a
 """
 from __future__ import annotations
 
+from guts.engine.tolerances import MAX_GAP_TOL
+
 import math
 import time
 
@@ -72,6 +74,7 @@ def continuum_row(size: int, tol: float = 1e-10) -> dict:
         "num_iter": r.num_iter,
         "polished": r.polished,
         "converged": r.converged,
+        "status": "certified" if r.converged else "not certified",
         "seconds": r.seconds,
     }
 
@@ -190,7 +193,7 @@ def run_continuum_study(sizes=range(1, 16), meshes=DEFAULT_MESHES, tol: float = 
     """
     sizes = [check_int("size", s, 1) for s in sizes]
     meshes = [check_int("mesh", m, 2) for m in meshes]
-    tol = check_positive_float("tol", tol)
+    tol = check_positive_float("tol", tol, maximum=MAX_GAP_TOL)
     run_params = {"sizes": sizes, "tol": tol, "meshes": meshes}
     full = dict(FULL_RUN)
     targets = ["continuum.csv"]

@@ -44,8 +44,11 @@ TABLE1_COLUMNS = [
     "certified_lower", "certified_upper", "certified_width", "epsilon", "player1_strategy",
     "bloc_strategy", "pseudo_bloc_strategy", "pseudo_bloc_free", "pseudo_bloc_weight",
     "player1_support", "coalition_support", "iterations", "coalition_iterations", "num_solves",
-    "converged", "seconds",
+    "converged", "status", "seconds",
 ]
+#: The ``status`` column: a row is ``certified`` only when its fixed points converged and the
+#: values lie in their own Theorem 1.2 interval (:func:`guts.engine.recursive.certificate_problem`).
+CERTIFIED, NOT_CERTIFIED = "certified", "not certified"
 
 
 def _fmt_support(items) -> str:
@@ -97,6 +100,7 @@ def table1_row(r: CoalitionResult) -> dict:
         "coalition_iterations": r.coalition_iterations,
         "num_solves": r.num_solves,
         "converged": r.converged,
+        "status": CERTIFIED if r.converged else NOT_CERTIFIED,
         "seconds": r.seconds,
     }
 
