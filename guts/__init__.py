@@ -9,9 +9,16 @@ game family, e.g. :mod:`guts.games.guts`), :mod:`guts.studies` (the artefacts wr
 """
 __version__ = "0.1.0"
 
-from guts.engine.recursive import certify, fixed_point
+from guts._lazy import lazy_exports
 from guts.errors import ConvergenceWarning, GutsInputError, SolverError
-from guts.games.guts.coalition import CoalitionResult, solve_coalition
+
+# imported on first use (PEP 562): ``import guts`` and ``guts --help`` stay cheap
+__getattr__, __dir__ = lazy_exports(__name__, {
+    "certify": "guts.engine.recursive",
+    "fixed_point": "guts.engine.recursive",
+    "CoalitionResult": "guts.games.guts.coalition",
+    "solve_coalition": "guts.games.guts.coalition",
+})
 
 __all__ = [
     "GutsInputError",

@@ -1,9 +1,11 @@
 """The ``guts`` command.
 
 Every subcommand is a module of this package exposing ``add_subparser(subparsers)``, which
-adds its parser and sets ``func`` (``func(args) -> exit code``).  :data:`SUBCOMMANDS` is
+adds its parser and sets ``func`` (``func(args) -> exit code``).  :data:`COMMANDS` is
 the one list of them: a new game family adds one module and one line (a group such as
-``guts poker`` adds its families the same way).
+``guts poker`` adds its families the same way).  A module is imported only when its
+command runs (``guts --help`` lists every command from the modules' ``HELP`` strings,
+read from their source without importing them): a command loads only what it uses.
 
 Conventions (shared options in :mod:`guts.cli.options`): every help text shows its default;
 every error is one line ``guts <command>: error: <what> <value>; accepted: <range>`` on
@@ -29,22 +31,58 @@ Warnings (e.g. :class:`guts.errors.ConvergenceWarning`) are printed as one line
 from __future__ import annotations
 
 import argparse
+import ast
 import contextlib
+import importlib
+import importlib.util
 import re
 import sys
 import warnings
 
-from guts.cli import continuum, curve, fit, holdem, mercer, play, poker, simulate, solve, table1
 from guts.cli.options import DefaultsFormatter
-from guts.errors import guarded
+from guts.cli.guard import guarded
 
-__all__ = ["main", "build_parser", "guarded", "SUBCOMMANDS", "Parser", "iter_commands", "EXIT_OK",
-           "EXIT_NOT_CERTIFIED", "EXIT_BAD_INPUT", "EXIT_INTERRUPTED", "EXIT_TERMINATED"]
+__all__ = ["main", "build_parser", "guarded", "SUBCOMMANDS", "COMMANDS", "Parser", "iter_commands", "EXIT_OK",
+           "EXIT_NOT_CERTIFIED", "EXIT_BAD_INPUT", "EXIT_INTERRUPTED", "EXIT_TERMINATED", "EXIT_IO_ERROR",
+           "EXIT_BROKEN_PIPE", "run_command"]
 
 EXIT_OK, EXIT_NOT_CERTIFIED, EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_TERMINATED = 0, 1, 2, 130, 143
 EXIT_IO_ERROR, EXIT_BROKEN_PIPE = 74, 141  # sysexits EX_IOERR; 128 + SIGPIPE
 
-SUBCOMMANDS = [table1, solve, play, simulate, curve, fit, continuum, poker, holdem, mercer]
+#: ``(command, module)`` of every subcommand, in the order ``guts --help`` lists them.
+COMMANDS = (
+    ("table1", "guts.cli.table1"),
+    ("solve", "guts.cli.solve"),
+    ("play", "guts.cli.play"),
+    ("simulate", "guts.cli.simulate"),
+    ("curve", "guts.cli.curve"),
+    ("fit", "guts.cli.fit"),
+    ("continuum", "guts.cli.continuum"),
+    ("poker", "guts.cli.poker"),
+    ("holdem", "guts.cli.holdem"),
+    ("mercer", "guts.cli.mercer"),
+    ("teams", "guts.cli.teams"),
+    ("figures", "guts.cli.figures"),
+    ("fp-three-player", "guts.cli.fictitious"),
+    ("full-vs-pseudo-bloc", "guts.cli.full_vs_pseudo_bloc"),
+)
+
+
+def __getattr__(name):  # PEP 562: the module list imports every subcommand module
+    if name == "SUBCOMMANDS":
+        return [importlib.import_module(mod) for _, mod in COMMANDS]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def command_help(module: str) -> str:
+    """The ``HELP`` string of a subcommand module, read from its source without importing it
+    (importing it would load the solvers it runs)."""
+    spec = importlib.util.find_spec(module)
+    tree = ast.parse(spec.loader.get_source(module))
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "HELP" for t in node.targets):
+            return ast.literal_eval(node.value)
+    raise LookupError(f"{module} has no literal HELP string")  # pragma: no cover - checked by the tests
 
 _KIND = {"int": "an integer", "float": "a number"}
 
@@ -101,7 +139,10 @@ def iter_commands(parser, path=()):
                 yield from iter_commands(sub, path + (name,))
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = "*") -> argparse.ArgumentParser:
+    """The ``guts`` parser. ``command="*"`` (default): every subcommand in full (imports every
+    module); a command name: that one in full, the others as stubs listed by ``--help``;
+    ``None``: stubs only (``guts --help``, ``guts --version``)."""
     from guts import __version__
 
     parser = Parser(prog="guts", description="Generalized recursive games and continuous Guts poker "
@@ -109,8 +150,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"guts {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
-    for module in SUBCOMMANDS:
-        module.add_subparser(sub)
+    for name, mod in COMMANDS:
+        if command in ("*", name):
+            importlib.import_module(mod).add_subparser(sub)
+        else:
+            summary = command_help(mod)
+            sub.add_parser(name, help=summary, description=summary)
     for path, p in iter_commands(parser):  # every command knows its full name and parser
         if path:
             p.set_defaults(_prog=p.prog, _parser=p)
@@ -121,7 +166,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv=None) -> int:
     """Run the ``guts`` command; return its exit code (argparse's own exits included)."""
-    parser = build_parser()
+    args_list = sys.argv[1:] if argv is None else list(argv)
+    # the first positional token names the command: build only its parser in full
+    first = next((a for a in args_list if not a.startswith("-")), None)
+    parser = build_parser(first if first in dict(COMMANDS) else None)
     try:
         args, extra = parser.parse_known_args(argv)
         if extra:  # name the subcommand, not just "guts"

@@ -1,9 +1,10 @@
-"""``guts mercer``: Mercer hold'em (seed 004): solve a variant, print the tree sizes.
+"""``guts mercer``: Mercer hold'em (Ullman 2015): solve a variant, print the tree sizes.
 
     guts mercer solve smh --players 2 --method lp
     guts mercer solve mmh --players 3 --method cfr+ --epsilon 0.01 --collusion strong --team 1,2
-    guts mercer solve smh --players 3 --bets 8      # the seed's printed 3P-SMH values
+    guts mercer solve smh --players 3 --bets 8      # consistent with the printed 3P-SMH values
     guts mercer sizes
+    guts mercer study values [--out results/mercer]   # one artefact of results/mercer/
 """
 from __future__ import annotations
 
@@ -11,7 +12,11 @@ import argparse
 
 from guts.cli.options import int_arg, number_arg
 
-HELP = "Mercer hold'em (seed 004): solve SMH / MMH with 2 or 3 players, with collusion"
+#: Mirrors guts.games.mercer.solve.METHODS / COLLUSION (kept here: the cli imports games lazily).
+METHODS = ("lp", "cfr+", "dcfr", "fp")
+COLLUSION = ("weak", "strong", "strong-separate")
+
+HELP = "Mercer hold'em (Ullman 2015): solve SMH / MMH with 2 or 3 players, with collusion"
 
 
 def _team(text: str):
@@ -41,29 +46,65 @@ def add_subparser(subparsers):
     sub = p.add_subparsers(dest="mercer_command", metavar="ACTION", parser_class=type(p))
     sub.required = True
     s = sub.add_parser("solve", help="solve one variant and print values and exploitability",
-                       description="Solve SMH or MMH (seed 004 §4) exactly (LP) or by CFR+ / the "
-                                   "seed's fictitious play; print every seat's value and the "
+                       description="Solve SMH or MMH (Ullman 2015, §4) exactly (LP) or by CFR+ / DCFR / "
+                                   "Ullman's fictitious play; print every seat's value and the "
                                    "exploitability certificate.")
     s.add_argument("variant", help="smh or mmh")
     s.add_argument("--players", type=int_arg("players", 2, 3), default=2, help="2 or 3 (default 2)")
-    s.add_argument("--method", default=None, help="lp, cfr+ or fp (default: lp when exact, else cfr+)")
+    s.add_argument("--method", choices=METHODS, type=str.lower, default=None,
+                   help="lp (exact; two-player zero-sum games: 2 players, or 3 with strong collusion), "
+                        "cfr+, dcfr or fp (Ullman's 2015 fictitious play) (default: lp when exact, else cfr+)")
     s.add_argument("--epsilon", type=number_arg("epsilon", float, 0.0, strict=True), default=None,
-                   help="target for cfr+ (NashConv) and fp (every player's regret); default 0.01")
-    s.add_argument("--collusion", default=None, help="weak or strong (3 players; default: no collusion)")
-    s.add_argument("--team", type=_team, default=None, help="the two colluding seats, e.g. 0,1 (default: none; required with --collusion)")
+                   help="target for cfr+ and dcfr (NashConv) and fp (every player's regret); default 0.01")
+    s.add_argument("--collusion", choices=COLLUSION, type=str.lower, default=None,
+                   help="3 players only. weak: the colluders pool their payoffs (a three-player game; "
+                        "NashConv bounds one player's gain from deviating, not the colluders' joint "
+                        "gain); strong: they also see each other's hands and are solved as ONE player, "
+                        "a two-player zero-sum team-vs-victim game (any method; the certificate "
+                        "brackets the team's max-min value); strong-separate: strong information with "
+                        "the colluders as separate players (a three-player Nash equilibrium; its value "
+                        "is not the team's) (default: no collusion)")
+    s.add_argument("--team", type=_team, default=None,
+                   help="the two colluding seats, counted from 0 in betting order (seat 0 acts "
+                        "first), e.g. 0,1 or 1,2 (default: none; required with --collusion)")
     s.add_argument("--check", action="store_true", help="allow checking (beyond the paper; default: no check, as the paper)")
     s.add_argument("--betting", default="fixed", help="fixed (the paper's) or limit (call/raise) (default: fixed)")
     s.add_argument("--bets", type=_bets, default=(4.0,),
-                   help="allowed bet sizes in chips, e.g. 4,8; the paper's is 4, and 8 reproduces its "
-                        "printed 3P-SMH values (default: 4)")
-    s.add_argument("--max-iterations", type=int, default=None, help="iteration cap (cfr+, fp; default: the method's own)")
+                   help="allowed bet sizes in chips, e.g. 4,8; the paper's is 4; with 8 the 3P-SMH "
+                        "values are consistent with its printed ones (default: 4)")
+    s.add_argument("--max-iterations", type=int, default=None,
+                   help="iteration cap (cfr+, dcfr, fp; default: the method's own)")
     s.add_argument("--time-limit", type=number_arg("time-limit", float, 0.0, strict=True), default=None,
-                   help="seconds (cfr+, fp; default: no limit)")
+                   help="seconds (cfr+, dcfr, fp; default: no limit)")
     s.set_defaults(func=run_solve)
     z = sub.add_parser("sizes", help="tree sizes of SMH / MMH with 2 and 3 players",
                        description="Public states, information sets and deals of the four variants.")
     z.set_defaults(func=run_sizes)
+    from guts.studies.mercer import ARTEFACTS
+
+    a = sub.add_parser("study", help="write one artefact of results/mercer/ (sizes, values, tables, ...)",
+                       description="Compute one artefact of the Mercer hold'em study and write it (CSV/PNG "
+                                   "with a .meta.json) under --out.")
+    a.add_argument("artefact", choices=sorted(ARTEFACTS), help="the artefact")
+    a.add_argument("--out", default="results/mercer", help="output folder (default results/mercer)")
+    a.set_defaults(func=run_study)
     return p
+
+
+def run_study(args) -> int:
+    import sys
+    import time
+
+    import pandas as pd
+
+    from guts.studies.mercer import ARTEFACTS
+
+    t0 = time.perf_counter()
+    df = ARTEFACTS[args.artefact](args.out)
+    with pd.option_context("display.width", 200, "display.max_columns", 30, "display.max_rows", 200):
+        print(df.to_string(index=False))
+    print(f"wall time {time.perf_counter() - t0:.1f} s", file=sys.stderr)
+    return 0
 
 
 def run_solve(args) -> int:
@@ -86,13 +127,20 @@ def run_solve(args) -> int:
         name += f", {r.collusion} collusion of seats {r.team[0]},{r.team[1]}"
     print(f"{name}: method {r.method}" + (f", epsilon {r.epsilon:g}" if r.epsilon else " (exact)"))
     print("values per seat   " + "  ".join(f"{v:+.6f}" for v in r.values))
+    if r.collusion:
+        line = f"team value        {r.team_value:+.6f}"
+        if r.collusion == "strong":
+            line += f"   team max-min value in [{r.certified_lower:+.6f}, {r.certified_upper:+.6f}]"
+        print(line)
     print(f"exploitability    {r.exploitability:.3e}   NashConv {r.nash_conv:.3e}   "
-          f"max regret (seed's epsilon) {r.max_regret:.3e}")
+          f"max regret (Ullman's epsilon) {r.max_regret:.3e}")
     s = r.stats
     print(f"tree              {s.public_states} public states, {s.info_sets} information sets, "
           f"{s.deals} deals")
     print(f"iterations        {r.num_iter}; solve {r.seconds:.2f} s, build {r.build_seconds:.2f} s; "
           f"converged {r.converged}")
+    if r.note:
+        print(f"note              {r.note}")
     return 0 if r.converged else 1
 
 
@@ -100,7 +148,7 @@ def run_sizes(args) -> int:
     from guts.games.mercer import build_game, variant_rules
 
     print(f"{'variant':10s} {'public states':>13s} {'decisions':>9s} {'info sets':>9s} {'deals':>6s} "
-          f"{'seed tree nodes':>15s}")
+          f"{'thesis tree nodes':>15s}")
     for v in ("smh", "mmh"):
         for n in (2, 3):
             s = build_game(variant_rules(v, n), count_full_tree=True).stats

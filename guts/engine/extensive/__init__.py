@@ -2,12 +2,25 @@
 CFR+ / DCFR, fictitious play, best response, exploitability and NashConv.
 
 See ``docs/engine.md`` (the contract every game family codes against) and :mod:`.tree` for the representation.
+
+The game representation (:mod:`.tree`, :mod:`.result`, :func:`pool`) is imported at once;
+the solvers (numba, scipy, pandas) on first use (PEP 562), so that building a game or
+``import guts.games.<family>`` stays cheap.
 """
+from guts._lazy import lazy_exports
+
 from .tree import PROB_TOL, ZERO_SUM_TOL, Chance, Deals, Decision, PublicTreeGame, Terminal
 from .result import BestResponse, ExtensiveResult
-from .strategies import strategy_table, uniform_strategy
-from .evaluate import best_response, exploitability, expected_values, nash_conv
-from .lp import LP_CERT_TOL, LP_TOL, sequence_form, solve_lp
+from .pool import pool  # eager: the name ``pool`` is also a submodule (a lazy name would be shadowed by it)
+
+__getattr__, __dir__ = lazy_exports(__name__, {
+    **dict.fromkeys(("strategy_table", "uniform_strategy"), ".strategies"),
+    **dict.fromkeys(("best_response", "exploitability", "expected_values", "nash_conv"), ".evaluate"),
+    **dict.fromkeys(("LP_CERT_TOL", "LP_TOL", "sequence_form", "solve_lp"), ".lp"),
+    "cfr_plus": ".cfr",
+    "fictitious_play": ".fictitious",
+    **dict.fromkeys(("ExplicitChance", "ExplicitDecision", "ExplicitGame", "ExplicitTerminal"), ".explicit"),
+})
 
 __all__ = [
     "Deals", "Decision", "Chance", "Terminal", "PublicTreeGame",
@@ -16,14 +29,6 @@ __all__ = [
     "best_response", "expected_values", "nash_conv", "exploitability",
     "solve_lp", "sequence_form",
     "PROB_TOL", "ZERO_SUM_TOL", "LP_TOL", "LP_CERT_TOL",
+    "cfr_plus", "fictitious_play", "pool",
+    "ExplicitDecision", "ExplicitChance", "ExplicitTerminal", "ExplicitGame",
 ]
-from .cfr import cfr_plus  # noqa: E402
-
-__all__ += ["cfr_plus"]
-from .fictitious import fictitious_play  # noqa: E402
-from .pool import pool  # noqa: E402
-
-__all__ += ["fictitious_play", "pool"]
-from .explicit import ExplicitChance, ExplicitDecision, ExplicitGame, ExplicitTerminal  # noqa: E402
-
-__all__ += ["ExplicitDecision", "ExplicitChance", "ExplicitTerminal", "ExplicitGame"]

@@ -1,4 +1,4 @@
-"""The dividing-point method of seed 003 (US 6,129,631): threshold strategies of one-round
+"""The dividing-point method of Hundal and Reitzen, US patent 6,129,631: threshold strategies of one-round
 two-player betting games on uniform [0, 1] hands, from the rules.
 
 Pipeline (the patent's FIG. 9 / FIG. 31, every step derived or checked):
@@ -17,13 +17,32 @@ Pipeline (the patent's FIG. 9 / FIG. 31, every step derived or checked):
 ``value`` everywhere is P1's expected net gain per game, his ante included (the patent's
 ``E1``; 1/18 ≈ 0.056 for game "a" at P = 1).
 """
-from .continuum import best_response_gains, strategy_from_points
-from .expected import expected_return
-from .hands import hand_strategy, split_at
-from .layout import Layout, make_layout, parse_order
-from .method import CERTIFICATE_TOL, DividingPointResult, equations, solve_layout, solve_symbolic
-from .patent import GAME_NAMES, patent_layout, patent_rules, solve_patent_game
-from .rules import P, BettingRules, derive, pot_growth
+from guts._lazy import lazy_exports
+
+# imported on first use (PEP 562): the method needs sympy, the mesh game the LP
+__getattr__, __dir__ = lazy_exports(__name__, {
+    "best_response_gains": ".continuum",
+    "strategy_from_points": ".continuum",
+    "expected_return": ".expected",
+    "hand_strategy": ".hands",
+    "split_at": ".hands",
+    "Layout": ".layout",
+    "make_layout": ".layout",
+    "parse_order": ".layout",
+    "CERTIFICATE_TOL": ".method",
+    "DividingPointResult": ".method",
+    "equations": ".method",
+    "solve_layout": ".method",
+    "solve_symbolic": ".method",
+    "GAME_NAMES": ".patent",
+    "patent_layout": ".patent",
+    "patent_rules": ".patent",
+    "solve_patent_game": ".patent",
+    "P": ".rules",
+    "BettingRules": ".rules",
+    "derive": ".rules",
+    "pot_growth": ".rules",
+})
 
 __all__ = [
     "P",
