@@ -112,12 +112,12 @@ def jobs_arg(text):
         raise _accepted(v, accepted) from None
 
 
-def sizes_arg(minimum: int = 1):
+def sizes_arg(minimum: int = 1, maximum: int | None = None):
     """Converter for a list of sizes: ``"1-15"``, ``"2,3,5"`` or ``"1-5,8,10-12"``."""
 
     def conv(text):
         try:
-            return parse_sizes(text, minimum=minimum, name=None)
+            return parse_sizes(text, minimum=minimum, name=None, maximum=maximum)
         except GutsInputError as exc:
             raise argparse.ArgumentTypeError(str(exc)) from None
 
@@ -163,9 +163,10 @@ def add_quiet(p) -> None:
     p.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
-def add_sizes(p, default: str = "1-15", help: str | None = None, option: str = "--sizes", minimum: int = 1) -> None:
+def add_sizes(p, default: str = "1-15", help: str | None = None, option: str = "--sizes", minimum: int = 1,
+              maximum: int | None = None) -> None:
     # a string default goes through the converter too, and the help shows it as typed
-    p.add_argument(option, type=sizes_arg(minimum), default=default, metavar=option.lstrip("-").upper(),
+    p.add_argument(option, type=sizes_arg(minimum, maximum), default=default, metavar=option.lstrip("-").upper(),
                    help=help or "coalition sizes N, e.g. 1-15, 2,3,5 or 1-5,8")
 
 

@@ -129,7 +129,7 @@ def test_table_csv_is_recertified_not_trusted(table, column, value, match, capsy
 
 
 def test_genuine_table_recertifies():
-    from guts.games.guts.bot import load_bot_strategy
+    from guts.studies.bot import load_bot_strategy
 
     s = load_bot_strategy(REPO / "results" / "table1.csv", 2)
     # Table 1 of Buck et al. (2022) prints the opponent value 0.0132 for N = 2
