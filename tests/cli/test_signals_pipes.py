@@ -55,5 +55,42 @@ def test_signal_at_a_random_moment(tmp_path, sig, code):
         pytest.skip("the run finished before the signal")
     assert p.returncode == code, err
     assert "Traceback" not in err and len(lines) == 1 and "interrupted" in lines[0], err
-    left = sorted(x.name for x in out.rglob("*")) if out.exists() else []
+    left = sorted(x.name for x in out.rglob("*") if x.name != ".guts.lock") if out.exists() else []
     assert left == [], left  # no partial output, no temporary file
+
+
+def test_two_runs_on_one_out_never_mix(tmp_path, capsys):
+    """A second run on the same --out is refused before any work while the first holds it."""
+    from guts.cli import main
+
+    out = tmp_path / "out"
+    out.mkdir()
+    holder = subprocess.Popen([sys.executable, "-c", (
+        "import sys, time; from guts.studies.output import lock_output_dir; "
+        f"lock_output_dir({str(out)!r}); print('locked', flush=True); time.sleep(60)")],
+        stdout=subprocess.PIPE, env=ENV)
+    try:
+        assert holder.stdout.readline().strip() == b"locked"
+        (out / ".table1.csv.0123abcd.tmp").write_text("stale")
+        assert main(["table1", "--sizes", "1", "--mesh", "11", "--out", str(out), "--quiet"]) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and "is in use by another guts run" in err[0]
+        assert not (out / "table1.csv").exists()
+    finally:
+        holder.kill()
+        holder.wait()
+    # the holder is gone: the lock is free, and its stale temporary is removed
+    assert main(["table1", "--sizes", "1", "--mesh", "11", "--out", str(out), "--quiet"]) == 0
+    assert sorted(p.name for p in out.iterdir()) == [".guts.lock", "table1.csv", "table1.meta.json"]
+
+
+def test_meta_file_checked_against_its_artefact(tmp_path):
+    """A CSV replaced after its meta file was written (an interrupted run) is not trusted."""
+    from guts.studies.output import artefact_status, write_meta
+
+    f = tmp_path / "t.csv"
+    f.write_text("N\n1\n")
+    write_meta(f, {"sizes": [1]})
+    assert artefact_status(f) == "full"
+    f.write_text("N\n1\n2\n3\n")
+    assert artefact_status(f) == "unknown"
