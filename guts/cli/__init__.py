@@ -177,7 +177,19 @@ def main(argv=None) -> int:
     except SystemExit as exc:  # --help, --version (0) or a bad argument (2)
         return exc.code if isinstance(exc.code, int) else 2
     prog = getattr(args, "_prog", f"guts {args.command}")
+    sub = getattr(args, "_parser", parser)
+    for action in sub._actions:  # argparse turns `--opt=--` into [] without calling the converter
+        if action.option_strings and action.nargs is None and getattr(args, action.dest, None) == []:
+            return _exit_code(sub.error, f"argument {'/'.join(action.option_strings)}: expected one argument")
     return run_command(prog, args.func, args)
+
+
+def _exit_code(fn, *a) -> int:
+    try:
+        fn(*a)
+    except SystemExit as exc:
+        return exc.code if isinstance(exc.code, int) else 2
+    return 2  # pragma: no cover - error() always exits
 
 
 class _Terminated(KeyboardInterrupt):

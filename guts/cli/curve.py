@@ -1,7 +1,7 @@
 """``guts curve``: coalition values for large N (pseudo-bloc, refined meshes) into results/large_n.csv."""
 from __future__ import annotations
 
-from guts.cli.options import add_jobs, add_out, add_quiet, add_sizes, number_arg, out_folder
+from guts.cli.options import path_arg, add_jobs, add_out, add_quiet, add_sizes, number_arg, out_folder
 from guts.studies.large_n import DEFAULT_SIZES, MAX_CURVE_SIZE
 from guts.studies.sweep import BACKENDS
 
@@ -25,7 +25,7 @@ def add_subparser(subparsers):
                    help="joblib backend (default: in-process for --jobs 1, else loky); dask needs --scheduler")
     p.add_argument("--scheduler", default=None, metavar="ADDRESS",
                    help="Dask scheduler address, e.g. tcp://127.0.0.1:8786 (with --backend dask; default: none)")
-    p.add_argument("--cache", default=None, metavar="DIR",
+    p.add_argument("--cache", type=path_arg, default=None, metavar="DIR",
                    help="cache of finished sizes, so an interrupted sweep resumes (default: results/.cache, "
                         "or OUT/.cache with --out)")
     p.add_argument("--no-cache", action="store_true", help="do not read or write the cache")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import argparse
 
-from guts.cli.options import int_arg
+from guts.cli.options import path_arg, int_arg
 
 HELP = "heads-up hold'em raise game (the hold'em note): exact equities and the one-LP solution"
 
@@ -33,7 +33,7 @@ def add_subparser(subparsers):
                        description="Enumerate every board for every pair of the 169 classes (card removal "
                                    "exact) and write the cached table with its sha256 checksum.")
     e.add_argument("--threads", type=int_arg("threads", 1), default=1, help="numba threads (default 1)")
-    e.add_argument("--out", default=None, help="table path (default: the package's data/equity_table.npz)")
+    e.add_argument("--out", type=path_arg, default=None, help="table path (default: the package's data/equity_table.npz)")
     e.add_argument("--check", action="store_true",
                    help="only compare the regenerated table with the cached checksum; write nothing")
     e.set_defaults(func=run_equities)
@@ -45,7 +45,7 @@ def add_subparser(subparsers):
     s.add_argument("--reraise", type=_sizes_arg, default=(), help="Bob's re-raise sizes, e.g. 5,10,20 (default none)")
     s.add_argument("--method", choices=["auto", "lp", "oracle", "engine"], default="auto",
                    help="structured LP, raise-size generation, or the engine's sequence-form LP (default auto)")
-    s.add_argument("--out", default="results/holdem", help="output folder (default results/holdem)")
+    s.add_argument("--out", type=path_arg, default="results/holdem", help="output folder (default results/holdem)")
     s.add_argument("--no-write", action="store_true", help="print only")
     s.add_argument("--quiet", action="store_true", help="no progress lines")
     s.set_defaults(func=run_solve)
@@ -57,7 +57,7 @@ def add_subparser(subparsers):
     g.add_argument("--max-raise", type=int_arg("max-raise", 2), default=40, help="largest raise R (>= 2)")
     g.add_argument("--method", choices=["auto", "lp", "oracle", "engine"], default="auto",
                    help="structured LP, raise-size generation, or the engine's sequence-form LP")
-    g.add_argument("--out", default=str(DEFAULT_OUT), help="output folder")
+    g.add_argument("--out", type=path_arg, default=str(DEFAULT_OUT), help="output folder")
     g.set_defaults(func=run_raise_game)
     r = sub.add_parser("reraise", help="Bob re-raises: value and Alice's strategy into results/holdem/",
                        description="Solve the game where Bob may re-raise and the same game without.")
@@ -66,11 +66,11 @@ def add_subparser(subparsers):
     x.add_argument("--max-raise", type=int_arg("max-raise", 2), default=None,
                    help="Alice raises 2..R instead of --raises (default: use --raises)")
     r.add_argument("--reraise", type=_sizes_arg, default=",".join(map(str, SEED_RERAISES)), help="Bob's re-raise sizes")
-    r.add_argument("--out", default=str(DEFAULT_OUT), help="output folder")
+    r.add_argument("--out", type=path_arg, default=str(DEFAULT_OUT), help="output folder")
     r.set_defaults(func=run_reraise)
     q = sub.add_parser("equity-summaries", help="equity summaries of the cached exact table into results/holdem/",
                        description="Summarise the cached 169 x 169 equity table (against a random hand; matrix).")
-    q.add_argument("--out", default=str(DEFAULT_OUT), help="output folder")
+    q.add_argument("--out", type=path_arg, default=str(DEFAULT_OUT), help="output folder")
     q.set_defaults(func=run_equity_summaries)
     return p
 

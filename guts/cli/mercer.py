@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import argparse
 
-from guts.cli.options import int_arg, number_arg
+from guts.cli.options import path_arg, int_arg, number_arg
 
 #: Mirrors guts.games.mercer.solve.METHODS / COLLUSION (kept here: the cli imports games lazily).
 METHODS = ("lp", "cfr+", "dcfr", "fp")
@@ -86,7 +86,7 @@ def add_subparser(subparsers):
                        description="Compute one artefact of the Mercer hold'em study and write it (CSV/PNG "
                                    "with a .meta.json) under --out.")
     a.add_argument("artefact", choices=sorted(ARTEFACTS), help="the artefact")
-    a.add_argument("--out", default="results/mercer", help="output folder (default results/mercer)")
+    a.add_argument("--out", type=path_arg, default="results/mercer", help="output folder (default results/mercer)")
     a.set_defaults(func=run_study)
     return p
 

@@ -30,7 +30,7 @@ from guts.studies.output import AUTO
 from guts.studies.sweep import parse_sizes
 
 __all__ = ["DefaultsFormatter", "int_arg", "number_arg", "jobs_arg", "sizes_arg", "seed_arg", "out_folder",
-           "add_out", "add_jobs", "add_seed", "add_quiet", "add_sizes", "add_mesh", "add_size", "OUT_HELP"]
+           "path_arg", "add_out", "add_jobs", "add_seed", "add_quiet", "add_sizes", "add_mesh", "add_size", "OUT_HELP"]
 
 
 class DefaultsFormatter(argparse.HelpFormatter):
@@ -135,6 +135,14 @@ def seed_arg(text):
         raise _accepted(repr(text), "integers >= 0, or fresh (a new seed, printed)") from None
 
 
+def path_arg(text):
+    """A file or folder path: any non-empty text without NUL bytes (checked for use later)."""
+    t = str(text)
+    if not t.strip() or "\0" in t:
+        raise _accepted(repr(t), "a non-empty path")
+    return t
+
+
 def out_folder(args):
     """The ``out`` of a study: ``AUTO`` when ``--out`` was not given."""
     return AUTO if args.out is None else args.out
@@ -146,7 +154,7 @@ OUT_HELP = ("output folder (default: results/ for the full default run, which re
 
 
 def add_out(p, command: str) -> None:
-    p.add_argument("--out", default=None, metavar="DIR", help=OUT_HELP.format(command=command))
+    p.add_argument("--out", type=path_arg, default=None, metavar="DIR", help=OUT_HELP.format(command=command))
 
 
 def add_jobs(p, what: str = "parallel processes") -> None:
