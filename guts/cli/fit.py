@@ -16,7 +16,7 @@ def add_subparser(subparsers):
                         "with --out; a named file must exist)")
     p.add_argument("--allow-partial", action="store_true",
                    help="fit inputs from partial runs (with a warning) instead of refusing them")
-    p.add_argument("--bootstrap", type=number_arg("bootstrap", int, 0), default=1000,
+    p.add_argument("--bootstrap", type=number_arg("bootstrap", int, 0, maximum=100_000), default=1000,
                    help="residual-bootstrap refits per fit (0: skip the bootstrap interval)")
     p.add_argument("--level", type=number_arg("level", float, 0.0, strict=True, maximum=1.0, strict_max=True),
                    default=0.95, help="confidence level of the asymptote's intervals, in (0, 1)")

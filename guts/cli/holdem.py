@@ -12,6 +12,10 @@ import argparse
 
 from guts.cli.options import path_arg, int_arg
 
+#: Largest raise size (the same bound as :data:`guts.games.holdem.raise_game.MAX_RAISE`, kept
+#: here so that building the parser does not import the solver).
+MAX_RAISE = 1000
+
 HELP = "heads-up hold'em raise game (the hold'em note): exact equities and the one-LP solution"
 
 
@@ -20,9 +24,13 @@ def _sizes_arg(text):
     from guts.studies.holdem import parse_sizes_list
 
     try:
-        return parse_sizes_list(text)
+        vals = parse_sizes_list(text)
     except GutsInputError:
-        raise argparse.ArgumentTypeError(f"{text!r}; accepted: comma-separated integers >= 2, e.g. 4,8,16") from None
+        vals = None
+    if vals is None or any(v > MAX_RAISE for v in vals) or len(vals) > MAX_RAISE:
+        raise argparse.ArgumentTypeError(f"{text!r}; accepted: comma-separated integers 2..{MAX_RAISE}, "
+                                         "e.g. 4,8,16") from None
+    return vals
 
 
 def add_subparser(subparsers):
@@ -41,7 +49,7 @@ def add_subparser(subparsers):
                        description="Alice folds, calls or raises by 2..R; Bob calls or folds (or re-raises by "
                                    "--reraise sizes, then Alice calls or folds). Exact LP, certified by the "
                                    "engine's best response.")
-    s.add_argument("--max-raise", type=int_arg("max-raise", 2), required=True, help="largest raise R (>= 2)")
+    s.add_argument("--max-raise", type=int_arg("max-raise", 2, MAX_RAISE), required=True, help="largest raise R (>= 2)")
     s.add_argument("--reraise", type=_sizes_arg, default=(), help="Bob's re-raise sizes, e.g. 5,10,20 (default none)")
     s.add_argument("--method", choices=["auto", "lp", "oracle", "engine"], default="auto",
                    help="structured LP, raise-size generation, or the engine's sequence-form LP (default auto)")
@@ -54,7 +62,7 @@ def add_subparser(subparsers):
     g = sub.add_parser("raise-game", help="the raise game's artefacts (strategies, plots, comparison with "
                        "Hundal and Reitzen's figures) into results/holdem/",
                        description="Solve the raise game and write its artefacts.")
-    g.add_argument("--max-raise", type=int_arg("max-raise", 2), default=40, help="largest raise R (>= 2)")
+    g.add_argument("--max-raise", type=int_arg("max-raise", 2, MAX_RAISE), default=40, help="largest raise R (>= 2)")
     g.add_argument("--method", choices=["auto", "lp", "oracle", "engine"], default="auto",
                    help="structured LP, raise-size generation, or the engine's sequence-form LP")
     g.add_argument("--out", type=path_arg, default=str(DEFAULT_OUT), help="output folder")
@@ -63,7 +71,7 @@ def add_subparser(subparsers):
                        description="Solve the game where Bob may re-raise and the same game without.")
     x = r.add_mutually_exclusive_group()
     x.add_argument("--raises", type=_sizes_arg, default=",".join(map(str, SEED_RAISES)), help="Alice's raise sizes")
-    x.add_argument("--max-raise", type=int_arg("max-raise", 2), default=None,
+    x.add_argument("--max-raise", type=int_arg("max-raise", 2, MAX_RAISE), default=None,
                    help="Alice raises 2..R instead of --raises (default: use --raises)")
     r.add_argument("--reraise", type=_sizes_arg, default=",".join(map(str, SEED_RERAISES)), help="Bob's re-raise sizes")
     r.add_argument("--out", type=path_arg, default=str(DEFAULT_OUT), help="output folder")

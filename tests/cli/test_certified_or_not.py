@@ -135,3 +135,50 @@ def test_genuine_table_recertifies():
     # Table 1 of Buck et al. (2022) prints the opponent value 0.0132 for N = 2
     assert s.certified_lower <= s.value <= s.certified_upper + 1e-9
     assert -s.certified_upper == pytest.approx(0.0132, abs=5e-5)
+
+
+@pytest.mark.parametrize("argv", [
+    ["poker", "dividing-point", "a", "--pot", "1e12"], ["poker", "dividing-point", "a", "--pot", "1e400"],
+    ["poker", "dividing-point", "a", "--pot", "1e999999999"], ["poker", "dividing-point", "a", "--lp-mesh", "100000"],
+    ["continuum", "--sizes", "100"], ["continuum", "--sizes", "3", "--meshes", "5000"],
+    ["curve", "--sizes", "1000000000000"], ["curve", "--sizes", "1-1000000000"],
+    ["simulate", "--games", "1000000000000"], ["holdem", "solve", "--max-raise", "1000000000000"],
+    ["holdem", "solve", "--max-raise", "100000"], ["holdem", "solve", "--max-raise", "40", "--reraise", "1000000000"],
+    ["mercer", "solve", "smh", "--method", "cfr+", "--epsilon", "1e-300"],
+    ["mercer", "solve", "smh", "--method", "cfr+", "--max-iterations", "0"],
+    ["fit", "--bootstrap", "1000000000"], ["fit", "--table1="],
+    ["table1", "--fp-iterations=--"],
+])
+def test_issue_commands_refused_before_work(argv, capsys, tmp_path, monkeypatch):
+    """Each command of issue 20 that hung, overflowed or allocated too much: one line, exit 2, at once."""
+    import time
+
+    monkeypatch.chdir(tmp_path)
+    t0 = time.perf_counter()
+    assert main(argv) == EXIT_BAD_INPUT
+    assert time.perf_counter() - t0 < 10
+    line = _one_error_line(capsys, "guts " + " ".join(a for a in argv[:2] if not a.startswith("-")).split(" a")[0]
+                           if argv[0] in ("poker", "holdem", "mercer") else f"guts {argv[0]}")
+    assert "accepted" in line or "memory budget" in line
+    assert not any(tmp_path.iterdir())  # nothing written
+
+
+def test_holdem_bound_shared():
+    from guts.cli.holdem import MAX_RAISE as cli_max
+    from guts.games.holdem.raise_game import MAX_RAISE, resolve_raises
+
+    assert cli_max == MAX_RAISE
+    with pytest.raises(GutsInputError, match="max_raise"):
+        resolve_raises(MAX_RAISE + 1)
+
+
+def test_memory_budget_respects_ulimit(monkeypatch):
+    import resource
+
+    from guts import _validate
+
+    monkeypatch.delenv(_validate.MEMORY_BUDGET_ENV, raising=False)
+    monkeypatch.setattr(resource, "getrlimit", lambda which: (2 * 2**30, resource.RLIM_INFINITY))
+    assert _validate.memory_budget() <= 0.75 * 2 * 2**30
+    monkeypatch.setenv(_validate.MEMORY_BUDGET_ENV, "100G")  # the override cannot exceed the hard limit
+    assert _validate.memory_budget() <= 0.75 * 2 * 2**30
