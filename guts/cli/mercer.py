@@ -13,7 +13,7 @@ import argparse
 from guts.cli.options import path_arg, int_arg, number_arg
 
 #: Mirrors guts.games.mercer.solve.METHODS / COLLUSION (kept here: the cli imports games lazily).
-METHODS = ("lp", "cfr+", "dcfr", "fp")
+METHODS = ("lp", "cfr+", "dcfr", "fp", "fp-realisation")
 COLLUSION = ("weak", "strong", "strong-separate")
 
 HELP = "Mercer hold'em (Ullman 2015): solve SMH / MMH with 2 or 3 players, with collusion"
@@ -62,9 +62,11 @@ def add_subparser(subparsers):
     s.add_argument("--players", type=int_arg("players", 2, 3), default=2, help="2 or 3 (default 2)")
     s.add_argument("--method", choices=METHODS, type=str.lower, default=None,
                    help="lp (exact; two-player zero-sum games: 2 players, or 3 with strong collusion), "
-                        "cfr+, dcfr or fp (Ullman's 2015 fictitious play) (default: lp when exact, else cfr+)")
+                        "cfr+, dcfr, fp (the fictitious play of Ullman's 2015 program rjullman/poker-nasheq, "
+                        "exactly: behaviour averages, its iteration count) or fp-realisation (classical "
+                        "fictitious play, mixed-strategy average) (default: lp when exact, else cfr+)")
     s.add_argument("--epsilon", type=number_arg("epsilon", float, MIN_EPSILON, maximum=MAX_EPSILON), default=None,
-                   help="target for cfr+ and dcfr (NashConv) and fp (every player's regret); default 0.01")
+                   help="target for cfr+ and dcfr (NashConv) and fp, fp-realisation (every player's regret); default 0.01")
     s.add_argument("--collusion", choices=COLLUSION, type=str.lower, default=None,
                    help="3 players only. weak: the colluders pool their payoffs (a three-player game; "
                         "NashConv bounds one player's gain from deviating, not the colluders' joint "
@@ -82,9 +84,9 @@ def add_subparser(subparsers):
                    help="allowed bet sizes in chips, e.g. 4,8; the paper's is 4; with 8 the 3P-SMH "
                         "values are consistent with its printed ones (default: 4)")
     s.add_argument("--max-iterations", type=int_arg("max-iterations", 1, MAX_ITERATIONS), default=None,
-                   help="iteration cap (cfr+, dcfr, fp; default: the method's own)")
-    s.add_argument("--time-limit", type=number_arg("time-limit", float, 0.0, strict=True, maximum=MAX_TIME_LIMIT), default=None,
-                   help="seconds (cfr+, dcfr, fp; default: no limit)")
+                   help="iteration cap (cfr+, dcfr, fp, fp-realisation; default: the method's own)")
+    s.add_argument("--time-limit", type=number_arg("time-limit", float, 0.0, strict=True, maximum=MAX_TIME_LIMIT),
+                   default=None, help="seconds (cfr+, dcfr, fp, fp-realisation; default: no limit)")
     s.set_defaults(func=run_solve)
     z = sub.add_parser("sizes", help="tree sizes of SMH / MMH with 2 and 3 players",
                        description="Public states, information sets and deals of the four variants.")

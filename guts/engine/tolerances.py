@@ -52,3 +52,13 @@ MAX_FIXED_POINT_TOL = 1e-3
 MAX_GAP_TOL = 1e-3
 #: A mixed strategy's entries must sum to one within this.
 PROBABILITY_SUM_TOL = 1e-9
+
+# --- fictitious play ------------------------------------------------------------------
+#: Behavioural fictitious play (the Mercer hold'em program's rule): actions whose
+#: counterfactual value is within this fraction of the largest |value| at the same
+#: information set count as tied and the preferred one (``action_priority``) is taken.
+#: The program compares doubles exactly, so a tie that is exact in rational arithmetic
+#: (e.g. 2P-SMH, second player holding 34 against the uniform start) is decided by
+#: rounding there; this relative margin (rounding is ~1e-16 relative) decides it by the
+#: program's action order instead, which is what its published outputs show.
+FP_TIE_REL = 1e-12
