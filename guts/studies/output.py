@@ -35,7 +35,7 @@ from pathlib import Path
 
 from guts._validate import GutsInputError
 
-__all__ = ["lock_output_dir", "remove_stale_temporaries", "file_sha256", "LOCK_NAME", "AUTO", "RESULTS", "RUNS", "peak_rss_mb", "ensure_output_dir", "atomic_path", "write_csv", "meta_path", "write_meta",
+__all__ = ["lock_output_dir", "remove_stale_temporaries", "file_sha256", "AUTO", "RESULTS", "RUNS", "peak_rss_mb", "ensure_output_dir", "atomic_path", "write_csv", "meta_path", "write_meta",
            "read_meta", "save_figure", "OutputPlan", "plan_output", "parameter_differences", "artefact_status",
            "check_full", "run_folder"]
 
@@ -77,8 +77,6 @@ def ensure_output_dir(path) -> Path:
     return p
 
 
-#: Name of the lock file of an output folder (held with ``flock`` for the life of the run).
-LOCK_NAME = ".guts.lock"
 _LOCKS: dict = {}
 
 
@@ -86,8 +84,9 @@ def lock_output_dir(folder) -> None:
     """Take the output folder's lock, or raise :class:`GutsInputError` if another run holds it.
 
     Two runs writing to one ``--out`` would mix their files (issue 20); the second is refused
-    before any work.  The lock (``fcntl.flock`` on ``<folder>/.guts.lock``) is released when the
+    before any work.  The lock (``fcntl.flock`` on the folder) is released when the
     process exits, however it exits; a process keeps the locks it took (one run at a time).
+    The lock is an ``flock`` on the folder itself: no lock file is left among the artefacts.
     """
     key = str(Path(folder).resolve())
     if key in _LOCKS:
@@ -96,7 +95,7 @@ def lock_output_dir(folder) -> None:
         import fcntl
     except ImportError:  # pragma: no cover - not POSIX: no lock
         return
-    fd = os.open(Path(folder) / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o666)
+    fd = os.open(Path(folder), os.O_RDONLY)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
