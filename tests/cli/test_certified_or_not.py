@@ -182,3 +182,41 @@ def test_memory_budget_respects_ulimit(monkeypatch):
     assert _validate.memory_budget() <= 0.75 * 2 * 2**30
     monkeypatch.setenv(_validate.MEMORY_BUDGET_ENV, "100G")  # the override cannot exceed the hard limit
     assert _validate.memory_budget() <= 0.75 * 2 * 2**30
+
+
+# ---------------------------------------------------------------------------------------
+# Property: whatever the inputs, a result that says converged satisfies its certificate.
+# ---------------------------------------------------------------------------------------
+from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E402
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(size=st.integers(1, 3), mesh=st.integers(3, 15), solver=st.sampled_from(["oracle", "lp", "fp"]),
+       method=st.sampled_from(["newton", "iterate"]), fp_iterations=st.integers(1, 50),
+       tol=st.sampled_from([1e-11, 1e-6, 1e-3]))
+def test_converged_implies_certificate(size, mesh, solver, method, fp_iterations, tol):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        r = solve_coalition(size, mesh=mesh, solver=solver, method=method, fp_iterations=fp_iterations,
+                            tol=tol, random_state=0)
+    if r.converged:
+        assert math.isfinite(r.certified_lower) and math.isfinite(r.certified_upper)
+        slack = 1e-8 * (1 + abs(r.lower))
+        assert r.certified_lower <= r.certified_upper + slack
+        assert r.certified_lower - slack <= r.lower <= r.certified_upper + slack
+        assert r.certified_lower - slack <= r.upper <= r.certified_upper + slack
+
+
+@settings(max_examples=15, deadline=None)
+@given(lo=st.floats(0, 1e3), width=st.floats(0, 1e3))
+def test_continuous_poker_in_range_certifies(lo, width):
+    """Every limit game the range accepts is an equilibrium by the exact best-response check."""
+    from guts.games.continuous_poker import limit_poker
+    from guts.games.continuous_poker.bestresponse import check_equilibrium
+    from guts.games.continuous_poker.closed_forms import MAX_BET
+    from guts.cli.continuous_poker import certify_problem
+
+    hi = min(MAX_BET, lo + width)
+    if hi <= 0:
+        return
+    assert certify_problem(check_equilibrium(limit_poker(lo, hi))) == ""
