@@ -204,6 +204,24 @@ def _on_sigterm(signum, frame):
     raise _Terminated()
 
 
+def _numba_interrupts(func):
+    """``func`` with a Ctrl-C inside compiled (numba) code seen as the KeyboardInterrupt it is.
+
+    A signal handler that raises while numba runs surfaces as ``SystemError: ... returned a result
+    with an exception set`` whose context is the KeyboardInterrupt (Mercer CFR+, issue 20).
+    """
+    def call(*a, **k):
+        try:
+            return func(*a, **k)
+        except SystemError as exc:
+            inner = exc.__cause__ or exc.__context__
+            if isinstance(inner, KeyboardInterrupt):
+                raise inner from None
+            raise
+
+    return call
+
+
 def run_command(prog: str, func, *args) -> int:
     """Run one command: warnings as one line, SIGTERM like Ctrl-C (code 143), a closed
     stdout silent (141), a failed write one line (74); see the exit codes above."""
@@ -220,7 +238,7 @@ def run_command(prog: str, func, *args) -> int:
     try:
         with one_line_warnings(prog):
             try:
-                code, result = guarded(prog, func, *args)
+                code, result = guarded(prog, _numba_interrupts(func), *args)
             except _Terminated:  # pragma: no cover - guarded maps KeyboardInterrupt itself
                 code, result = EXIT_INTERRUPTED, None
             terminated = code == EXIT_INTERRUPTED and _Terminated.seen

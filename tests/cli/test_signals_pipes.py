@@ -94,3 +94,18 @@ def test_meta_file_checked_against_its_artefact(tmp_path):
     assert artefact_status(f) == "full"
     f.write_text("N\n1\n2\n3\n")
     assert artefact_status(f) == "unknown"
+
+
+def test_interrupt_inside_compiled_code_is_an_interrupt(capsys):
+    """numba turns a Ctrl-C inside a compiled loop into SystemError (context KeyboardInterrupt)."""
+    from guts.cli import run_command
+
+    def work(_):
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt:
+            raise SystemError("<built-in function x> returned a result with an exception set")
+
+    assert run_command("guts mercer solve", work, None) == 130
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "interrupted" in err[0]
