@@ -107,7 +107,7 @@ def test_csv_columns(tmp_path):
     disk = pd.read_csv(tmp_path / "table1.csv")
     required = ["N", "mesh", "opponent_value", "value_lower", "value_upper", "player1_strategy", "bloc_strategy",
                 "pseudo_bloc_strategy", "pseudo_bloc_weight", "player1_support", "coalition_support",
-                "iterations", "seconds"]
+                "iterations", "status"]
     assert set(required) <= set(disk.columns) and list(disk.columns) == [c for c in TABLE1_COLUMNS if c != "seconds"]  # row times: meta file
     assert (tmp_path / "table1.meta.json").exists()
     np.testing.assert_allclose(disk.opponent_value, df.opponent_value, atol=1e-14)
