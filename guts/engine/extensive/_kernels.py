@@ -17,6 +17,76 @@ from . import _fused
 USE_FUSED = _fused.HAVE_NUMBA
 #: Within the fused path, stream over deals sorted by the player's type.
 BLOCKED = True
+#: Three-player games: sum the deals out into a type tensor per (context, table) and
+#: contract it with the other players' reaches (:func:`._fused.terminal_values_dense3`),
+#: when that tensor is not much larger than the deal list (``prod(num_types) <=
+#: DENSE_MAX_RATIO * num_deals``).  False: the per-deal kernel (the pre-issue-21 code).
+USE_DENSE = True
+#: The per-deal kernel in parallel over the player's types (False: the serial kernel).
+PARALLEL = True
+DENSE_MAX_RATIO = 2.0
+#: Parallel chunks of the dense kernel (independent of the thread count: determinism).
+DENSE_CHUNKS = 256
+
+
+def _dense_data(cg):
+    """Per-game arrays of the three-player type-tensor kernel (None if not applicable)."""
+    dd = getattr(cg, "_dense", False)
+    if dd is not False:
+        return dd
+    dd = None
+    n = cg.num_players
+    T = tuple(int(t) for t in cg.num_types)
+    if n == 3 and np.prod(T) <= DENSE_MAX_RATIO * cg.num_deals:
+        tidx = np.ravel_multi_index(tuple(cg.info), T)           # deal -> type triple
+        key = np.stack([cg.term_vid, cg.term_tid])
+        gkeys, grp = np.unique(key, axis=1, return_inverse=True)
+        grp = grp.reshape(-1)
+        G = gkeys.shape[1]
+        P = int(np.prod(T))
+        A0 = np.empty((G, P))
+        A1 = np.zeros((n, G, P))
+        for gi in range(G):
+            v, tid = int(gkeys[0, gi]), int(gkeys[1, gi])
+            w = cg.ctx[v]
+            A0[gi] = np.bincount(tidx, weights=w, minlength=P)
+            if tid >= 0:
+                for p in range(n):
+                    A1[p, gi] = np.bincount(tidx, weights=w * cg.tables[tid][p], minlength=P)
+        A0 = A0.reshape((G,) + T)
+        A1 = A1.reshape((n, G) + T)
+        grp_has1 = gkeys[1] >= 0
+        scale = np.where(cg.term_tid >= 0, cg.term_scale, 0.0)
+        per = []
+        for p in range(n):
+            others = [q for q in range(n) if q != p]
+            # contract first with the player whose (group, sequence) keys are fewest
+            nkeys = [np.unique(np.stack([grp, cg.term_seq[q]]), axis=1).shape[1] for q in others]
+            f, l = (others[0], others[1]) if nkeys[0] <= nkeys[1] else (others[1], others[0])
+            order = np.lexsort((cg.term_seq[l], cg.term_seq[f], grp))
+            kg, ks = grp[order], cg.term_seq[f][order]
+            brk = np.flatnonzero((np.diff(kg) != 0) | (np.diff(ks) != 0)) + 1
+            u_start = np.concatenate(([0], brk, [order.size])).astype(np.int64)
+            u0 = u_start[:-1]
+            sp_sorted = cg.term_seq[p][order]
+            row_of = np.argsort(sp_sorted, kind="stable").astype(np.int64)
+            rows, row_start = np.unique(sp_sorted[row_of], return_index=True)
+            per.append(dict(
+                f=f, l=l, u_start=u_start,
+                u_grp=np.ascontiguousarray(kg[u0]), u_sf=np.ascontiguousarray(ks[u0]),
+                z_sl=np.ascontiguousarray(cg.term_seq[l][order]),
+                z_k=np.ascontiguousarray(cg.term_scal[order]),
+                z_off=np.ascontiguousarray(cg.term_offset[p][order]),
+                z_sc=np.ascontiguousarray(scale[order]),
+                has1=np.ascontiguousarray(grp_has1[kg[u0]]),
+                A0=np.ascontiguousarray(np.transpose(A0, (0, 1 + f, 1 + l, 1 + p))),
+                A1=np.ascontiguousarray(np.transpose(A1[p], (0, 1 + f, 1 + l, 1 + p))),
+                row_of=row_of, rows=rows.astype(np.int64),
+                row_start=np.append(row_start, order.size).astype(np.int64),
+            ))
+        dd = per
+    cg._dense = dd
+    return dd
 
 
 def _fused_data(cg):
@@ -90,6 +160,16 @@ def terminal_values(cg, p, reaches, fused=None):
     kernel (default :data:`USE_FUSED`) or the chunked numpy pass.
     """
     if USE_FUSED if fused is None else fused:
+        dd = _dense_data(cg) if USE_DENSE else None
+        if dd is not None:
+            d = dd[p]
+            contrib = np.empty((cg.num_terminals, cg.num_types[p]))
+            _fused.terminal_values_dense3(
+                d["u_start"], d["u_grp"], d["u_sf"], d["z_sl"], d["z_k"], d["z_off"], d["z_sc"],
+                d["A0"], d["A1"], d["has1"], np.ascontiguousarray(reaches[d["f"]]),
+                np.ascontiguousarray(reaches[d["l"]]), DENSE_CHUNKS, contrib)
+            g = np.zeros((cg.players[p].num_seqs, cg.num_types[p]))
+            return _fused.scatter_rows(d["row_start"], d["row_of"], d["rows"], contrib, g)
         fd = _fused_data(cg)
         n = cg.num_players
         sizes = [r.size for r in reaches]
@@ -98,7 +178,8 @@ def terminal_values(cg, p, reaches, fused=None):
         g = np.zeros((cg.players[p].num_seqs, cg.num_types[p]))
         if BLOCKED:
             pp = fd["per"][p]
-            return _fused.terminal_values_blocked(
+            kern = _fused.terminal_values_blocked_par if PARALLEL else _fused.terminal_values_blocked
+            return kern(
                 p, pp["others"], pp["ctxp"], fd["tvid"], fd["tscal"], fd["tseq"], fd["toff"],
                 fd["tscale"], fd["ttid"], pp["tabp"], pp["infop"], pp["bstart"], pp["bend"],
                 pp["btype"], rflat, rbase, fd["rstride"], g)

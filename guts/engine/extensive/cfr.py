@@ -13,6 +13,19 @@ tree per player and iteration computes the counterfactual values of *all* types 
   negative ones by ``t^b / (t^b + 1)``; iteration ``t`` weighs ``t^gamma`` in the
   average.  Defaults alpha = 1.5, beta = 0, gamma = 2 (the paper's recommendation);
   alternating updates.
+* ``"pcfr+"`` (predictive CFR+; Farina, Kroer & Sandholm 2021, *Faster game solving via
+  predictive Blackwell approachability*, Algorithm "PCFR+"): cumulative regrets clipped
+  at zero as in CFR+, but the next strategy is regret matching on ``[R_t + m]^+`` with
+  the prediction ``m`` = the last instantaneous regret; iteration ``t`` weighs
+  ``t^gamma`` (quadratic by default) in the average; alternating updates.
+
+When to compute the exploitability of the average (a best-response pass costs about one
+iteration): every ``report_every`` iterations (``check="fixed"``, the pre-issue-21
+schedule) or, with a target, ``check="adaptive"``: after a check at ``t`` with
+exploitability ``e`` above the target, the decay ``e ~ t^-a`` fitted on the last two
+checks (``a`` clipped to [0.5, 3]; ``a = 1`` after the first) predicts the iteration
+``t*`` of the target and the next check is at ``t + clip(0.8 (t* - t), report_every, t)``.
+The reported exploitability is always that of the returned average, in float64.
 
 The returned strategies are the average strategies (realisation-weighted, i.e. the
 average of the mixed strategies), with their exploitability computed by the
@@ -30,6 +43,7 @@ import numpy as np
 from ...errors import ConvergenceWarning, GutsInputError
 from ..._validate import check_choice, check_int, check_positive_float
 from . import _kernels as K
+from ._threads import check_threads, using_threads
 from .result import ExtensiveResult
 from .strategies import _check_game, from_flat, normalise_blocks, uniform_flat
 
@@ -67,8 +81,8 @@ class _CFRState:
             reg = self.regret[p][1:]
             # average strategy: realisation weights of the strategy played at iteration t
             own = self.R[p]
-            if self.variant == "cfr+":
-                w = float(t)
+            if self.variant in ("cfr+", "pcfr+"):
+                w = float(t) if self.variant == "cfr+" else float(t) ** self.gamma
                 self.avg[p][1:] += w * own[1:]
                 reg += delta
                 np.maximum(reg, 0.0, out=reg)
@@ -79,11 +93,32 @@ class _CFRState:
                 ta = float(t) ** self.alpha
                 tb = float(t) ** self.beta
                 reg *= np.where(reg > 0, ta / (ta + 1.0), tb / (tb + 1.0))
-            self.B[p] = normalise_blocks(pt, np.maximum(self.regret[p], 0.0))
+            if self.variant == "pcfr+":
+                # optimistic step: regret matching on the cumulative regret plus the
+                # prediction (this iteration's instantaneous regret)
+                pred = np.zeros_like(self.regret[p])
+                np.add(reg, delta, out=pred[1:])
+                np.maximum(pred, 0.0, out=pred)
+                self.B[p] = normalise_blocks(pt, pred)
+            else:
+                self.B[p] = normalise_blocks(pt, np.maximum(self.regret[p], 0.0))
             self.R[p] = K.reach(pt, self.B[p])
 
     def average(self):
         return [normalise_blocks(pt, A) for pt, A in zip(self.cg.players, self.avg)]
+
+
+def _next_check(history, target, step):
+    """Iteration of the next exploitability check (``check="adaptive"``, module docstring)."""
+    t, e, _ = history[-1]
+    a = 1.0
+    if len(history) >= 2:
+        t1, e1, _ = history[-2]
+        if e1 > 0 and e > 0 and t > t1:
+            a = min(3.0, max(0.5, math.log(e1 / e) / math.log(t / t1)))
+    t_star = t * (e / target) ** (1.0 / a) if e > 0 else t + step
+    gap = min(max(0.8 * (t_star - t), step), t)
+    return t + max(1, int(gap))
 
 
 def _budget(iterations, target, time_limit):
@@ -100,7 +135,8 @@ def _budget(iterations, target, time_limit):
 
 def cfr_plus(game, *, iterations=None, target_exploitability=None, time_limit=None,
              variant: str = "cfr+", report_every: int = 10, progress: bool = False,
-             alpha: float = 1.5, beta: float = 0.0, gamma: float = 2.0) -> ExtensiveResult:
+             alpha: float = 1.5, beta: float = 0.0, gamma: float = 2.0, check: str = "fixed",
+             threads=None) -> ExtensiveResult:
     """CFR+ or DCFR average strategies for an n-player game (zero-sum or not).
 
     Parameters
@@ -114,14 +150,22 @@ def cfr_plus(game, *, iterations=None, target_exploitability=None, time_limit=No
         strategy is ``<=`` this; ConvergenceWarning if the budget ends first.
     time_limit : float, optional
         Wall-clock budget in seconds (checked every iteration).
-    variant : {"cfr+", "dcfr"}
+    variant : {"cfr+", "dcfr", "pcfr+"}
     report_every : int
         Compute the exploitability of the average every ``report_every`` iterations
-        (into ``history``; the final one is always computed).
+        (into ``history``; the final one is always computed); with ``check="adaptive"``
+        the smallest gap between two checks.
     progress : bool
         tqdm progress bar.
     alpha, beta, gamma : float
-        DCFR discount parameters (ignored by CFR+).
+        DCFR discount parameters (``gamma`` also the averaging exponent of PCFR+;
+        ignored by CFR+).
+    check : {"fixed", "adaptive"}
+        Schedule of the exploitability checks (module docstring); ``"adaptive"`` needs
+        ``target_exploitability`` (without one it is ``"fixed"``).
+    threads : int, optional
+        Threads of the numba kernels (default: every core numba may use). The result is
+        bit-identical whatever the number of threads.
 
     Returns
     -------
@@ -130,7 +174,9 @@ def cfr_plus(game, *, iterations=None, target_exploitability=None, time_limit=No
         was completed (without one; False when stopped by ``time_limit``).
     """
     cg = _check_game(game)
-    variant = check_choice("variant", variant, ("cfr+", "dcfr"))
+    variant = check_choice("variant", variant, ("cfr+", "dcfr", "pcfr+"))
+    check = check_choice("check", check, ("fixed", "adaptive"))
+    threads = check_threads(threads)
     iterations, target, time_limit = _budget(iterations, target_exploitability, time_limit)
     report_every = check_int("report_every", report_every, 1)
     for name, v in (("alpha", alpha), ("beta", beta), ("gamma", gamma)):
@@ -149,35 +195,39 @@ def cfr_plus(game, *, iterations=None, target_exploitability=None, time_limit=No
     timed_out = False
     t = 0
     last = None
+    adaptive = check == "adaptive" and target is not None
+    next_check = report_every
     try:
-        while t < iterations:
-            t += 1
-            state.iterate(t)
-            if bar is not None:
-                bar.update(1)
-            if t % report_every == 0 or t == iterations:
+        with using_threads(threads):
+            while t < iterations:
+                t += 1
+                state.iterate(t)
+                if bar is not None:
+                    bar.update(1)
+                if t >= next_check or t == iterations:
+                    flat = state.average()
+                    ev, br, _ = K.values_and_br(cg, flat)
+                    expl = float(np.sum(br - ev)) / n
+                    last = (t, flat, ev, br)
+                    history.append((t, expl, time.perf_counter() - t0))
+                    if bar is not None:
+                        bar.set_postfix(exploitability=f"{expl:.3g}")
+                    if target is not None and expl <= target:
+                        reached = True
+                        break
+                    next_check = _next_check(history, target, report_every) if adaptive else t + report_every
+                if time_limit is not None and time.perf_counter() - t0 >= time_limit:
+                    timed_out = True
+                    break
+            if last is None or last[0] != t:
                 flat = state.average()
                 ev, br, _ = K.values_and_br(cg, flat)
-                expl = float(np.sum(br - ev)) / n
-                last = (t, flat, ev, br)
-                history.append((t, expl, time.perf_counter() - t0))
-                if bar is not None:
-                    bar.set_postfix(exploitability=f"{expl:.3g}")
-                if target is not None and expl <= target:
-                    reached = True
-                    break
-            if time_limit is not None and time.perf_counter() - t0 >= time_limit:
-                timed_out = True
-                break
+                history.append((t, float(np.sum(br - ev)) / n, time.perf_counter() - t0))
+            else:
+                _, flat, ev, br = last
     finally:
         if bar is not None:
             bar.close()
-    if last is None or last[0] != t:
-        flat = state.average()
-        ev, br, _ = K.values_and_br(cg, flat)
-        history.append((t, float(np.sum(br - ev)) / n, time.perf_counter() - t0))
-    else:
-        _, flat, ev, br = last
     nc = float(np.sum(br - ev))
     if target is not None:
         converged = reached
