@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 
+from guts._validate import available_cores
 from guts.cli.options import int_arg, number_arg
 
 HELP = "Mercer hold'em (seed 004): solve SMH / MMH with 2 or 3 players, with collusion"
@@ -59,6 +60,9 @@ def add_subparser(subparsers):
     s.add_argument("--max-iterations", type=int, default=None, help="iteration cap (cfr+, fp; default: the method's own)")
     s.add_argument("--time-limit", type=number_arg("time-limit", float, 0.0, strict=True), default=None,
                    help="seconds (cfr+, fp; default: no limit)")
+    s.add_argument("--threads", type=int_arg("threads", 1, available_cores()), default=None,
+                   help="threads of the CFR and best-response kernels (default: all cores; the "
+                        "result does not depend on it)")
     s.set_defaults(func=run_solve)
     z = sub.add_parser("sizes", help="tree sizes of SMH / MMH with 2 and 3 players",
                        description="Public states, information sets and deals of the four variants.")
@@ -80,7 +84,7 @@ def run_solve(args) -> int:
         r = solve(args.variant, players=args.players, method=method, epsilon=args.epsilon,
                   collusion=args.collusion, team=args.team, max_iterations=args.max_iterations,
                   time_limit=args.time_limit, check=args.check, betting=args.betting,
-                  bets=args.bets)
+                  bets=args.bets, threads=args.threads)
     name = f"{r.players}P-{r.variant.upper()}"
     if r.collusion:
         name += f", {r.collusion} collusion of seats {r.team[0]},{r.team[1]}"

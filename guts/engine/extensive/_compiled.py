@@ -75,7 +75,21 @@ class TerminalChunk:
     seq: np.ndarray        # (n, nz) sequence of each player
     offset: np.ndarray     # (n, nz)
     scale: np.ndarray      # (nz,)
-    scatter: list          # per player csr (S_p+1, nz): terminal -> its sequence
+    num_seqs: tuple        # S_p + 1 per player
+    _scatter: list | None = None
+
+    @property
+    def scatter(self) -> list:
+        """Per player csr (S_p+1, nz): terminal -> its sequence. Built on first use (the
+        numpy reference pass): its index pointer has S_p + 1 entries per chunk, which for
+        a large game summed over hundreds of chunks would dominate memory (issue 21)."""
+        if self._scatter is None:
+            nz = self.z.size
+            self._scatter = [
+                sp.csr_matrix((np.ones(nz), (self.seq[p], np.arange(nz))), shape=(S1, nz))
+                for p, S1 in enumerate(self.num_seqs)
+            ]
+        return self._scatter
 
 
 @dataclass
@@ -386,14 +400,6 @@ def assemble(n, deals, kinds, parents, histories, drec, temp_next, temp_dec, ctx
         real = np.unique(tids[tids >= 0])
         # constants have scale 0, so any table serves them: one real table -> broadcast
         single = int(real[0]) if real.size == 1 else (0 if real.size == 0 else -1)
-        scatter = []
-        for p in range(n):
-            S1 = players[p].num_seqs
-            scatter.append(
-                sp.csr_matrix(
-                    (np.ones(zs.size), (term_seq[p, zs], np.arange(zs.size))), shape=(S1, zs.size)
-                )
-            )
         chunks.append(
             TerminalChunk(
                 z=zs,
@@ -404,7 +410,7 @@ def assemble(n, deals, kinds, parents, histories, drec, temp_next, temp_dec, ctx
                 seq=term_seq[:, zs],
                 offset=term_off[:, zs],
                 scale=term_scale[zs],
-                scatter=scatter,
+                num_seqs=tuple(players[p].num_seqs for p in range(n)),
             )
         )
         start = stop

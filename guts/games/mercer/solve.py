@@ -80,12 +80,14 @@ class MercerResult:
     history: tuple = field(default=(), repr=False)
 
 
-def br_gains(game, strategies) -> tuple:
-    """(values, best-response gains) of every player of ``game``."""
+def br_gains(game, strategies, *, threads=None) -> tuple:
+    """(values, best-response gains) of every player of ``game`` (float64, ``threads`` numba
+    threads: default all cores)."""
     from guts.engine.extensive import best_response, expected_values
 
-    ev = expected_values(game, strategies)
-    gains = np.array([best_response(game, strategies, p).value - ev[p] for p in range(game.num_players)])
+    ev = expected_values(game, strategies, threads=threads)
+    gains = np.array([best_response(game, strategies, p, threads=threads).value - ev[p]
+                      for p in range(game.num_players)])
     return ev, np.maximum(gains, 0.0)
 
 
@@ -132,7 +134,8 @@ def _validate(variant, players, method, epsilon, collusion, team):
 
 def solve(variant: str = "smh", players: int = 2, method: str = "lp", epsilon: float | None = None,
           collusion: str | None = None, team=None, *, max_iterations: int | None = None,
-          time_limit: float | None = None, progress: bool = False, **rule_options) -> MercerResult:
+          time_limit: float | None = None, progress: bool = False, threads=None,
+          **rule_options) -> MercerResult:
     """Solve a Mercer hold'em variant.
 
     Parameters
@@ -154,6 +157,9 @@ def solve(variant: str = "smh", players: int = 2, method: str = "lp", epsilon: f
         The colluders (two distinct seats of three).
     max_iterations, time_limit : optional
         Caps for the iterative methods.
+    threads : int, optional
+        Threads of the CFR and best-response kernels (default: all cores); the result does
+        not depend on it.
     **rule_options
         Passed to the rules (``check``, ``bets``, ``betting``, ``deck``, ``evaluator``).
 
@@ -186,7 +192,7 @@ def solve(variant: str = "smh", players: int = 2, method: str = "lp", epsilon: f
         eps = DEFAULT_EPSILON if epsilon is None else epsilon
         res = E.cfr_plus(game, iterations=max_iterations or MAX_ITER_CFR,
                          target_exploitability=eps / game.num_players, time_limit=time_limit,
-                         progress=progress)
+                         progress=progress, threads=threads)
     else:
         eps = DEFAULT_EPSILON if epsilon is None else epsilon
         kwargs = dict(epsilon=eps, max_iterations=max_iterations or MAX_ITER_FP, progress=progress)
@@ -195,7 +201,7 @@ def solve(variant: str = "smh", players: int = 2, method: str = "lp", epsilon: f
         res = E.fictitious_play(game, **kwargs)
     seconds = time.perf_counter() - t1
     history = tuple(getattr(res, "history", ()) or ())
-    ev, gains = br_gains(game, res.strategies)
+    ev, gains = br_gains(game, res.strategies, threads=threads)
     nc = float(gains.sum())
     converged = bool(res.converged)
     if method == "cfr+" and nc > eps * (1 + 1e-9):
