@@ -308,3 +308,72 @@ def _scatter_row(s, lo, hi, row_of, contrib, g):
         i = row_of[j]
         for t in range(contrib.shape[1]):
             g[s, t] += contrib[i, t]
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def regret_update(mode, w, pos_factor, neg_factor, V, Vdec, dec_first, dec_na, regret, avg, own, B):
+    """One player's CFR update in place, without temporaries (issue 21: memory).
+
+    For every decision h, type t and action sequence s of h: ``avg[s] += w own[s]`` (the
+    average strategy's realisation weights), ``d = V[s] - Vdec[h]`` (instantaneous regret),
+    ``regret[s] += d`` then mode 0 (CFR+) / 2 (PCFR+): clip at zero; mode 1 (DCFR): times
+    ``pos_factor`` if positive else ``neg_factor``. New behaviour ``B``: regret matching on
+    ``max(regret, 0)`` (modes 0, 1) or on ``max(regret + d, 0)`` (mode 2, the prediction),
+    uniform where the block sums to zero. Parallel over decisions (each owns its rows).
+    """
+    H = dec_first.shape[0]
+    for h in prange(H):
+        _regret_update_decision(h, mode, w, pos_factor, neg_factor, V, Vdec, dec_first, dec_na,
+                                regret, avg, own, B)
+    return B
+
+
+@njit(cache=True, nogil=True)
+def _regret_update_decision(h, mode, w, pos_factor, neg_factor, V, Vdec, dec_first, dec_na, regret, avg,
+                            own, B):
+    T = V.shape[1]
+    f = dec_first[h]
+    na = dec_na[h]
+    for t in range(T):
+        vd = Vdec[h, t]
+        tot = 0.0
+        for a in range(na):
+            s = f + a
+            d = V[s, t] - vd
+            avg[s, t] += w * own[s, t]
+            r = regret[s, t] + d
+            if mode == 1:
+                r *= pos_factor if r > 0 else neg_factor
+            elif r < 0.0:
+                r = 0.0
+            regret[s, t] = r
+            x = r + d if mode == 2 else r
+            if x < 0.0:
+                x = 0.0
+            B[s, t] = x
+            tot += x
+        for a in range(na):
+            s = f + a
+            if tot > 0.0:
+                B[s, t] = B[s, t] / tot
+            else:
+                B[s, t] = 1.0 / na
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def normalise_into(dec_first, dec_na, X, B):
+    """``B`` = rows of ``X`` divided by their decision-block sums, uniform where a block
+    sums to zero (row 0 = 1); :func:`.strategies.normalise_blocks` without temporaries."""
+    T = X.shape[1]
+    for t in range(T):
+        B[0, t] = 1.0
+    for h in prange(dec_first.shape[0]):
+        f = dec_first[h]
+        na = dec_na[h]
+        for t in range(T):
+            tot = 0.0
+            for a in range(na):
+                tot += X[f + a, t]
+            for a in range(na):
+                B[f + a, t] = X[f + a, t] / tot if tot > 0.0 else 1.0 / na
+    return B

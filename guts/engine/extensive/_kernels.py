@@ -143,9 +143,9 @@ def _aux(cg):
     return aux
 
 
-def reach(pt, B):
-    """Top-down realisation weights R (S+1, T) of one player's behaviour B."""
-    R = np.empty_like(B)
+def reach(pt, B, out=None):
+    """Top-down realisation weights R (S+1, T) of one player's behaviour B (into ``out``)."""
+    R = np.empty_like(B) if out is None else out
     R[0] = 1.0
     sp = pt.seq_parent
     for (_, _, slo, shi, _, _, _) in pt.levels:
@@ -216,13 +216,16 @@ def terminal_values(cg, p, reaches, fused=None):
     return g
 
 
-def backup_mean(pt, g, B):
+def backup_mean(pt, g, B, out=None):
     """Bottom-up values under behaviour B.  Returns (V (S+1,T), Vdec (H,T)).
 
     ``V[s]`` = counterfactual value of sequence s (its action taken, B below),
-    ``Vdec[h]`` = counterfactual value of decision h under B.
+    ``Vdec[h]`` = counterfactual value of decision h under B.  ``out=g`` overwrites g
+    (saves a copy).
     """
-    V = g.copy()
+    V = g.copy() if out is None else out
+    if out is not None and out is not g:
+        V[...] = g
     Vdec = np.empty((pt.num_decisions, g.shape[1]))
     for (dlo, dhi, slo, shi, uniq, pstarts, bstarts) in reversed(pt.levels):
         vd = np.add.reduceat(B[slo:shi] * V[slo:shi], bstarts, axis=0)
@@ -231,9 +234,12 @@ def backup_mean(pt, g, B):
     return V, Vdec
 
 
-def backup_max(pt, g):
-    """Bottom-up best-response values.  Returns (V (S+1,T), Vdec (H,T))."""
-    V = g.copy()
+def backup_max(pt, g, out=None):
+    """Bottom-up best-response values.  Returns (V (S+1,T), Vdec (H,T)); ``out=g``
+    overwrites g."""
+    V = g.copy() if out is None else out
+    if out is not None and out is not g:
+        V[...] = g
     Vdec = np.empty((pt.num_decisions, g.shape[1]))
     for (dlo, dhi, slo, shi, uniq, pstarts, bstarts) in reversed(pt.levels):
         vd = np.maximum.reduceat(V[slo:shi], bstarts, axis=0)
@@ -262,8 +268,9 @@ def all_reaches(cg, flat):
     return [reach(cg.players[q], flat[q]) for q in range(cg.num_players)]
 
 
-def values_and_br(cg, flat, reaches=None):
-    """(expected values (n,), best-response values (n,), per-player (V, Vdec) of the BR)."""
+def values_and_br(cg, flat, reaches=None, keep=True):
+    """(expected values (n,), best-response values (n,), per-player (V, Vdec) of the BR;
+    ``keep=False``: None instead, so only one player's arrays live at a time)."""
     n = cg.num_players
     if reaches is None:
         reaches = all_reaches(cg, flat)
@@ -273,7 +280,8 @@ def values_and_br(cg, flat, reaches=None):
     for p in range(n):
         g = terminal_values(cg, p, reaches)
         ev[p] = float(np.sum(reaches[p] * g))
-        V, Vdec = backup_max(cg.players[p], g)
+        V, Vdec = backup_max(cg.players[p], g, out=g)      # g is not needed any more
         br[p] = float(V[0].sum())
-        out.append((V, Vdec))
+        out.append((V, Vdec) if keep else None)
+        del g, V, Vdec
     return ev, br, out

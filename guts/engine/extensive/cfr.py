@@ -42,6 +42,7 @@ import numpy as np
 
 from ...errors import ConvergenceWarning, GutsInputError
 from ..._validate import check_choice, check_int, check_positive_float
+from . import _fused
 from . import _kernels as K
 from ._threads import check_threads, using_threads
 from .result import ExtensiveResult
@@ -76,36 +77,50 @@ class _CFRState:
                 continue
             B = self.B[p]
             g = K.terminal_values(cg, p, self.R)
-            V, Vdec = K.backup_mean(pt, g, B)
-            delta = V[1:] - Vdec[self.seq_dec[p]]
-            reg = self.regret[p][1:]
-            # average strategy: realisation weights of the strategy played at iteration t
-            own = self.R[p]
-            if self.variant in ("cfr+", "pcfr+"):
-                w = float(t) if self.variant == "cfr+" else float(t) ** self.gamma
-                self.avg[p][1:] += w * own[1:]
-                reg += delta
-                np.maximum(reg, 0.0, out=reg)
+            V, Vdec = K.backup_mean(pt, g, B, out=g)
+            if self.variant == "cfr+":
+                mode, w, fp, fn = 0, float(t), 1.0, 1.0
+            elif self.variant == "pcfr+":
+                mode, w, fp, fn = 2, float(t) ** self.gamma, 1.0, 1.0
             else:
-                w = float(t) ** self.gamma
-                self.avg[p][1:] += w * own[1:]
-                reg += delta
                 ta = float(t) ** self.alpha
                 tb = float(t) ** self.beta
-                reg *= np.where(reg > 0, ta / (ta + 1.0), tb / (tb + 1.0))
-            if self.variant == "pcfr+":
-                # optimistic step: regret matching on the cumulative regret plus the
-                # prediction (this iteration's instantaneous regret)
-                pred = np.zeros_like(self.regret[p])
-                np.add(reg, delta, out=pred[1:])
-                np.maximum(pred, 0.0, out=pred)
-                self.B[p] = normalise_blocks(pt, pred)
+                mode, w, fp, fn = 1, float(t) ** self.gamma, ta / (ta + 1.0), tb / (tb + 1.0)
+            if K.USE_FUSED:
+                # in place, no temporaries: avg += w R_own; regret update; B = regret matching
+                _fused.regret_update(mode, w, fp, fn, V, Vdec, pt.dec_first, pt.dec_num_actions,
+                                     self.regret[p], self.avg[p], self.R[p], B)
             else:
-                self.B[p] = normalise_blocks(pt, np.maximum(self.regret[p], 0.0))
-            self.R[p] = K.reach(pt, self.B[p])
+                self._update_numpy(p, pt, mode, w, fp, fn, V, Vdec)
+            del g, V, Vdec
+            self.R[p] = K.reach(pt, self.B[p], out=self.R[p])
+
+    def _update_numpy(self, p, pt, mode, w, fp, fn, V, Vdec):
+        """Reference (numpy) form of :func:`._fused.regret_update`."""
+        delta = V[1:] - Vdec[self.seq_dec[p]]
+        reg = self.regret[p][1:]
+        # average strategy: realisation weights of the strategy played at iteration t
+        self.avg[p][1:] += w * self.R[p][1:]
+        reg += delta
+        if mode == 1:
+            reg *= np.where(reg > 0, fp, fn)
+        else:
+            np.maximum(reg, 0.0, out=reg)
+        if mode == 2:
+            # optimistic step: regret matching on the cumulative regret plus the
+            # prediction (this iteration's instantaneous regret)
+            pred = np.zeros_like(self.regret[p])
+            np.add(reg, delta, out=pred[1:])
+            np.maximum(pred, 0.0, out=pred)
+            self.B[p][:] = normalise_blocks(pt, pred)
+        else:
+            self.B[p][:] = normalise_blocks(pt, np.maximum(self.regret[p], 0.0))
 
     def average(self):
-        return [normalise_blocks(pt, A) for pt, A in zip(self.cg.players, self.avg)]
+        if not K.USE_FUSED:
+            return [normalise_blocks(pt, A) for pt, A in zip(self.cg.players, self.avg)]
+        return [_fused.normalise_into(pt.dec_first, pt.dec_num_actions, A, np.empty_like(A))
+                if pt.num_decisions else normalise_blocks(pt, A) for pt, A in zip(self.cg.players, self.avg)]
 
 
 def _next_check(history, target, step):
@@ -200,13 +215,14 @@ def cfr_plus(game, *, iterations=None, target_exploitability=None, time_limit=No
     try:
         with using_threads(threads):
             while t < iterations:
+                last = None           # the previous check's average is stale: free it
                 t += 1
                 state.iterate(t)
                 if bar is not None:
                     bar.update(1)
                 if t >= next_check or t == iterations:
                     flat = state.average()
-                    ev, br, _ = K.values_and_br(cg, flat)
+                    ev, br, _ = K.values_and_br(cg, flat, keep=False)
                     expl = float(np.sum(br - ev)) / n
                     last = (t, flat, ev, br)
                     history.append((t, expl, time.perf_counter() - t0))
@@ -221,7 +237,7 @@ def cfr_plus(game, *, iterations=None, target_exploitability=None, time_limit=No
                     break
             if last is None or last[0] != t:
                 flat = state.average()
-                ev, br, _ = K.values_and_br(cg, flat)
+                ev, br, _ = K.values_and_br(cg, flat, keep=False)
                 history.append((t, float(np.sum(br - ev)) / n, time.perf_counter() - t0))
             else:
                 _, flat, ev, br = last

@@ -66,7 +66,7 @@ def nash_conv(game, strategies, *, threads=None) -> float:
     cg = _check_game(game)
     flat = to_flat(game, strategies)
     with using_threads(threads):
-        ev, br, _ = K.values_and_br(cg, flat)
+        ev, br, _ = K.values_and_br(cg, flat, keep=False)
     return float(np.sum(br - ev))
 
 

@@ -135,7 +135,7 @@ def _validate(variant, players, method, epsilon, collusion, team):
 def solve(variant: str = "smh", players: int = 2, method: str = "lp", epsilon: float | None = None,
           collusion: str | None = None, team=None, *, max_iterations: int | None = None,
           time_limit: float | None = None, progress: bool = False, threads=None,
-          **rule_options) -> MercerResult:
+          cfr_options: dict | None = None, **rule_options) -> MercerResult:
     """Solve a Mercer hold'em variant.
 
     Parameters
@@ -160,6 +160,9 @@ def solve(variant: str = "smh", players: int = 2, method: str = "lp", epsilon: f
     threads : int, optional
         Threads of the CFR and best-response kernels (default: all cores); the result does
         not depend on it.
+    cfr_options : dict, optional
+        Extra options of :func:`guts.engine.extensive.cfr_plus` for ``"cfr+"``, e.g.
+        ``dict(variant="pcfr+", check="adaptive")`` (the study's choice for large games).
     **rule_options
         Passed to the rules (``check``, ``bets``, ``betting``, ``deck``, ``evaluator``).
 
@@ -192,7 +195,7 @@ def solve(variant: str = "smh", players: int = 2, method: str = "lp", epsilon: f
         eps = DEFAULT_EPSILON if epsilon is None else epsilon
         res = E.cfr_plus(game, iterations=max_iterations or MAX_ITER_CFR,
                          target_exploitability=eps / game.num_players, time_limit=time_limit,
-                         progress=progress, threads=threads)
+                         progress=progress, threads=threads, **(cfr_options or {}))
     else:
         eps = DEFAULT_EPSILON if epsilon is None else epsilon
         kwargs = dict(epsilon=eps, max_iterations=max_iterations or MAX_ITER_FP, progress=progress)

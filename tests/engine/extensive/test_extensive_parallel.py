@@ -65,3 +65,19 @@ def test_pcfr_plus_adaptive_reaches_certified_target_on_kuhn():
     fixed = cfr_plus(game, target_exploitability=1e-4, report_every=5)
     # fewer best-response passes than the fixed schedule needs
     assert len(r.history) < len(fixed.history)
+
+
+@pytest.mark.parametrize("variant", ["cfr+", "dcfr", "pcfr+"])
+def test_fused_regret_update_equals_numpy_reference(monkeypatch, variant):
+    game = leduc_poker(2)
+    runs = []
+    for fused in (True, False):
+        monkeypatch.setattr(K, "USE_FUSED", fused)
+        st = _CFRState(game.compiled, variant, 1.5, 0.0, 2.0)
+        for t in range(1, 8):
+            st.iterate(t)
+        runs.append(st)
+    for p in range(2):
+        for name in ("regret", "avg", "B", "R"):
+            a, b = getattr(runs[0], name)[p], getattr(runs[1], name)[p]
+            np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-12 * max(1.0, np.abs(b).max()))
