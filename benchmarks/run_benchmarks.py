@@ -180,6 +180,6 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    from guts.errors import guarded
+    from guts.cli.guard import guarded
 
     sys.exit(guarded("run_benchmarks", main)[0])

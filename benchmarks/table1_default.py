@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from guts.cli.table1 import DEFAULT_METHOD, DEFAULT_SOLVER
-from guts.errors import guarded
+from guts.cli.guard import guarded
 from guts.studies.output import AUTO, plan_output, write_csv, write_meta
 from guts.studies.table1 import run_table1
 

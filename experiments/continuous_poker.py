@@ -10,7 +10,7 @@ and the convergence of the discretised game's LP value to the closed-form value:
 import argparse
 import sys
 
-from guts.errors import guarded
+from guts.cli.guard import guarded
 from guts.studies import continuous_poker as study
 
 

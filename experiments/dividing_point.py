@@ -8,7 +8,7 @@ Thin script over :mod:`guts.studies.dividing_point`:
 import argparse
 import sys
 
-from guts.errors import guarded
+from guts.cli.guard import guarded
 
 
 def main(argv=None) -> int:
@@ -27,7 +27,7 @@ def main(argv=None) -> int:
 
         s = run(out=AUTO if args.out is None else args.out, lp_mesh=args.lp_mesh, meshes=tuple(int(m) for m in args.meshes.split(",")),
                 order_meshes=tuple(int(m) for m in args.order_meshes.split(",")),
-                order_pots=tuple(float(x) if "." in x else int(x) for x in args.order_pots.split(",")))
+                order_pots=tuple(float(x) if "." in x else int(x) for x in args.order_pots.split(",")), echo=print)
         print(s["rates"].to_string(index=False))
         o = s["ordering"]
         print(o.groupby("game")[["certified", "same_E1"]].mean().to_string())

@@ -1,10 +1,15 @@
 """Figures 1 and 2 of the paper (§5) into results/fig1_components.png, results/fig2_blend.png.
 
-Thin script over :mod:`guts.studies.figures_1_2` (see ``--help``).
+Thin script over ``guts figures`` (see ``--help``).
 """
 import sys
 
-from guts.studies.figures_1_2 import main
+from guts.cli import main as guts_main
+
+
+def main(argv=None) -> int:
+    return guts_main(["figures", *(sys.argv[1:] if argv is None else argv)])
+
 
 if __name__ == "__main__":
     sys.exit(main())

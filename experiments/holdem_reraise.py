@@ -1,7 +1,15 @@
-"""Hold'em (seed 001, issue 12): thin script over :mod:`guts.studies.holdem` (see ``--help``)."""
+"""Hold'em raise game where Bob re-raises (issue 12) into results/holdem/.
+
+Thin script over ``guts holdem reraise`` (see ``--help``).
+"""
 import sys
 
-from guts.studies.holdem import main_reraise
+from guts.cli import main as guts_main
+
+
+def main(argv=None) -> int:
+    return guts_main(["holdem", "reraise", *(sys.argv[1:] if argv is None else argv)])
+
 
 if __name__ == "__main__":
-    sys.exit(main_reraise())
+    sys.exit(main())

@@ -1,10 +1,15 @@
-"""Mercer hold'em (seed 004): the 'tables' artefact into results/mercer/ (see guts.studies.mercer).
+"""Mercer hold'em (program rjullman/poker-nasheq): the 'tables' artefact into results/mercer/.
 
-    python experiments/mercer_tables.py [--out results/mercer]
+Thin script over ``guts mercer study tables`` (see ``--help``).
 """
 import sys
 
-from guts.studies.mercer import main
+from guts.cli import main as guts_main
+
+
+def main(argv=None) -> int:
+    return guts_main(["mercer", "study", "tables", *(sys.argv[1:] if argv is None else argv)])
+
 
 if __name__ == "__main__":
-    sys.exit(main(artefact="tables"))
+    sys.exit(main())

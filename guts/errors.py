@@ -2,11 +2,11 @@
 
 Every module raises these (and only these) so that no module has to import a solver
 just to catch or emit its warning class; the CLI turns :class:`GutsInputError` into one
-line on stderr and exit code 2.
+line on stderr and exit code 2 (:func:`guts.cli.guard.guarded`: exit codes live in the cli).
 """
 from __future__ import annotations
 
-__all__ = ["GutsInputError", "SolverError", "ConvergenceWarning", "Interrupted", "guarded"]
+__all__ = ["GutsInputError", "SolverError", "ConvergenceWarning", "Interrupted"]
 
 
 class GutsInputError(ValueError):
@@ -30,24 +30,3 @@ class Interrupted(KeyboardInterrupt):
     def __init__(self, completed=()):
         super().__init__()
         self.completed = [str(c) for c in completed]
-
-
-def guarded(prog: str, func, *args, **kwargs):
-    """Run ``func``; return ``(exit_code, result)`` with bad input and Ctrl-C turned into codes.
-
-    :class:`GutsInputError` prints one line ``<prog>: error: ...`` on stderr and gives 2;
-    Ctrl-C prints one line and gives 130 (outputs are written atomically, so nothing is
-    half-written).  Shared by the ``guts`` command and the study scripts.
-    """
-    import sys
-
-    try:
-        return 0, func(*args, **kwargs)
-    except GutsInputError as exc:
-        print(f"{prog}: error: {exc}", file=sys.stderr)
-        return 2, None
-    except KeyboardInterrupt as exc:
-        done = getattr(exc, "completed", [])
-        print(f"\n{prog}: interrupted; " + (f"complete: {', '.join(done)}; nothing else was written" if done
-                                             else "no partial output was written"), file=sys.stderr)
-        return 130, None

@@ -142,3 +142,44 @@ def test_checker_catches_a_bad_module_graph_on_disk(tmp_path):
     assert any(v.startswith("guts.games.a.rules -> guts.games.b") for v in found)
     assert any(v.startswith("guts.studies.run -> guts.cli") for v in found)
     assert not any(v.startswith("guts.games.b.other") for v in found)  # its own family
+
+
+def presentation_calls(root: Path) -> list[str]:
+    """``print``, ``input``, ``sys.exit``/``exit``/``quit`` calls and ``argparse`` imports in the library layers.
+
+    The library raises and returns; only ``guts.cli`` talks to a terminal and picks exit codes
+    (issue 19).  ``print`` passed as a value (``echo=print``) counts too.
+    """
+    found = []
+    for layer_dir in ("engine", "games", "studies"):
+        for path in sorted((root / layer_dir).rglob("*.py")):
+            name = module_name(path, root)
+            for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+                if isinstance(node, ast.Name) and node.id in ("print", "input", "exit", "quit"):
+                    found.append(f"{name}:{node.lineno} {node.id}")
+                elif isinstance(node, ast.Attribute) and node.attr == "exit" and \
+                        isinstance(node.value, ast.Name) and node.value.id in ("sys", "os"):
+                    found.append(f"{name}:{node.lineno} {node.value.id}.exit")
+                elif isinstance(node, ast.Import) and any(a.name == "argparse" for a in node.names):
+                    found.append(f"{name}:{node.lineno} import argparse")
+                elif isinstance(node, ast.ImportFrom) and node.module == "argparse":
+                    found.append(f"{name}:{node.lineno} from argparse")
+    return found
+
+
+def test_library_layers_are_free_of_presentation():
+    assert presentation_calls(PACKAGE_DIR) == []
+
+
+def test_presentation_checker_catches_each_kind(tmp_path):
+    root = tmp_path / "guts"
+    for folder in ("engine", "games/a", "studies"):
+        (root / folder).mkdir(parents=True)
+    (root / "engine" / "x.py").write_text("import sys\ndef f():\n    print('hi')\n    sys.exit(2)\n")
+    (root / "games" / "a" / "y.py").write_text("from argparse import ArgumentParser\n")
+    (root / "studies" / "z.py").write_text("def g(echo=print):\n    import argparse\n    exit(1)\n")
+    (root / "studies" / "ok.py").write_text("def h(echo=None):\n    if echo:\n        echo('x')\n")
+    found = presentation_calls(root)
+    assert sorted(found) == sorted(["guts.engine.x:3 print", "guts.engine.x:4 sys.exit",
+                                    "guts.games.a.y:1 from argparse", "guts.studies.z:1 print",
+                                    "guts.studies.z:2 import argparse", "guts.studies.z:3 exit"])

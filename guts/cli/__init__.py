@@ -23,7 +23,7 @@ import re
 import sys
 
 from guts.cli.options import DefaultsFormatter
-from guts.errors import guarded
+from guts.cli.guard import guarded
 
 __all__ = ["main", "build_parser", "guarded", "SUBCOMMANDS", "COMMANDS", "Parser", "iter_commands"]
 
@@ -39,6 +39,10 @@ COMMANDS = (
     ("poker", "guts.cli.poker"),
     ("holdem", "guts.cli.holdem"),
     ("mercer", "guts.cli.mercer"),
+    ("teams", "guts.cli.teams"),
+    ("figures", "guts.cli.figures"),
+    ("fp-three-player", "guts.cli.fictitious"),
+    ("full-vs-pseudo-bloc", "guts.cli.full_vs_pseudo_bloc"),
 )
 
 

@@ -5,7 +5,8 @@ import argparse
 
 from guts._validate import GutsInputError
 from guts.cli.options import add_mesh, add_seed, add_size
-from guts.games.guts.bot import MAX_OPPONENTS, bot_strategy, load_bot_strategy
+from guts.games.guts.bot import MAX_OPPONENTS, bot_strategy
+from guts.studies.bot import load_bot_strategy
 
 
 def player1_arg(text):

@@ -16,7 +16,7 @@ from fractions import Fraction
 from guts.cli.options import int_arg
 from guts.errors import GutsInputError
 
-HELP = "the patent's betting games (seed 003) by the dividing-point method: points, value, certificate"
+HELP = "the patent's betting games (Hundal and Reitzen, US patent 6,129,631) by the dividing-point method: points, value, certificate"
 GAMES = ("a", "b", "c", "d")
 
 

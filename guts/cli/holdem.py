@@ -1,7 +1,10 @@
-"""``guts holdem``: the heads-up hold'em raise game of seed 001 (issue 12).
+"""``guts holdem``: the heads-up hold'em raise game of an online note (issue 12).
 
     guts holdem equities [--threads 2] [--check]      regenerate the exact equity table
     guts holdem solve --max-raise 40 [--reraise 5,10,20,40,80,160] [--out results/holdem]
+    guts holdem raise-game [--max-raise 40]           the R = 40 artefacts of results/holdem/
+    guts holdem reraise [--raises 4,6,9,13,20,30]     Bob re-raises, against the game without
+    guts holdem equity-summaries                      equity summaries of the cached table
 """
 from __future__ import annotations
 
@@ -9,7 +12,7 @@ import argparse
 
 from guts.cli.options import int_arg
 
-HELP = "heads-up hold'em raise game (seed 001): exact equities and the one-LP solution"
+HELP = "heads-up hold'em raise game (the hold'em note): exact equities and the one-LP solution"
 
 
 def _sizes_arg(text):
@@ -18,8 +21,8 @@ def _sizes_arg(text):
 
     try:
         return parse_sizes_list(text)
-    except GutsInputError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
+    except GutsInputError:
+        raise argparse.ArgumentTypeError(f"{text!r}; accepted: comma-separated integers >= 2, e.g. 4,8,16") from None
 
 
 def add_subparser(subparsers):
@@ -46,7 +49,66 @@ def add_subparser(subparsers):
     s.add_argument("--no-write", action="store_true", help="print only")
     s.add_argument("--quiet", action="store_true", help="no progress lines")
     s.set_defaults(func=run_solve)
+    from guts.studies.holdem import DEFAULT_OUT, SEED_RAISES, SEED_RERAISES
+
+    g = sub.add_parser("raise-game", help="the raise game's artefacts (strategies, plots, comparison with "
+                       "Hundal and Reitzen's figures) into results/holdem/",
+                       description="Solve the raise game and write its artefacts.")
+    g.add_argument("--max-raise", type=int_arg("max-raise", 2), default=40, help="largest raise R (>= 2)")
+    g.add_argument("--method", choices=["auto", "lp", "oracle", "engine"], default="auto",
+                   help="structured LP, raise-size generation, or the engine's sequence-form LP")
+    g.add_argument("--out", default=str(DEFAULT_OUT), help="output folder")
+    g.set_defaults(func=run_raise_game)
+    r = sub.add_parser("reraise", help="Bob re-raises: value and Alice's strategy into results/holdem/",
+                       description="Solve the game where Bob may re-raise and the same game without.")
+    x = r.add_mutually_exclusive_group()
+    x.add_argument("--raises", type=_sizes_arg, default=",".join(map(str, SEED_RAISES)), help="Alice's raise sizes")
+    x.add_argument("--max-raise", type=int_arg("max-raise", 2), default=None,
+                   help="Alice raises 2..R instead of --raises (default: use --raises)")
+    r.add_argument("--reraise", type=_sizes_arg, default=",".join(map(str, SEED_RERAISES)), help="Bob's re-raise sizes")
+    r.add_argument("--out", default=str(DEFAULT_OUT), help="output folder")
+    r.set_defaults(func=run_reraise)
+    q = sub.add_parser("equity-summaries", help="equity summaries of the cached exact table into results/holdem/",
+                       description="Summarise the cached 169 x 169 equity table (against a random hand; matrix).")
+    q.add_argument("--out", default=str(DEFAULT_OUT), help="output folder")
+    q.set_defaults(func=run_equity_summaries)
     return p
+
+
+def run_raise_game(args) -> int:
+    from guts.studies.holdem import raise_game_study, source_comparison
+
+    paths, r = raise_game_study(args.max_raise, args.out, args.method)
+    print(f"value {r.value:.12f} chips/hand, exploitability {r.exploitability:.2e} ({r.certified_by}), "
+          f"{r.seconds:.1f} s")
+    if args.max_raise == 40:
+        print(source_comparison(r).to_string(index=False))
+    for p in paths:
+        print(f"wrote {p}")
+    return 0
+
+
+def run_reraise(args) -> int:
+    import time
+
+    from guts.studies.holdem import reraise_study
+
+    t0 = time.perf_counter()
+    raises = tuple(range(2, args.max_raise + 1)) if args.max_raise else args.raises
+    paths, base, rr = reraise_study(raises, args.reraise, args.out)
+    print(f"without re-raise: value {base.value:.12f}; with: {rr.value:.12f} "
+          f"(exploitability {rr.exploitability:.2e}); {time.perf_counter() - t0:.1f} s")
+    for p in paths:
+        print(f"wrote {p}")
+    return 0
+
+
+def run_equity_summaries(args) -> int:
+    from guts.studies.holdem import equity_study
+
+    for p in equity_study(args.out):
+        print(f"wrote {p}")
+    return 0
 
 
 def run_equities(args) -> int:

@@ -1,9 +1,10 @@
-"""``guts mercer``: Mercer hold'em (seed 004): solve a variant, print the tree sizes.
+"""``guts mercer``: Mercer hold'em (Ullman 2015): solve a variant, print the tree sizes.
 
     guts mercer solve smh --players 2 --method lp
     guts mercer solve mmh --players 3 --method cfr+ --epsilon 0.01 --collusion strong --team 1,2
-    guts mercer solve smh --players 3 --bets 8      # the seed's printed 3P-SMH values
+    guts mercer solve smh --players 3 --bets 8      # the thesis's printed 3P-SMH values
     guts mercer sizes
+    guts mercer study values [--out results/mercer]   # one artefact of results/mercer/
 """
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import argparse
 from guts._validate import available_cores
 from guts.cli.options import int_arg, number_arg
 
-HELP = "Mercer hold'em (seed 004): solve SMH / MMH with 2 or 3 players, with collusion"
+HELP = "Mercer hold'em (Ullman 2015): solve SMH / MMH with 2 or 3 players, with collusion"
 
 
 def _team(text: str):
@@ -42,8 +43,8 @@ def add_subparser(subparsers):
     sub = p.add_subparsers(dest="mercer_command", metavar="ACTION", parser_class=type(p))
     sub.required = True
     s = sub.add_parser("solve", help="solve one variant and print values and exploitability",
-                       description="Solve SMH or MMH (seed 004 §4) exactly (LP) or by CFR+ / the "
-                                   "seed's fictitious play; print every seat's value and the "
+                       description="Solve SMH or MMH (Ullman 2015 §4) exactly (LP) or by CFR+ / the "
+                                   "thesis's fictitious play; print every seat's value and the "
                                    "exploitability certificate.")
     s.add_argument("variant", help="smh or mmh")
     s.add_argument("--players", type=int_arg("players", 2, 3), default=2, help="2 or 3 (default 2)")
@@ -67,7 +68,31 @@ def add_subparser(subparsers):
     z = sub.add_parser("sizes", help="tree sizes of SMH / MMH with 2 and 3 players",
                        description="Public states, information sets and deals of the four variants.")
     z.set_defaults(func=run_sizes)
+    from guts.studies.mercer import ARTEFACTS
+
+    a = sub.add_parser("study", help="write one artefact of results/mercer/ (sizes, values, tables, ...)",
+                       description="Compute one artefact of the Mercer hold'em study and write it (CSV/PNG "
+                                   "with a .meta.json) under --out.")
+    a.add_argument("artefact", choices=sorted(ARTEFACTS), help="the artefact")
+    a.add_argument("--out", default="results/mercer", help="output folder (default results/mercer)")
+    a.set_defaults(func=run_study)
     return p
+
+
+def run_study(args) -> int:
+    import sys
+    import time
+
+    import pandas as pd
+
+    from guts.studies.mercer import ARTEFACTS
+
+    t0 = time.perf_counter()
+    df = ARTEFACTS[args.artefact](args.out)
+    with pd.option_context("display.width", 200, "display.max_columns", 30, "display.max_rows", 200):
+        print(df.to_string(index=False))
+    print(f"wall time {time.perf_counter() - t0:.1f} s", file=sys.stderr)
+    return 0
 
 
 def run_solve(args) -> int:
@@ -91,7 +116,7 @@ def run_solve(args) -> int:
     print(f"{name}: method {r.method}" + (f", epsilon {r.epsilon:g}" if r.epsilon else " (exact)"))
     print("values per seat   " + "  ".join(f"{v:+.6f}" for v in r.values))
     print(f"exploitability    {r.exploitability:.3e}   NashConv {r.nash_conv:.3e}   "
-          f"max regret (seed's epsilon) {r.max_regret:.3e}")
+          f"max regret (thesis's epsilon) {r.max_regret:.3e}")
     s = r.stats
     print(f"tree              {s.public_states} public states, {s.info_sets} information sets, "
           f"{s.deals} deals")
@@ -104,7 +129,7 @@ def run_sizes(args) -> int:
     from guts.games.mercer import build_game, variant_rules
 
     print(f"{'variant':10s} {'public states':>13s} {'decisions':>9s} {'info sets':>9s} {'deals':>6s} "
-          f"{'seed tree nodes':>15s}")
+          f"{'thesis tree nodes':>15s}")
     for v in ("smh", "mmh"):
         for n in (2, 3):
             s = build_game(variant_rules(v, n), count_full_tree=True).stats

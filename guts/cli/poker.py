@@ -1,7 +1,7 @@
 """``guts poker``: one-round betting games on [0, 1] hands.
 
-``guts poker continuous`` (seed 000: von Neumann, Newman, limit continuous poker) and
-``guts poker dividing-point`` (seed 003: the patent's dividing-point games).  Each family
+``guts poker continuous`` (Spears 2025: von Neumann, Newman, limit continuous poker) and
+``guts poker dividing-point`` (Hundal and Reitzen, US patent 6,129,631: the patent's dividing-point games).  Each family
 keeps its own module (:mod:`guts.cli.continuous_poker`, :mod:`guts.cli.dividing_point`);
 this module only groups them.
 """
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from guts.cli import continuous_poker, dividing_point
 
-HELP = "one-round betting games on [0, 1] hands: continuous (seed 000), dividing-point (seed 003)"
+HELP = "one-round betting games on [0, 1] hands: continuous (Spears 2025), dividing-point (Hundal and Reitzen, US patent 6,129,631)"
 FAMILIES = [continuous_poker, dividing_point]
 
 

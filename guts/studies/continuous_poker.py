@@ -1,11 +1,11 @@
-"""Continuous poker artefacts (seed 000, issue 10) under ``results/continuous_poker/``.
+"""Continuous poker artefacts (Spears 2025, issue 10) under ``results/continuous_poker/``.
 
 * ``figure1_strategies.png`` (+ ``.csv``): bet function x -> s and call function s -> c(s)
-  for (L, U) from lenient (0, 10) to restricted (0.5, 1) (seed Figure 1);
+  for (L, U) from lenient (0, 10) to restricted (0.5, 1) (the paper's Figure 1);
 * ``figure2_von_neumann_payoff.png``, ``figure3_newman_payoff.png``: the bettor's payoff
-  over the (x, y) square at equilibrium (seed Figures 2-3);
+  over the (x, y) square at equilibrium (the paper's Figures 2-3);
 * ``figure4_limit_value.png`` (+ ``limit_value.csv``): the value of limit poker over
-  (L, U) -- new: the seed does not compute it;
+  (L, U) -- new: the paper does not compute it;
 * ``lp_convergence.csv`` / ``.png``: the discretised game (M hands, K sizes) solved by
   the engine's sequence-form LP against the closed-form value, with fitted rates.
 
@@ -25,7 +25,7 @@ from guts.studies.output import AUTO, ensure_output_dir, plan_output, save_figur
 __all__ = ["FIGURE1_LIMITS", "write_figures", "run_lp_convergence", "fit_rates", "DEFAULT_OUT"]
 
 DEFAULT_OUT = "results/continuous_poker"
-#: (L, U) of Figure 1, lenient to restricted (the seed's endpoints (0, 10) and (0.5, 1))
+#: (L, U) of Figure 1, lenient to restricted (the paper's endpoints (0, 10) and (0.5, 1))
 FIGURE1_LIMITS = ((0.0, 10.0), (0.0, 2.0), (0.25, 1.5), (0.5, 1.0))
 #: LP convergence defaults: (L, U) pairs, meshes M and size counts K
 LP_LIMITS = ((0.5, 1.0), (0.25, 2.0), (1.0, 1.0))
@@ -46,7 +46,7 @@ def _strategy_curves(L, U, n=801):
 
 
 def figure1(limits=FIGURE1_LIMITS):
-    """Seed Figure 1: bet and call functions, one panel per (L, U). Returns (fig, DataFrame)."""
+    """Spears Figure 1: bet and call functions, one panel per (L, U). Returns (fig, DataFrame)."""
     import matplotlib.pyplot as plt
 
     fig, axes = plt.subplots(1, len(limits), figsize=(3.6 * len(limits), 3.6))
@@ -80,7 +80,7 @@ def payoff_square(game, n=601):
 
 
 def figure_payoff(game, title):
-    """Seed Figures 2-3: the payoff over the (x, y) square; its mean is the value."""
+    """Spears Figures 2-3: the payoff over the (x, y) square; its mean is the value."""
     import matplotlib.pyplot as plt
     from matplotlib.colors import TwoSlopeNorm
 

@@ -141,34 +141,50 @@ def pooled_rate(ref: pd.DataFrame, min_mesh: int = 51) -> float:
     return float((dx * dy).sum() / (dx * dx).sum()) if (dx * dx).sum() > 0 else float("nan")
 
 
-def _figure(ref: pd.DataFrame, rates: pd.DataFrame):
+#: The coalition sizes drawn in colour (with a legend) in the mesh-refinement figure; the
+#: others are drawn as thin grey lines, so that every coloured line can be told apart.
+HIGHLIGHT_SIZES = (2, 3, 5, 8, 15)
+
+
+def plot_mesh_refinement(ref: pd.DataFrame, rates: pd.DataFrame):
+    """The mesh-refinement figure: |continuum - mesh| and the certified bracket against M.
+
+    ``ref`` is ``results/mesh_refinement.csv``; ``rates`` the per-N fitted rates (the
+    ``envelope`` column gives the median constant C of the C h^2 guide line).
+    """
     import matplotlib.pyplot as plt
 
     fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 4.2))
-    cmap = plt.get_cmap("viridis")
     Ns = sorted(ref["N"].unique())
-    for k, N in enumerate(Ns):
+    shown = [N for N in Ns if N in HIGHLIGHT_SIZES] or Ns[:len(HIGHLIGHT_SIZES)]
+    colours = plt.get_cmap("tab10")
+    markers = "osD^v<>"
+    for N in Ns:
         g = ref[ref["N"] == N].sort_values("mesh")
         if (g["diff"].abs() <= 1e-12).all():
             continue
-        c = cmap(k / max(1, len(Ns) - 1))
-        ax1.loglog(g["mesh"], g["diff"].abs(), "o-", color=c, ms=3, lw=1, label=f"N={N}")
-        ax2.loglog(g["mesh"], g["player1_concedes"] - g["coalition_forces"], "o-", color=c, ms=3, lw=1)
+        if N in shown:
+            k = shown.index(N)
+            style = dict(color=colours(k), marker=markers[k % len(markers)], ms=4, lw=1.2, label=f"N = {N}")
+        else:
+            style = dict(color="0.75", lw=0.7, zorder=0)
+        ax1.loglog(g["mesh"], g["diff"].abs(), **style)
+        ax2.loglog(g["mesh"], g["player1_concedes"] - g["coalition_forces"], **style)
+    ax1.plot([], [], color="0.75", lw=0.7, label="other N")
     M = np.array([ref["mesh"].min(), ref["mesh"].max()], dtype=float)
     ref_c = float(np.median(rates["envelope"])) if len(rates) else 1.0
-    ax1.loglog(M, ref_c / (M - 1) ** 2, "k--", lw=1, label=f"{ref_c:.0f} h^2 (median C)")
+    ax1.loglog(M, ref_c / (M - 1) ** 2, "k--", lw=1, label=f"{ref_c:.0f} h² (median C)")
     meshes = sorted(ref["mesh"].unique())
     for ax in (ax1, ax2):
         ax.set_xticks(meshes)
         ax.set_xticklabels([str(m) for m in meshes])
         ax.minorticks_off()
-    ax1.set_xlabel("mesh points M")
-    ax1.set_ylabel("|continuum value - mesh value|")
-    ax1.set_title("Mesh value -> continuum value (coalition's)")
-    ax1.legend(fontsize=6, ncol=2)
-    ax2.set_xlabel("mesh points M")
+        ax.set_xlabel("mesh points M")
+    ax1.set_ylabel("|continuum value − mesh value|")
+    ax1.set_title("Mesh value → continuum value (coalition's)")
+    ax1.legend(fontsize=8)
     ax2.set_ylabel("width")
-    ax2.set_title("Mesh strategies in the continuum:\nplayer 1 concedes - coalition forces")
+    ax2.set_title("Mesh strategies in the continuum:\nplayer 1 concedes − coalition forces")
     fig.tight_layout()
     return fig
 
@@ -248,7 +264,7 @@ def _run_stages(sizes, meshes, tol, jobs, plan, progress, refinement, echo, comp
             target = out_dir / "mesh_refinement.csv"
             import matplotlib.pyplot as plt
 
-            fig = _figure(ref, rates)
+            fig = plot_mesh_refinement(ref, rates)
             save_figure(fig, out_dir / "mesh_refinement.png", dpi=130)
             plt.close(fig)
             write_csv(ref, target, float_format="%.15g")

@@ -1,4 +1,4 @@
-"""Seed 003 (US 6,129,631) reproduced: the four games for P = 1..10, the mesh refinement
+"""Hundal and Reitzen, US patent 6,129,631 reproduced: the four games for P = 1..10, the mesh refinement
 against the engine's LP, the order read from the LP, and the printed equations checked.
 
 Writes, under ``<out>/dividing_point/`` (each with a ``.meta.json``):
@@ -181,7 +181,7 @@ TARGETS = ("sweep.csv", "intervals.csv", "strategies.png", "refinement.csv", "re
 
 
 def run(out=AUTO, pots=range(1, 11), lp_mesh: int = 200, meshes=(25, 50, 100, 200, 400),
-        order_meshes=(100, 150, 200), order_pots=(1, 3, 10), games=GAME_NAMES) -> dict:
+        order_meshes=(100, 150, 200), order_pots=(1, 3, 10), games=GAME_NAMES, echo=None) -> dict:
     """Write every artefact of the study into ``<out>/dividing_point/``; return a summary.
 
     ``out``: see :func:`guts.studies.output.plan_output` (the full run, :data:`FULL_RUN`,
@@ -190,7 +190,7 @@ def run(out=AUTO, pots=range(1, 11), lp_mesh: int = 200, meshes=(25, 50, 100, 20
     plan = plan_output("dividing_point", out,
                        {"pots": list(pots), "lp_mesh": lp_mesh, "meshes": list(meshes),
                         "order_meshes": list(order_meshes), "order_pots": list(order_pots), "games": list(games)},
-                       FULL_RUN, targets=[f"{SUBDIR}/{t}" for t in TARGETS], echo=print)
+                       FULL_RUN, targets=[f"{SUBDIR}/{t}" for t in TARGETS], echo=echo)
     out_dir = ensure_output_dir(plan.folder / SUBDIR)
     write_meta = partial(_write_meta, plan=plan)
     pots = list(pots)

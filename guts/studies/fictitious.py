@@ -14,13 +14,10 @@ summary in results/fp_three_player_summary.csv, and results/fp_three_player.png.
 """
 from __future__ import annotations
 
-import argparse
 
 import numpy as np
 import pandas as pd
 
-from guts import GutsInputError
-from guts.errors import guarded
 from guts.games.guts.fictitious import fictitious_play, payoff_tensor
 from guts.games.guts.payoffs import symmetric_equilibrium
 from guts.studies.figures import plot_fictitious_play
@@ -37,11 +34,12 @@ def _recorded(num_iter: int, points: int = 400) -> np.ndarray:
     return np.unique(np.concatenate([np.arange(min(100, num_iter) + 1), logs, [num_iter]]))
 
 
-def run(mesh: int = 101, iterations: int = 50_000, seed: int = 0, out=AUTO, tol: float = 1e-3) -> pd.DataFrame:
+def run(mesh: int = 101, iterations: int = 50_000, seed: int = 0, out=AUTO, tol: float = 1e-3,
+        echo=None) -> pd.DataFrame:
     plan = plan_output("fp_three_player", out, {"mesh": mesh, "iterations": iterations, "seed": seed, "tol": tol},
                        {"mesh": 101, "iterations": 50_000, "seed": 0, "tol": 1e-3},
                        targets=["fp_three_player.csv", "fp_three_player_summary.csv", "fp_three_player.png"],
-                       echo=print)
+                       echo=echo)
     out_dir = plan.folder
     write_meta = partial(_write_meta, plan=plan)
     U = payoff_tensor(3, mesh)
@@ -79,25 +77,3 @@ def run(mesh: int = 101, iterations: int = 50_000, seed: int = 0, out=AUTO, tol:
     save_figure(plot_fictitious_play(runs, target), out_dir / "fp_three_player.png")
     write_meta(out_dir / "fp_three_player.png", params, data="fp_three_player.csv")
     return summ
-
-
-def main(argv=None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--mesh", type=int, default=101, help="thresholds per player (default 101)")
-    p.add_argument("--iterations", type=int, default=50_000, help="best-response steps (default 50000)")
-    p.add_argument("--seed", type=int, default=0, help="random state of the initial profile")
-    p.add_argument("--out", default=None, help="output folder (default: results/ for the full run, else results/runs/fp_three_player-<time>/)")
-    args = p.parse_args(argv)
-
-    def _work():
-        if args.mesh < 2 or args.iterations < 1 or args.seed < 0:
-            raise GutsInputError("need mesh >= 2, iterations >= 1 and seed >= 0")
-        return run(args.mesh, args.iterations, args.seed, AUTO if args.out is None else args.out)
-
-    code, summ = guarded("fp_three_player", _work)
-    if code:
-        return code
-    with pd.option_context("display.width", 200, "display.max_colwidth", 50):
-        print(summ.T.to_string())
-    return 0
-

@@ -12,24 +12,21 @@ results/fig2_blend.png and the curves in results/figures_1_2.csv.
 """
 from __future__ import annotations
 
-import argparse
 
-from guts import GutsInputError, solve_coalition
-from guts.errors import guarded
+from guts import solve_coalition
 from guts.studies.figures import best_responses, coalition_returns, plot_blend, plot_components, split_components
-from guts.games.guts.coalition import format_profile
 from functools import partial
 
 from guts.studies.output import AUTO, plan_output, save_figure, write_csv, write_meta as _write_meta
 
 
-def run(mesh: int = 101, size: int = 2, out=AUTO) -> dict:
+def run(mesh: int = 101, size: int = 2, out=AUTO, echo=None) -> dict:
     """Solve, compute the curves, write the two figures and the data; return a summary.
 
     ``out``: see :func:`guts.studies.output.plan_output` (mesh 101, N = 2 regenerate ``results/``).
     """
     plan = plan_output("figures_1_2", out, {"mesh": mesh, "size": size}, {"mesh": 101, "size": 2},
-                       targets=["figures_1_2.csv", "fig1_components.png", "fig2_blend.png"], echo=print)
+                       targets=["figures_1_2.csv", "fig1_components.png", "fig2_blend.png"], echo=echo)
     out_dir = plan.folder
     write_meta = partial(_write_meta, plan=plan)
     r = solve_coalition(size, mesh, structure="pseudo-bloc", solver="oracle")
@@ -59,27 +56,3 @@ def run(mesh: int = 101, size: int = 2, out=AUTO) -> dict:
         write_meta(out_dir / name, {"size": size, "mesh": mesh, "structure": "pseudo-bloc", "solver": "oracle"},
                    data="figures_1_2.csv")
     return summary
-
-
-def main(argv=None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--mesh", type=int, default=101, help="mesh points (paper: 101)")
-    p.add_argument("--out", default=None, help="output folder (default: results/ for the full run, else results/runs/figures_1_2-<time>/)")
-    args = p.parse_args(argv)
-
-    def _work():
-        if args.mesh < 2:
-            raise GutsInputError(f"mesh must be >= 2; got {args.mesh}")
-        return run(mesh=args.mesh, out=AUTO if args.out is None else args.out)
-
-    code, s = guarded("figures_1_2", _work)
-    if code:
-        return code
-    print(f"1 v. 2 at mesh {s['mesh']}: coalition value W = {s['coalition_value']:.10f}")
-    print("A (bloc):", ", ".join(f"({format_profile(p)}) {w:.4f}" for p, w in s["component_A"]),
-          "| B:", ", ".join(f"({format_profile(p)}) {w:.4f}" for p, w in s["component_B"]))
-    print(f"player 1 best responses on the mesh: {s['player1_best_responses_mesh']}; "
-          f"min of the blend on the mesh {s['blend_min_on_mesh']:.10f}, "
-          f"off the mesh {s['blend_min_continuum']:.10f} at {s['argmin_continuum']:g}")
-    return 0
-

@@ -15,7 +15,6 @@ about 2 GB for N = 4 at mesh 101, 4.6 million columns):
 """
 from __future__ import annotations
 
-import argparse
 import math
 from math import comb
 
@@ -24,7 +23,6 @@ import pandas as pd
 from tqdm.auto import tqdm
 
 from guts import GutsInputError, solve_coalition
-from guts.errors import guarded
 from guts.games.guts.strategies import MAX_COLUMNS, pseudo_bloc_parts
 from guts.games.guts.coalition import format_profile
 from guts.studies.output import AUTO, plan_output, write_csv, write_meta
@@ -112,10 +110,13 @@ def compare(N: int, mesh: int) -> dict:
     }
 
 
-def run(cases, out=AUTO, progress=True) -> pd.DataFrame:
-    """Compare every case and write ``full_vs_pseudo_bloc.csv`` (+ meta) into ``out``."""
+def run(cases, out=AUTO, progress=True, echo=None) -> pd.DataFrame:
+    """Compare every case and write ``full_vs_pseudo_bloc.csv`` (+ meta) into ``out``.
+
+    ``echo``: a callable given one line saying where the files go (the cli passes ``print``).
+    """
     plan = plan_output("full_vs_pseudo_bloc", out, {"cases": cases}, {"cases": parse_cases(DEFAULT_CASES)},
-                       targets=["full_vs_pseudo_bloc.csv"], echo=print if progress else None)
+                       targets=["full_vs_pseudo_bloc.csv"], echo=echo)
     out_dir = plan.folder
     rows = [compare(N, M) for N, M in tqdm(cases, desc="full vs pseudo-bloc", disable=not progress)]
     df = pd.DataFrame(rows)
@@ -135,23 +136,3 @@ def run(cases, out=AUTO, progress=True) -> pd.DataFrame:
                                                       "from pseudo-bloc form: spread of the members other "
                                                       "than the free one"})
     return df
-
-
-def main(argv=None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--cases", default=DEFAULT_CASES, help=f"mesh:sizes list (default {DEFAULT_CASES!r})")
-    p.add_argument("--out", default=None, help="output folder (default: results/ for the full run, else results/runs/full_vs_pseudo_bloc-<time>/)")
-    p.add_argument("--quiet", action="store_true")
-    args = p.parse_args(argv)
-
-    def _work():
-        return run(parse_cases(args.cases), out=AUTO if args.out is None else args.out, progress=not args.quiet)
-
-    code, df = guarded("full_vs_pseudo_bloc", _work)
-    if code:
-        return code
-    with pd.option_context("display.width", 220, "display.max_colwidth", 60, "display.float_format", "{:.10f}".format):
-        print(df[["N", "mesh", "columns_full", "value_full", "value_pseudo_bloc", "difference",
-                  "certified_strictly_greater", "full_bloc_spread_steps", "full_strategy"]].to_string(index=False))
-    return 0
-

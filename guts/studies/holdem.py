@@ -1,10 +1,10 @@
-"""Hold'em raise game artefacts (seed 001, issue 12) under ``results/holdem/``.
+"""Hold'em raise game artefacts (the online note on a simplified heads-up hold'em) under ``results/holdem/``.
 
 * ``equity_vs_random.csv`` / ``equity_matrix.csv`` - the exact preflop table, summarised;
 * ``raise_game_R<R>_*`` - the R = 40 solution: both strategies (CSV), Alice's action
-  distribution over raise sizes (the seed's promised plot), the 13 x 13 grid of each
+  distribution over raise sizes (the plot the note promises), the 13 x 13 grid of each
   class's preferred action, Bob's calling ranges by raise size, and the comparison with
-  the seed's figures and claims;
+  the note's figures and claims;
 * ``reraise_*`` - the game where Bob may re-raise, against the same game without.
 
 Every file is written atomically with a ``.meta.json`` of its parameters.
@@ -15,25 +15,23 @@ Every file is written atomically with a ``.meta.json`` of its parameters.
 """
 from __future__ import annotations
 
-import argparse
-import time
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from guts.errors import GutsInputError, guarded
+from guts.errors import GutsInputError
 from guts.games.holdem import CLASS_LABELS, equity_table, solve_raise_game
 from guts.games.holdem.cards import RANKS, class_kind, class_sizes
 from guts.studies.output import ensure_output_dir, save_figure, write_csv, write_meta
 
-__all__ = ["strategy_frames", "write_solution", "seed_comparison", "raise_game_study", "reraise_study",
+__all__ = ["strategy_frames", "write_solution", "source_comparison", "raise_game_study", "reraise_study",
            "equity_study", "parse_sizes_list"]
 
 DEFAULT_OUT = Path("results") / "holdem"
-SEED_VALUE = 0.39776          # seed 001: "an average of at least 0.39776" (R = 40)
+SEED_VALUE = 0.39776          # the note: "an average of at least 0.39776" (R = 40)
 PRINT_TOL = 1e-12             # strategy entries below this are written as zero / omitted
-SEED_RERAISES = (5, 10, 20, 40, 80, 160)   # Bob's re-raise sizes (seed: "<= 6 sizes" per round)
+SEED_RERAISES = (5, 10, 20, 40, 80, 160)   # Bob's re-raise sizes (the note: "<= 6 sizes" per round)
 SEED_RAISES = (4, 6, 9, 13, 20, 30)         # Alice's six raise sizes for the two-round game
 
 
@@ -118,8 +116,12 @@ def action_table(result, table=None) -> pd.DataFrame:
     return pd.DataFrame({"action": result.actions, "probability": freq})
 
 
-def seed_comparison(result, table=None) -> pd.DataFrame:
-    """The seed's printed figures and claims next to ours (R = 40)."""
+def source_comparison(result, table=None) -> pd.DataFrame:
+    """The note's printed figures and claims next to ours (R = 40).
+
+    The source is an online note on a simplified heads-up hold'em (Alice raises by integers
+    up to 40, Bob calls or folds) solved by one LP; see docs/references.md.
+    """
     table = table or equity_table()
     f = dict(zip(result.actions, result.action_frequencies(table)))
     X = {lab: dict(zip(result.actions, result.alice_strategy[i])) for i, lab in enumerate(CLASS_LABELS)}
@@ -139,12 +141,12 @@ def seed_comparison(result, table=None) -> pd.DataFrame:
         ("raise 20-21", "go all out with 20 or 21", f"{band(20, 21):.2%} (22: {f.get('r22', 0):.2%})", ""),
         ("raise 2-3 or > 23", "almost never", f"{band(2, 3) + band(24, 10 ** 6):.2e}", ""),
         ("63s", "raises by 15 70% of the time", top("63s"),
-         "the seed's strategy is approximate (duality gap 1.1e-4); Alice's exact strategy is the same from "
+         "the note's strategy is approximate (duality gap 1.1e-4); Alice's exact strategy is the same from "
          "three LP formulations to 1e-12"),
         ("87s", "13 (40%), 16 (10%), 22 (29%), small probabilities in between",
-         top("87s", 5), "the seed's interior-point solution spreads small amounts over nearby sizes"),
+         top("87s", 5), "the note's interior-point solution spreads small amounts over nearby sizes"),
     ]
-    return pd.DataFrame(rows, columns=["quantity", "seed 001", "exact (this package)", "note"])
+    return pd.DataFrame(rows, columns=["quantity", "the note (printed)", "exact (this package)", "comment"])
 
 
 # --------------------------------------------------------------------------- figures
@@ -153,7 +155,7 @@ def _grid(values):
 
 
 def plot_action_distribution(result, target, table=None, title=None):
-    """Bar chart: probability of fold, call and each raise size (the seed's promised plot)."""
+    """Bar chart: probability of fold, call and each raise size (the plot the note promises)."""
     import matplotlib.pyplot as plt
 
     freq = result.action_frequencies(table)
@@ -212,7 +214,10 @@ def plot_preferred_grid(result, target):
     ax.set_ylim(0, 13)
     ax.set_aspect("equal")
     ax.axis("off")
-    ax.set_title(f"Alice's preferred action per class (raises 2..{rmax}"
+    raises = sorted(result.raises)
+    contiguous = raises == list(range(raises[0], raises[-1] + 1))
+    shown = f"raises {raises[0]}..{rmax}" if contiguous else f"raises {', '.join(map(str, raises))}"
+    ax.set_title(f"Alice's preferred action per class ({shown}"
                  + (f", Bob re-raises {list(result.reraises)}" if result.reraises else "")
                  + ")\nc = call, rN = raise by N (colour: size); % = its probability", fontsize=9)
     sm = matplotlib.cm.ScalarMappable(cmap=cmap, norm=plt.Normalize(0, rmax))
@@ -312,7 +317,7 @@ def raise_game_study(max_raise: int = 40, out_dir=DEFAULT_OUT, method: str = "au
     write_meta(p, params, **cert)
     paths.append(p)
     if max_raise == 40:
-        p = write_csv(seed_comparison(r, table), out / "seed_comparison_R40.csv")
+        p = write_csv(source_comparison(r, table), out / "note_comparison_R40.csv")
         write_meta(p, params, **cert)
         paths.append(p)
     return _readable(paths), r
@@ -373,60 +378,4 @@ def reraise_study(raises=SEED_RAISES, reraises=SEED_RERAISES, out_dir=DEFAULT_OU
     return _readable(paths), base, rr
 
 
-# --------------------------------------------------------------------------- scripts
-def main_raise_game(argv=None) -> int:
-    ap = argparse.ArgumentParser(description="Seed 001 raise game artefacts into results/holdem/.")
-    ap.add_argument("--max-raise", type=int, default=40)
-    ap.add_argument("--method", default="auto", choices=["auto", "lp", "oracle", "engine"])
-    ap.add_argument("--out", default=str(DEFAULT_OUT))
-    args = ap.parse_args(argv)
-
-    def run():
-        paths, r = raise_game_study(args.max_raise, args.out, args.method)
-        print(f"value {r.value:.12f} chips/hand, exploitability {r.exploitability:.2e} ({r.certified_by}), "
-              f"{r.seconds:.1f} s")
-        if args.max_raise == 40:
-            print(seed_comparison(r).to_string(index=False))
-        for p in paths:
-            print(f"wrote {p}")
-        return 0
-
-    code, res = guarded("holdem_raise_game", run)
-    return code or res
-
-
-def main_reraise(argv=None) -> int:
-    ap = argparse.ArgumentParser(description="Bob re-raises: value and Alice's strategy into results/holdem/.")
-    g = ap.add_mutually_exclusive_group()
-    g.add_argument("--raises", default=",".join(map(str, SEED_RAISES)), help="Alice's raise sizes")
-    g.add_argument("--max-raise", type=int, default=None, help="Alice raises 2..R instead of --raises")
-    ap.add_argument("--reraise", default=",".join(map(str, SEED_RERAISES)), help="Bob's re-raise sizes")
-    ap.add_argument("--out", default=str(DEFAULT_OUT))
-    args = ap.parse_args(argv)
-
-    def run():
-        t0 = time.perf_counter()
-        raises = tuple(range(2, args.max_raise + 1)) if args.max_raise else parse_sizes_list(args.raises)
-        paths, base, rr = reraise_study(raises, parse_sizes_list(args.reraise), args.out)
-        print(f"without re-raise: value {base.value:.12f}; with: {rr.value:.12f} "
-              f"(exploitability {rr.exploitability:.2e}); {time.perf_counter() - t0:.1f} s")
-        for p in paths:
-            print(f"wrote {p}")
-        return 0
-
-    code, res = guarded("holdem_reraise", run)
-    return code or res
-
-
-def main_equities(argv=None) -> int:
-    ap = argparse.ArgumentParser(description="Equity summaries of the cached exact table into results/holdem/.")
-    ap.add_argument("--out", default=str(DEFAULT_OUT))
-    args = ap.parse_args(argv)
-
-    def run():
-        for p in equity_study(args.out):
-            print(f"wrote {p}")
-        return 0
-
-    code, res = guarded("holdem_equities", run)
-    return code or res
+seed_comparison = source_comparison  # the name before issue 23 (kept for outside code)

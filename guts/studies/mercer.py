@@ -1,31 +1,29 @@
-"""Mercer hold'em study (seed 004): tree sizes, values, strategy tables, collusion payoffs
+"""Mercer hold'em study (Ullman 2015): tree sizes, values, strategy tables, collusion payoffs
 (Table 7), the value of collusion as a function of epsilon, and variants beyond the paper.
 
 Every ``run_*`` function computes one artefact and writes it under ``out`` (CSV, and PNG
-for figures) with a ``.meta.json`` beside it; ``main`` is the command line of the thin
-``experiments/mercer_*.py`` scripts.
+for figures) with a ``.meta.json`` beside it; ``guts mercer study <artefact>`` (:mod:`guts.cli.mercer`)
+is their command line, called by the thin ``experiments/mercer_*.py`` scripts.
 """
 from __future__ import annotations
 
-import argparse
 import contextlib
-import sys
 import time
 import warnings
 
 import numpy as np
 import pandas as pd
 
-from guts.engine.extensive import cfr_plus, expected_values, pool
-from guts.errors import ConvergenceWarning, GutsInputError, guarded
+from guts.engine.extensive import cfr_plus, expected_values
+from guts.errors import ConvergenceWarning
 from guts.games.mercer import Collusion, build_game, variant_rules
 from guts.games.mercer.paper import PAPER_TABLE7, PAPER_TABLE7_ERROR, PAPER_TABLES, PAPER_VALUES
-from guts.games.mercer.solve import br_gains, seat_values, solve
+from guts.games.mercer.solve import br_gains, solve
 from guts.games.mercer.tables import add_equilibrium_ranges, table_frame
 from guts.studies.output import ensure_output_dir, peak_rss_mb, save_figure, write_csv, write_meta
 
 __all__ = ["run_sizes", "run_values", "run_tables", "run_table7", "table7_rows", "run_collusion_epsilon",
-           "run_beyond", "to_pooled_strategies", "main", "ARTEFACTS"]
+           "run_beyond", "to_pooled_strategies", "ARTEFACTS"]
 
 #: Precision of the three-player equilibria behind the strategy tables and Table 7.
 TABLE_EPSILON = 1e-3
@@ -36,7 +34,7 @@ WEAK_EPSILON = 2e-3
 #: Safety cap of one iterative solve in the study (seconds); a capped solve is reported
 #: with converged=False and its NashConv.
 SOLVE_TIME_LIMIT = 600.0
-#: The seed's target.
+#: The thesis's target.
 SEED_EPSILON = 0.01
 TEAMS = ((0, 1), (0, 2), (1, 2))
 
@@ -52,7 +50,7 @@ def _quiet():
 # ----------------------------------------------------------------------------- sizes
 def run_sizes(out="results/mercer") -> pd.DataFrame:
     """Tree sizes of the four variants (and of the collusion games): public states,
-    information sets, deals (type tuples), share tables, and the seed's explicit tree."""
+    information sets, deals (type tuples), share tables, and the thesis's explicit tree."""
     out = ensure_output_dir(out)
     rows = []
     for v in ("smh", "mmh"):
@@ -71,13 +69,13 @@ def run_sizes(out="results/mercer") -> pd.DataFrame:
                                  chance_nodes=s.chance_nodes, terminals=s.terminals, deals=s.deals,
                                  types="/".join(map(str, s.types)), info_sets=s.info_sets,
                                  share_tables=s.share_tables,
-                                 seed_tree_nodes=s.full_tree_nodes if s.full_tree_nodes >= 0 else None,
+                                 thesis_tree_nodes=s.full_tree_nodes if s.full_tree_nodes >= 0 else None,
                                  build_seconds=time.perf_counter() - t0))
     df = pd.DataFrame(rows)
     write_csv(df, out / "sizes.csv")
     write_meta(out / "sizes.csv", {"variants": ["smh", "mmh"], "players": [2, 3]},
-               note="seed_tree_nodes: nodes of the seed's explicit tree (every card deal expanded) "
-                    "= sum over public nodes of the deals reaching them; the seed reports ~5 million "
+               note="thesis_tree_nodes: nodes of the thesis's explicit tree (every card deal expanded) "
+                    "= sum over public nodes of the deals reaching them; the thesis reports ~5 million "
                     "for 3P-MMH")
     return df
 
@@ -96,9 +94,9 @@ def _result_row(r, paper=None, note=""):
 
 
 def run_values(out="results/mercer", epsilon=SEED_EPSILON) -> pd.DataFrame:
-    """Every variant by every applicable method, beside the seed's values (§4.2, §4.3).
+    """Every variant by every applicable method, beside the thesis's values (§4.2, §4.3).
 
-    Also 3P-SMH with a bet of 8: the seed's 3P-SMH figures (-0.29, 0.008, 0.282) are
+    Also 3P-SMH with a bet of 8: the thesis's 3P-SMH figures (-0.29, 0.008, 0.282) are
     reproduced by that bet size, not by the stated bet of 4."""
     out = ensure_output_dir(out)
     rows = []
@@ -121,7 +119,7 @@ def run_values(out="results/mercer", epsilon=SEED_EPSILON) -> pd.DataFrame:
     write_csv(df, out / "values.csv")
     write_meta(out / "values.csv", {"epsilon": epsilon, "tight_epsilon": TABLE_EPSILON},
                note="values in chips per hand per seat (first seat first); nash_conv = sum of "
-                    "best-response gains, max_regret = the seed's epsilon criterion")
+                    "best-response gains, max_regret = the thesis's epsilon criterion")
     return df
 
 
@@ -144,8 +142,8 @@ def _solutions_for_tables(epsilon):
 
 def run_tables(out="results/mercer", epsilon=TABLE_EPSILON) -> pd.DataFrame:
     """Tables 1-6 and 8 (bet percentages by holding, position, history), ours beside the
-    seed's. Two players: the exact LP equilibrium (and the seed's fictitious play);
-    three players: CFR+ to NashConv <= ``epsilon`` and fictitious play to the seed's 0.01."""
+    thesis's. Two players: the exact LP equilibrium (and the thesis's fictitious play);
+    three players: CFR+ to NashConv <= ``epsilon`` and fictitious play to the thesis's 0.01."""
     out = ensure_output_dir(out)
     sols = _solutions_for_tables(epsilon)
     frames = []
@@ -205,7 +203,7 @@ def _collusion_solution(v, kind, team, epsilon):
 def table7_rows(variant, epsilon=TABLE_EPSILON) -> list:
     """One row per (kind, scenario, team) of a three-player variant (see :func:`run_table7`).
 
-    Seats are also named cyclically from the victim, as the seed's dealer rotation does:
+    Seats are also named cyclically from the victim, as the thesis's dealer rotation does:
     A = the victim, B = the seat after A, C = the seat after B."""
     with _quiet():
         base = solve(variant, 3, "cfr+", epsilon=epsilon, time_limit=SOLVE_TIME_LIMIT)
@@ -237,18 +235,18 @@ def table7_rows(variant, epsilon=TABLE_EPSILON) -> list:
 
 def run_table7(out="results/mercer", variants=("mmh", "smh"), epsilon=TABLE_EPSILON) -> pd.DataFrame:
     """Table 7: payoffs with collusion, strong and weak, public / private / suspicious,
-    for every seating of the victim, and their average over seatings (the seed rotates the
+    for every seating of the victim, and their average over seatings (the thesis rotates the
     dealer). Public: all play the collusion equilibrium; private: colluders play it, the
     victim the no-collusion equilibrium; suspicious: nobody colludes (no-collusion game),
     the victim plays his collusion-equilibrium strategy (§5).
 
-    The seed prints Table 7 for 3P-MMH; 3P-SMH is computed too because the printed
+    The thesis prints Table 7 for 3P-MMH; 3P-SMH is computed too because the printed
     weak-collusion column (x 1e-3) has the size of the 3P-SMH effect, not of 3P-MMH's.
     ``nash_conv`` of a private or suspicious profile is large by construction (one side
     plays a strategy of the other game); ``solve_nash_conv`` certifies the solves."""
     out = ensure_output_dir(out)
     df = pd.DataFrame([r for v in variants for r in table7_rows(v, epsilon)])
-    # the seed's layout: A = victim, B and C the next seats, averaged over the three seatings
+    # the thesis's layout: A = victim, B and C the next seats, averaged over the three seatings
     avg = (df.groupby(["variant", "kind", "scenario"], sort=False)
            .agg(value_A=("value_A", "mean"), value_B=("value_B", "mean"), value_C=("value_C", "mean"),
                 nash_conv=("nash_conv", "max"), solve_nash_conv=("solve_nash_conv", "max")).reset_index())
@@ -261,7 +259,7 @@ def run_table7(out="results/mercer", variants=("mmh", "smh"), epsilon=TABLE_EPSI
     write_csv(avg, out / "table7.csv")
     write_meta(out / "table7.csv", params,
                note=f"averages over the three seatings; A = victim, B, C = the next seats; "
-                    f"paper columns: the seed's Table 7 (3P-MMH), its stated error {PAPER_TABLE7_ERROR}")
+                    f"paper columns: the thesis's Table 7 (3P-MMH), its stated error {PAPER_TABLE7_ERROR}")
     return avg
 
 
@@ -348,7 +346,7 @@ BEYOND_CFR = dict(variant="pcfr+", check="adaptive")
 
 
 def run_beyond(out="results/mercer", epsilon=SEED_EPSILON, cases=BEYOND) -> pd.DataFrame:
-    """A check option and more bet sizes (the seed's tree overflowed 32 GB when a check
+    """A check option and more bet sizes (the thesis's tree overflowed 32 GB when a check
     was added to MMH): sizes, values and certificates (for two players, the bracket
     ``value_lower <= V <= value_upper`` of the game value)."""
     out = ensure_output_dir(out)
@@ -372,7 +370,7 @@ def run_beyond(out="results/mercer", epsilon=SEED_EPSILON, cases=BEYOND) -> pd.D
     write_csv(df, out / "beyond.csv")
     write_meta(out / "beyond.csv", {"epsilon": epsilon, "epsilon_2p": BEYOND_EPSILON_2P,
                                     "lp_max_info_sets": LP_MAX_INFO_SETS, "cfr": BEYOND_CFR},
-               note="fixed = the seed's model (each player puts in one allowed amount or folds, "
+               note="fixed = the thesis's model (each player puts in one allowed amount or folds, "
                     "nobody has to match); with a free check, checking guarantees every player his "
                     "showdown equity, so the 2P value is exactly 0; limit = call/raise (module "
                     "guts.games.mercer.rules); peak_rss_mb: this process's peak resident memory "
@@ -381,7 +379,7 @@ def run_beyond(out="results/mercer", epsilon=SEED_EPSILON, cases=BEYOND) -> pd.D
     return df
 
 
-# ----------------------------------------------------------------------------- command line
+# ----------------------------------------------------------------------------- artefacts by name
 ARTEFACTS = {
     "sizes": run_sizes,
     "values": run_values,
@@ -390,21 +388,3 @@ ARTEFACTS = {
     "collusion_epsilon": run_collusion_epsilon,
     "beyond": run_beyond,
 }
-
-
-def main(argv=None, artefact: str | None = None) -> int:
-    """``python experiments/mercer_<artefact>.py [--out results/mercer]``."""
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    if artefact is None:
-        p.add_argument("artefact", choices=sorted(ARTEFACTS))
-    p.add_argument("--out", default="results/mercer", help="output folder (default results/mercer)")
-    args = p.parse_args(argv)
-    name = artefact or args.artefact
-    t0 = time.perf_counter()
-    code, df = guarded(f"mercer {name}", ARTEFACTS[name], args.out)
-    if code:
-        return code
-    with pd.option_context("display.width", 200, "display.max_columns", 30, "display.max_rows", 200):
-        print(df.to_string(index=False))
-    print(f"wall time {time.perf_counter() - t0:.1f} s", file=sys.stderr)
-    return 0

@@ -159,9 +159,16 @@ def read_meta(target) -> dict | None:
 
 
 def save_figure(fig, target, **kwargs) -> Path:
-    """Save a matplotlib figure atomically (format from ``target``'s suffix)."""
+    """Save a matplotlib figure atomically (format from ``target``'s suffix), after a legibility check.
+
+    Overlapping tick labels, text outside the canvas or too many series warn with
+    :class:`guts.studies.legibility.FigureLegibilityWarning` (an error in the tests).
+    """
+    from guts.studies.legibility import warn_if_illegible
+
     target = Path(target)
     fmt = target.suffix.lstrip(".") or "png"
+    warn_if_illegible(fig, target.name, tight=kwargs.get("bbox_inches") == "tight")
     with atomic_path(target) as tmp:
         fig.savefig(tmp, format=fmt, **kwargs)
     return target

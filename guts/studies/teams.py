@@ -11,14 +11,12 @@ against team 1 playing the symmetric Nash threshold 2^(-1/(m+n-1)) as a bloc.
 """
 from __future__ import annotations
 
-import argparse
 
 import numpy as np
 import pandas as pd
 from tqdm.auto import tqdm
 
 from guts import GutsInputError, fixed_point
-from guts.errors import guarded
 from guts.games.guts.strategies import BLOC_STEPS, STRUCTURES, classify_components
 from guts.games.guts.payoffs import symmetric_equilibrium
 from guts.games.guts.coalition import format_profile
@@ -104,9 +102,9 @@ def solve_case(m, n, mesh, structure) -> dict:
     return row
 
 
-def run(cases, out=AUTO, progress=True) -> pd.DataFrame:
+def run(cases, out=AUTO, progress=True, echo=None) -> pd.DataFrame:
     plan = plan_output("teams", out, {"cases": cases}, {"cases": parse_cases(DEFAULT_CASES)},
-                       targets=["teams.csv"], echo=print if progress else None)
+                       targets=["teams.csv"], echo=echo)
     out_dir = plan.folder
     df = pd.DataFrame([solve_case(*c) for c in tqdm(cases, desc="teams", disable=not progress)])
     if out_dir is not None:
@@ -120,23 +118,3 @@ def run(cases, out=AUTO, progress=True) -> pd.DataFrame:
                             "team2_vs_nash_bloc": "m = n: total value team 2 forces against team 1 repeating "
                                                   "the symmetric Nash threshold (nearest mesh point) as a bloc"})
     return df
-
-
-def main(argv=None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--cases", default=DEFAULT_CASES, help="mvn:mesh:structure list")
-    p.add_argument("--out", default=None, help="output folder (default: results/ for the full run, else results/runs/teams-<time>/)")
-    p.add_argument("--quiet", action="store_true")
-    args = p.parse_args(argv)
-
-    def _work():
-        return run(parse_cases(args.cases), out=AUTO if args.out is None else args.out, progress=not args.quiet)
-
-    code, df = guarded("teams", _work)
-    if code:
-        return code
-    with pd.option_context("display.width", 250, "display.max_colwidth", 80):
-        print(df[["m", "n", "mesh", "structure", "team1_value", "team2_value", "certified_lower",
-                  "certified_upper", "team1_strategy", "team2_vs_nash_bloc"]].to_string(index=False))
-    return 0
-

@@ -133,6 +133,15 @@ BAD_INPUTS = [
     (["mercer", "solve", "smh", "--epsilon", "0"], "--epsilon 0"),
     (["mercer", "solve", "smh", "--players", "4"], "--players 4"),
     (["mercer", "solve", "smh", "--bets", "4,-8"], "--bets '4,-8'"),
+    (["mercer", "study", "tables7"], "artefact 'tables7'"),
+    (["holdem", "raise-game", "--max-raise", "1"], "--max-raise 1"),
+    (["holdem", "reraise", "--reraise", "1,x"], "--reraise '1,x'"),
+    (["holdem", "solve", "--max-raise", "4", "--reraise", "1"], "--reraise '1'"),
+    (["teams", "--cases", "2x2:11:full"], "--cases '2x2:11:full'"),
+    (["full-vs-pseudo-bloc", "--cases", "21:1-3"], "--cases '21:1-3'"),
+    (["figures", "--mesh", "1"], "--mesh 1"),
+    (["fp-three-player", "--iterations", "0"], "--iterations 0"),
+    (["fp-three-player", "--seed", "-1"], "--seed '-1'"),
     (["nosuchcommand"], "COMMAND 'nosuchcommand'"),
 ]
 

@@ -103,13 +103,13 @@ def test_plots(r21, tmp_path):
 
 
 def test_figures_script(tmp_path):
-    import guts.studies.figures_1_2 as mod
+    from guts.cli import main
 
-    assert mod.main(["--mesh", "21", "--out", str(tmp_path)]) == 0
+    assert main(["figures", "--mesh", "21", "--out", str(tmp_path)]) == 0
     for name in ("fig1_components.png", "fig2_blend.png", "figures_1_2.csv", "figures_1_2.meta.json",
                  "fig1_components.meta.json"):
         assert (tmp_path / name).exists()
     d = pd.read_csv(tmp_path / "figures_1_2.csv")
     assert list(d.columns) == ["threshold", "A", "B", "blend", "on_mesh"]
-    assert mod.main(["--mesh", "1", "--out", str(tmp_path / "bad")]) == 2
+    assert main(["figures", "--mesh", "1", "--out", str(tmp_path / "bad")]) == 2
     assert not (tmp_path / "bad").exists()

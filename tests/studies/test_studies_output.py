@@ -26,7 +26,7 @@ def repo(tmp_path, monkeypatch):
 
 
 def test_full_default_run_regenerates_results_and_says_so(repo, capsys):
-    assert main(["table1", "--sizes", "1-3", "--mesh", "11", "--quiet", "--solver", "lp"]) == 0
+    assert main(["table1", "--sizes", "1-3", "--mesh", "11", "--quiet"]) == 0
     out = capsys.readouterr().out
     assert "full default run: regenerating results/table1.csv" in out
     assert len(pd.read_csv(repo / "results" / "table1.csv")) == 3

@@ -1,6 +1,6 @@
-"""Fictitious play on the public tree, as in seed 004 (Mercer hold'em), Algorithm 1.
+"""Fictitious play on the public tree, as in Ullman 2015 (Mercer hold'em), Algorithm 1.
 
-Seed 004 §2.2: start from the uniform profile ``s^0``; at time t every player's strategy
+Ullman 2015 §2.2: start from the uniform profile ``s^0``; at time t every player's strategy
 is updated simultaneously to
 
     s^t_i = (1 - 1/t) s^{t-1}_i + (1/t) r^{t-1}_i,
@@ -40,14 +40,14 @@ FP_MAX_ITERATIONS = 10_000
 
 def fictitious_play(game, *, epsilon: float = FP_EPSILON, max_iterations: int = FP_MAX_ITERATIONS,
                     progress: bool = False, time_limit: float | None = None) -> ExtensiveResult:
-    """Seed 004's fictitious play; stops when every player's regret is ``< epsilon``.
+    """Ullman 2015's fictitious play; stops when every player's regret is ``< epsilon``.
 
     Returns
     -------
     ExtensiveResult
         ``strategies`` = s^t, ``num_iter`` = t, ``converged`` = max regret < epsilon,
         ``history`` = (t, exploitability of s^t, seconds) for every t, ``regrets`` =
-        array (t + 1, n) of every player's regret at times 0..t (seed 004, Figure 2).
+        array (t + 1, n) of every player's regret at times 0..t (Ullman 2015, Figure 2).
         ConvergenceWarning when ``max_iterations`` (or ``time_limit``) ends the run first.
     """
     cg = _check_game(game)

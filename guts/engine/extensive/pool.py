@@ -1,4 +1,4 @@
-"""Pooled payoffs and shared information for a team of seats (collusion, seed 004 §5).
+"""Pooled payoffs and shared information for a team of seats (collusion, Ullman 2015 §5).
 
 ``pool(game, team, rule, share_information)`` returns a new game with the same public
 tree in which

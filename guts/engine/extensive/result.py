@@ -35,7 +35,7 @@ class ExtensiveResult:
     br_values : ndarray (n_players,)
         Each player's best-response value against the others' ``strategies``.
     regrets : ndarray (num_iter + 1, n_players) or None
-        Fictitious play only: every player's regret at each time (seed 004, Figure 2).
+        Fictitious play only: every player's regret at each time (Ullman 2015, Figure 2).
     """
 
     value: float

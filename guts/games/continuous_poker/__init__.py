@@ -1,4 +1,4 @@
-"""Continuous poker (seed 000, Spears, *Limit Continuous Poker*): von Neumann's fixed-bet game,
+"""Continuous poker (Spears, *Limit Continuous Poker*, 2025): von Neumann's fixed-bet game,
 Newman's no-limit game and limit continuous poker (bets in [L, U]) in closed form, with the
 value of the limit game, continuum best-response checks and discretised games for the
 engine's sequence-form LP.

@@ -1,6 +1,6 @@
 """Best responses on the continuum: does any hand or bet size gain against the other side?
 
-An independent check of the closed forms of :mod:`.closed_forms` (seed §4.2): each side's
+An independent check of the closed forms of :mod:`.closed_forms` (Spears §4.2): each side's
 best response to the other's equilibrium strategy is computed *exactly* from the rules,
 not from the indifference equations that produced the strategies.
 

@@ -1,19 +1,19 @@
 """Closed-form equilibria of continuous poker: von Neumann, Newman (no limit) and limit poker.
 
-Seed 000 (Spears, *Limit Continuous Poker*).  Two players ante 0.5 each (pot 1) and get
+Spears, *Limit Continuous Poker* (2025).  Two players ante 0.5 each (pot 1) and get
 hands x (bettor) and y (caller) i.i.d. uniform on [0, 1].  The bettor checks (showdown
 for the pot) or bets s; the caller calls (showdown for 1 + 2s) or folds (the bettor
 takes the pot).  Bet sizes are fractions of the pot:
 
-* von Neumann (seed §2.1.1): s = B fixed;
-* Newman, no limit (seed §2.1.2): any s > 0;
-* limit (seed §3-4): any s in [L, U], 0 <= L <= U.
+* von Neumann (Spears §2.1.1): s = B fixed;
+* Newman, no limit (Spears §2.1.2): any s > 0;
+* limit (Spears §3-4): any s in [L, U], 0 <= L <= U.
 
 Every ``value`` here is the bettor's expected **net** payoff in these units (antes 0.5,
-pot 1).  The seed prints its values V_B = B/((1+2B)(2+B)) and V = 1/7 in the other usual
+pot 1).  The paper prints its values V_B = B/((1+2B)(2+B)) and V = 1/7 in the other usual
 convention (ante 1 each, pot 2): they are twice ours (see ``docs/continuous_poker.md``).
 
-The limit equilibrium (seed §4.2.5) partitions the bettor's hands by
+The limit equilibrium (Spears §4.2.5) partitions the bettor's hands by
 0 <= x0 <= x1 <= x2 <= x3 <= x4 <= x5 <= 1: bet U on (0, x0), bluff s = b^{-1}(x) on
 (x0, x1), bet L on (x1, x2), check on (x2, x3), bet L on (x3, x4), value-bet
 s = v^{-1}(x) on (x4, x5), bet U on (x5, 1).  The caller calls s iff y >= c(s) with
@@ -130,7 +130,7 @@ class _Profile:
         return np.clip(a, lo, hi), scalar
 
     def c(self, s):
-        """Calling threshold c(s) = (x2 + s)/(1 + s) (seed eq. 7): call iff y >= c(s)."""
+        """Calling threshold c(s) = (x2 + s)/(1 + s) (Spears eq. 7): call iff y >= c(s)."""
         a, scalar = self._check_sizes(s)
         x2 = self.x[2]
         with np.errstate(invalid="ignore"):
@@ -143,12 +143,12 @@ class _Profile:
 
     # -- the bettor: size -> hand -------------------------------------------------
     def v(self, s):
-        """Value-betting hand for size s: v(s) = 1 - (1 - x2)/(2 (1 + s)^2) (seed eq. 5)."""
+        """Value-betting hand for size s: v(s) = 1 - (1 - x2)/(2 (1 + s)^2) (Spears eq. 5)."""
         a, scalar = self._check_sizes(s)
         return _ret(1.0 - (1.0 - self.x[2]) / (2.0 * (1.0 + a) ** 2), scalar)
 
     def b(self, s):
-        """Bluffing hand for size s: b(s) = b0 + (1 - x2)(1 + 3s)/(6 (1 + s)^3) (seed eq. 4)."""
+        """Bluffing hand for size s: b(s) = b0 + (1 - x2)(1 + 3s)/(6 (1 + s)^3) (Spears eq. 4)."""
         a, scalar = self._check_sizes(s)
         with np.errstate(invalid="ignore"):
             out = np.where(np.isinf(a), self.b0,
@@ -202,7 +202,7 @@ class _Profile:
 
     @property
     def regions(self) -> tuple[Region, ...]:
-        """The partition of the bettor's hands (seed §4.1), empty intervals left out."""
+        """The partition of the bettor's hands (Spears §4.1), empty intervals left out."""
         x0, x1, x2, x3, x4, x5 = self.x
         L, U = self.min_bet, self.max_bet
         cand = [Region(0.0, x0, "bluff", U), Region(x0, x1, "bluff", None), Region(x1, x2, "bluff", L),
@@ -220,7 +220,7 @@ class _Profile:
     def bet_payoff(self, x, s):
         """Bettor's expected net payoff of action ``s`` (0 = check) with hand ``x`` against c(.).
 
-        Seed §4.2.2: a bet s wins the pot when y < c(s), 1 + s when c(s) <= y < x and loses
+        Spears §4.2.2: a bet s wins the pot when y < c(s), 1 + s when c(s) <= y < x and loses
         s when y > max(x, c(s)); a check wins the pot when y < x.  Antes (0.5) subtracted.
         """
         xa, _ = _check_hands("x", x)
@@ -239,7 +239,7 @@ class _Profile:
         return _ret(out, scalar)
 
     def payoff(self, x, y):
-        """Bettor's net payoff at equilibrium for hands (x, y) (seed Figures 2-3; ties: split)."""
+        """Bettor's net payoff at equilibrium for hands (x, y) (the paper's Figures 2-3; ties: split)."""
         xa, _ = _check_hands("x", x)
         ya, _ = _check_hands("y", y)
         xa, ya = np.broadcast_arrays(xa, ya)
@@ -281,7 +281,7 @@ class _Profile:
 # ---------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class VonNeumannPoker(_Profile):
-    """Equilibrium of von Neumann's continuous poker with a fixed bet ``bet`` (seed §2.1.1).
+    """Equilibrium of von Neumann's continuous poker with a fixed bet ``bet`` (Spears §2.1.1).
 
     Bluff with x < ``bluff_threshold`` = B/((1+2B)(2+B)), value-bet x > ``value_threshold``
     = (1+4B+2B^2)/((1+2B)(2+B)), call with y >= ``calling_threshold`` = B(3+2B)/((1+2B)(2+B)).
@@ -359,7 +359,7 @@ def von_neumann(bet: float = 1.0) -> VonNeumannPoker:
 # ---------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class NewmanPoker(_Profile):
-    """Equilibrium of Newman's no-limit continuous poker (seed §2.1.2).
+    """Equilibrium of Newman's no-limit continuous poker (Spears §2.1.2).
 
     Bluff s with x = b(s) = (3s+1)/(7(s+1)^3) (hands below 1/7), check on (1/7, 4/7),
     value-bet s with x = v(s) = 1 - 3/(7(s+1)^2) (hands above 4/7); call s iff
@@ -392,7 +392,7 @@ class NewmanPoker(_Profile):
 
 
 def newman() -> NewmanPoker:
-    """Newman's no-limit continuous poker (seed §2.1.2; the L -> 0, U -> inf limit, Thms 5.3-5.4)."""
+    """Newman's no-limit continuous poker (Spears §2.1.2; the L -> 0, U -> inf limit, Thms 5.3-5.4)."""
     return NewmanPoker()
 
 
@@ -401,7 +401,7 @@ def newman() -> NewmanPoker:
 # ---------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class LimitPoker(_Profile):
-    """Equilibrium of limit continuous poker, bets in [``min_bet``, ``max_bet``] (seed §4.2.5).
+    """Equilibrium of limit continuous poker, bets in [``min_bet``, ``max_bet``] (Spears §4.2.5).
 
     Attributes
     ----------
@@ -412,9 +412,9 @@ class LimitPoker(_Profile):
     b0 : float
         The constant of integration in b(s).
     A : tuple of 6 floats
-        The seed's common subexpressions A0..A5.
+        The paper's common subexpressions A0..A5.
     value : float
-        The bettor's value A5 / (2 A4) = x2 / 2 (derived here; the seed does not give it).
+        The bettor's value A5 / (2 A4) = x2 / 2 (derived here; the paper does not give it).
     """
 
     min_bet: float
@@ -428,7 +428,7 @@ class LimitPoker(_Profile):
 
 
 def _limit_formulas(L, U):
-    """The seed's §4.2.5 solution (its A0..A5 form), verified against a fresh sympy solve.
+    """The paper's §4.2.5 solution (its A0..A5 form), verified against a fresh sympy solve.
 
     Returns ``(x, b0, A)`` with ``x`` = (x0..x5) *as printed*; :func:`_limit_gaps` gives the
     same numbers without cancellation (used for the result objects).
@@ -454,7 +454,7 @@ def _limit_gaps(L, U, A4):
     """The seven gaps x0 - 0, x1 - x0, ..., 1 - x5, factored (sympy; tested).
 
     Every factor is a polynomial with non-negative coefficients in L and U - L, so for
-    0 <= L <= U the gaps are >= 0 (the ordering the seed assumes in §4.1 holds) and
+    0 <= L <= U the gaps are >= 0 (the ordering the paper assumes in §4.1 holds) and
     computing them this way loses no accuracy (1 - x5 is tiny for large U).
     """
     return (3 * U * (L + 1) ** 3 / A4,
@@ -502,7 +502,7 @@ def limit_poker(min_bet: float = 0.5, max_bet: float = 1.0) -> LimitPoker:
 def limit_value(min_bet, max_bet):
     """The value of limit continuous poker, vectorised over arrays of (L, U) (pot 1).
 
-    V(L, U) = A5 / (2 A4) with the seed's A4, A5 (derived in :mod:`.symbolic`).
+    V(L, U) = A5 / (2 A4) with the paper's A4, A5 (derived in :mod:`.symbolic`).
     """
     L = np.asarray(min_bet, dtype=float)
     U = np.asarray(max_bet, dtype=float)

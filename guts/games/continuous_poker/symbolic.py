@@ -1,16 +1,16 @@
-"""Exact derivations (sympy) for continuous poker, from the game's rules, not from the seed.
+"""Exact derivations (sympy) for continuous poker, from the game's rules, not from the paper.
 
-Everything here is derived afresh and is what the tests compare the seed's printed
+Everything here is derived afresh and is what the tests compare the paper's printed
 formulas (:mod:`.seed`) and the floating-point closed forms (:mod:`.closed_forms`) with.
 
-Conventions: antes 0.5 each (pot 1); payoffs to the bettor.  In §4.2 the seed works with
+Conventions: antes 0.5 each (pot 1); payoffs to the bettor.  In §4.2 the paper works with
 the bettor's *share* ``E`` (a check with hand x is worth x, a fold 1, a called and won bet
 1 + s, a called and lost bet -s); the net payoff is ``E - 1/2``.
 
-Functions
----------
+The functions:
+
 * :func:`limit_system` -- c(s), v(s), b(s) from the bettor's optimality conditions
-  (seed eqs. 7, 5, 4) and the seven equations for x0..x5, b0 (seed eqs. 2, 3, 6, 8, in
+  (Spears eqs. 7, 5, 4) and the seven equations for x0..x5, b0 (Spears eqs. 2, 3, 6, 8, in
   their corrected form), solved.
 * :func:`limit_value` -- the value V(L, U), by exact piecewise integration of the
   bettor's payoff over his hand.
@@ -43,20 +43,20 @@ def bettor_share(hand, size, c):
     """The bettor's share E of betting ``size`` with ``hand`` when the caller calls iff y >= c.
 
     For hand >= c: fold (y < c) wins 1, a call by a worse hand (c <= y < hand) wins 1 + s, a
-    call by a better hand loses s (seed §4.2.2).  For hand < c every call wins: c - (1 - c) s.
+    call by a better hand loses s (Spears §4.2.2).  For hand < c every call wins: c - (1 - c) s.
     Returned as the branch ``hand >= c`` (the other is :func:`bluff_share`).
     """
     return c * 1 + (hand - c) * (1 + size) - (1 - hand) * size
 
 
 def bluff_share(size, c):
-    """Share of a bluff (hand below every calling hand): c - (1 - c) s (seed eq. 1)."""
+    """Share of a bluff (hand below every calling hand): c - (1 - c) s (Spears eq. 1)."""
     return c - (1 - c) * size
 
 
 @lru_cache(maxsize=None)
 def limit_system():
-    """Derive c, v, b and solve the seven equilibrium equations (seed §4.2, corrected).
+    """Derive c, v, b and solve the seven equilibrium equations (Spears §4.2, corrected).
 
     Returns
     -------
@@ -72,7 +72,7 @@ def limit_system():
     dE = sp.diff(bettor_share(xv, s, c), s)
     v = sp.solve(sp.Eq(dE, 0), xv)[0]
     # eq. 4 (corrected): caller indifferent at interior s: b'(s)(1 + s) + v'(s) s = 0
-    # b0 names the limit b(inf) (the seed's choice: its b(s) - b0 vanishes as s -> inf)
+    # b0 names the limit b(inf) (the paper's choice: its b(s) - b0 vanishes as s -> inf)
     r = sp.Symbol("r", positive=True)
     bprime = (-sp.diff(v, s) * s / (1 + s)).subs(s, r)
     b = sp.factor(B0 - sp.integrate(sp.apart(sp.together(bprime), r), (r, s, sp.oo)))
@@ -88,11 +88,11 @@ def limit_system():
 
 
 def limit_equations(c, v, b, printed=False):
-    """The seven equations in x0..x5, b0 (seed §4.2.4), as residuals (expressions = 0).
+    """The seven equations in x0..x5, b0 (Spears §4.2.4), as residuals (expressions = 0).
 
     With ``printed=False`` (the default) the caller-indifference equations at the atoms
-    L and U weigh the *bluffs* by 1 + s and the *value bets* by s, as the seed's own
-    indifference P[bluff|s](1 + s) - P[value|s] s = 0 requires, and the check/value
+    L and U weigh the *bluffs* by 1 + s and the *value bets* by s, as the paper's own
+    indifference ``P[bluff|s](1 + s) - P[value|s] s = 0`` requires, and the check/value
     indifference is eq. 6.  With ``printed=True`` they are as printed in §4.2.1 (2)-(3)
     and in the §4.2.4 summary (``c(L) - (1 - c(L)) L = x3``).
     """
@@ -141,7 +141,7 @@ def limit_value():
 
 @lru_cache(maxsize=None)
 def von_neumann_system():
-    """Von Neumann's game with bet B from its three indifference equations (seed §2.1.1).
+    """Von Neumann's game with bet B from its three indifference equations (Spears §2.1.1).
 
     Unknowns: bluff threshold a, value threshold bv, calling threshold c.
     * caller at c: a (1 + B) - (1 - bv) B = 0 (bluffs pay 1 + B, value bets cost B);

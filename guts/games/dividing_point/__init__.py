@@ -1,4 +1,4 @@
-"""The dividing-point method of seed 003 (US 6,129,631): threshold strategies of one-round
+"""The dividing-point method of Hundal and Reitzen, US patent 6,129,631: threshold strategies of one-round
 two-player betting games on uniform [0, 1] hands, from the rules.
 
 Pipeline (the patent's FIG. 9 / FIG. 31, every step derived or checked):

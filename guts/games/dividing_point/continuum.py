@@ -1,6 +1,6 @@
 """Exact best responses on the continuum: is a dividing-point solution an equilibrium?
 
-The method of seed 003 (FIG. 9, step 965) finds a *stationary point* of ``E1`` for an
+The method of Hundal and Reitzen, US patent 6,129,631 (FIG. 9, step 965) finds a *stationary point* of ``E1`` for an
 assumed order; nothing in it says that point is an equilibrium.  Here each player's
 return from every plan is computed as a function of his hand against the other's
 interval strategy -- piecewise linear, with knots at the other player's dividing

@@ -116,7 +116,7 @@ def meeting_return(m: Meeting, layout: Layout, value):
 def expected_return(structure: GameStructure, layout: Layout) -> sp.Expr:
     """``E1``, P1's expected return per game (ante included), as an expanded polynomial.
 
-    Seed 003, FIG. 9 step 955 / FIG. 31 step 3145: the sum over regions of return x area.
+    Hundal and Reitzen, US patent 6,129,631, FIG. 9 step 955 / FIG. 31 step 3145: the sum over regions of return x area.
     """
     syms = symbols_of(layout)
 

@@ -1,4 +1,4 @@
-"""Dividing points on a discrete, ranked hand list (seed 003, FIG. 29; claims 31-33).
+"""Dividing points on a discrete, ranked hand list (Hundal and Reitzen, US patent 6,129,631, FIG. 29; claims 31-33).
 
 Real hands have discrete ranks: a player's *rank* of a hand is its value of the
 cumulative hand-rank distribution, in [0, 1].  A dividing point ``v`` usually falls

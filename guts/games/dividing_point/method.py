@@ -1,4 +1,4 @@
-"""The dividing-point method (seed 003, FIG. 9 steps 955-965; FIG. 31 steps 3165-3175).
+"""The dividing-point method (Hundal and Reitzen, US patent 6,129,631, FIG. 9 steps 955-965; FIG. 31 steps 3165-3175).
 
 Given the rules and an assumed order, build ``E1`` (exact polynomial), set every
 partial derivative to zero and solve.  ``E1`` has degree 2 in the points, so for a

@@ -1,4 +1,4 @@
-"""The four games of seed 003 (US 6,129,631) with the patent's names and assumed orders.
+"""The four games of Hundal and Reitzen, US patent 6,129,631 with the patent's names and assumed orders.
 
 =====  ==========================================  ==================  ===============
 game   rules                                        figures             order

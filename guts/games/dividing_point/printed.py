@@ -1,6 +1,6 @@
 """The patent's printed equations, transcribed, and their comparison with the derivation.
 
-The seed is an OCR extraction: subscripts are run together (``C1RRrr2``), ``1`` is often
+The patent is an OCR extraction: subscripts are run together (``C1RRrr2``), ``1`` is often
 read as ``I`` (``BI``, ``KRI``) and the case of ``b1``/``B1`` is lost in places (the
 text of equation (1) even lists "variables b1, B2, and C2" for b1, B1, C2, and (5)
 reads ``B1 =`` for ``b1 =``).  Each transcription below keeps the printed symbols and

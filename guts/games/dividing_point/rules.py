@@ -1,6 +1,6 @@
 """A one-round two-player betting game on uniform [0, 1] hands, described as data.
 
-Seed 003 (US 6,129,631) starts its method (FIG. 9, steps 910-915; FIG. 31, steps
+Hundal and Reitzen, US patent 6,129,631 starts its method (FIG. 9, steps 910-915; FIG. 31, steps
 3105-3110) from two hand-made tables: each player's *action sequences* and the *outcome*
 of every pair of sequences (Tables 8, 10, 11).  Here both are derived from a short
 description of the rules, :class:`BettingRules`, so that the printed tables become

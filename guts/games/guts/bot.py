@@ -3,7 +3,8 @@
 The bot seats you (player 1) at an n = N + 1 player table of continuous Guts against a
 coalition of N players (P2..P{N+1}) that plays the optimal pseudo-bloc mixture of
 :func:`guts.solve_coalition` (Table 1).  This module holds the game engine; the
-``guts play`` / ``guts simulate`` commands are in :mod:`guts.cli.bot`.
+``guts play`` / ``guts simulate`` commands are in :mod:`guts.cli._bot`, reading a Table 1 CSV
+with :func:`guts.studies.table1.load_bot_strategy`.
 
 Rules and money (paper §3, played with real chips)
 --------------------------------------------------
@@ -73,7 +74,6 @@ from __future__ import annotations
 import math
 import warnings
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import numpy as np
 
@@ -85,7 +85,6 @@ from guts.games.guts.payoffs import alpha_matrix, beta_matrix
 __all__ = [
     "BotStrategy",
     "bot_strategy",
-    "load_bot_strategy",
     "parse_support",
     "stationary_value",
     "multiplier_moments",
@@ -251,38 +250,6 @@ def parse_support(text: str, width: int):
     if np.any(~np.isfinite(w)) or np.any(w < 0) or abs(w.sum() - 1.0) > 1e-4:
         raise GutsInputError(f"support probabilities must be >= 0 and sum to 1; got {w.tolist()}")
     return arr, w / w.sum()
-
-
-def load_bot_strategy(path, size: int) -> BotStrategy:
-    """Read the mixtures of row ``N = size`` of a Table 1 CSV (``guts table1``).
-
-    The coalition's mixture comes from column ``coalition_support``, player 1's from
-    ``player1_support`` and the value from ``value_lower``.
-    """
-    import pandas as pd
-
-    size = check_int("opponents", size, 1)
-    path = Path(path)
-    try:
-        df = pd.read_csv(path)
-    except (OSError, ValueError) as exc:
-        raise GutsInputError(f"cannot read table {str(path)!r}: {exc}") from None
-    need = {"N", "mesh", "structure", "value_lower", "player1_support", "coalition_support"}
-    if not need <= set(df.columns):
-        raise GutsInputError(f"{str(path)!r} is not a Table 1 CSV: missing columns {sorted(need - set(df.columns))}")
-    rows = df[df.N == size]
-    if rows.empty:
-        raise GutsInputError(f"{str(path)!r} has no row N = {size}; it has N = {sorted(df.N.tolist())}")
-    row = rows.iloc[0]
-    profiles, weights = parse_support(row.coalition_support, size)
-    p1, p1w = parse_support(row.player1_support, 1)
-    get = lambda name: float(row[name]) if name in row.index else math.nan  # noqa: E731
-    return BotStrategy(
-        size=size, mesh=int(row.mesh), structure=str(row.structure), profiles=profiles, weights=weights,
-        player1_thresholds=p1.ravel(), player1_weights=p1w, value=float(row.value_lower),
-        certified_lower=get("certified_lower"), certified_upper=get("certified_upper"),
-        source=f"{path} (row N = {size})",
-    )
 
 
 # ---------------------------------------------------------------------------

@@ -33,6 +33,7 @@ from pathlib import Path
 
 import numpy as np
 
+from guts.engine.progress import progress_note
 from guts.errors import GutsInputError
 
 from . import cards as _cards
@@ -189,8 +190,7 @@ def compute_equity_table(*, threads: int | None = None, progress: bool = False) 
         boards, weights = _kernel.canonical_boards(_kernel.SUIT_PERMUTATIONS)
         if weights.sum() != comb(52, 5):  # orbit sizes must add up to every board
             raise RuntimeError("suit orbits do not cover the C(52, 5) boards")
-        if progress:
-            print(f"{len(boards)} boards up to suit permutation ({time.perf_counter() - t0:.1f} s)", flush=True)
+        progress_note(progress, f"{len(boards)} boards up to suit permutation ({time.perf_counter() - t0:.1f} s)")
         cmb, cls = _cards.combos(), _cards.combo_classes()
         nchunks = 4 * numba.get_num_threads()
         win = _kernel.weighted_win_counts(boards, weights, cmb, cls, _with_card_table(cmb), NUM_CLASSES,
@@ -203,8 +203,7 @@ def compute_equity_table(*, threads: int | None = None, progress: bool = False) 
     if why is not None:  # a kernel bug, not bad input
         raise RuntimeError(f"computed equity table is inconsistent: {why}")
     seconds = time.perf_counter() - t0
-    if progress:
-        print(f"win/tie counts of 169 x 169 class pairs over all boards ({seconds:.1f} s)", flush=True)
+    progress_note(progress, f"win/tie counts of 169 x 169 class pairs over all boards ({seconds:.1f} s)")
     return EquityTable(win=win, tie=tie, pairs=pairs, seconds=seconds)
 
 

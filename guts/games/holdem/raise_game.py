@@ -1,10 +1,10 @@
-"""The heads-up hold'em raise game of seed 001, solved exactly by one linear program.
+"""The heads-up hold'em raise game of the hold'em note, solved exactly by one linear program.
 
-Game (seed 001, first paragraphs; issue 12): Alice posts the small blind 1, Bob the big
+Game (the hold'em note, first paragraphs; issue 12): Alice posts the small blind 1, Bob the big
 blind 2; each sees only his own class (one of 169).  Alice folds, calls (completes to
 2: showdown for a pot of 4) or raises by ``r`` in ``raises`` (default 2..R: she puts
 ``2 + r`` in); Bob calls (showdown for ``2 (2 + r)``) or folds.  In the re-raise game
-("the more interesting case", seed 001, last paragraphs) Bob may also re-raise by ``s``
+("the more interesting case", the hold'em note, last paragraphs) Bob may also re-raise by ``s``
 in ``reraises`` (he puts ``2 + r + s`` in) and Alice then folds or calls.  Payoffs are
 Alice's net chips, Bob's their negatives (zero-sum):
 
@@ -19,11 +19,11 @@ raise r, re-raise s, Alice calls    (2 + r + s)(2 e_ij - 1)
 
 ``e_ij`` is the exact showdown equity (win + tie/2) of Alice's class i against Bob's
 class j and the deal weight is ``n_ij / (1326 * 1225)`` (disjoint combo pairs), both
-from :mod:`guts.games.holdem.equities`.  This is the convention of the seed author's code
-too; the seed's "at least 0.39776" is that code's value of its (interior-point,
+from :mod:`guts.games.holdem.equities`.  This is the convention of the note's author's code
+too; the note's "at least 0.39776" is that code's value of its (interior-point,
 approximate) strategy for Alice against Bob's best response (docs/holdem.md).
 
-Structured LP (seed 001: "Bob's response as its own nested linear program", then
+Structured LP (the hold'em note: "Bob's response as its own nested linear program", then
 duality).  Bob's best response decomposes per (class j, raise r): he picks the action
 minimising Alice's payoff from his class-j deals.  With ``x`` Alice's realisation plan
 (``x[i, a]`` for fold, call, raise r; ``x[i, (r, s)]`` for "raise r, then call re-raise
@@ -61,6 +61,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from guts._validate import check_choice, check_int
+from guts.engine.progress import progress_note
 from guts.errors import ConvergenceWarning, GutsInputError, SolverError
 
 from .cards import CLASS_LABELS
@@ -414,9 +415,8 @@ def _structured_lp(n, B, raises, reraises=(), *, solver="ipm", lazy=None, progre
         if status != highspy.HighsModelStatus.kOptimal:
             raise SolverError(f"HiGHS did not solve the {what} after adding re-raise rows: "
                               f"status {h.modelStatusToString(status)}")
-        if progress:
-            print(f"    re-raise rows: +{count} (round {rounds}), value "
-                  f"{h.getInfo().objective_function_value / LP_SCALE:.12f}", flush=True)
+        progress_note(progress, f"    re-raise rows: +{count} (round {rounds}), value "
+                                f"{h.getInfo().objective_function_value / LP_SCALE:.12f}")
     sol = h.getSolution()
     xv = np.asarray(sol.col_value)
     duals = np.abs(np.asarray(sol.row_dual))                         # max problem: sign convention varies
@@ -563,10 +563,9 @@ def _solve_oracle(n, B, all_raises, reraises, *, solver="ipm", max_add=4, max_ro
         bad = sorted(((g, r) for r, g in gains.items() if g > ORACLE_GAIN_TOL), reverse=True)
         info["rounds"].append({"sizes": len(active), "value": value, "profitable": len(bad),
                                "max_gain": bad[0][0] if bad else max(gains.values(), default=0.0)})
-        if progress:
-            print(f"  round {rnd}: LP on {len(active)} sizes, value {value:.12f}; "
-                  + (f"{len(bad)} unused sizes pay (best +{bad[0][0]:.3g} chips/hand)" if bad
-                     else "no unused size pays"), flush=True)
+        progress_note(progress, f"  round {rnd}: LP on {len(active)} sizes, value {value:.12f}; "
+                      + (f"{len(bad)} unused sizes pay (best +{bad[0][0]:.3g} chips/hand)" if bad
+                         else "no unused size pays"))
         if not bad:
             X = np.zeros((nc, 2 + m))
             XC = np.zeros((nc, m, q))
@@ -590,7 +589,7 @@ def _solve_oracle(n, B, all_raises, reraises, *, solver="ipm", max_add=4, max_ro
 # --------------------------------------------------------------------------- public entry point
 def solve_raise_game(max_raise=40, *, raises=None, reraises=(), method="auto", table: EquityTable | None = None,
                      certify: bool = True, progress: bool = False) -> RaiseGameResult:
-    """Exact equilibrium of the hold'em raise game (seed 001) with an exploitability certificate.
+    """Exact equilibrium of the hold'em raise game (the hold'em note) with an exploitability certificate.
 
     Parameters
     ----------
@@ -599,7 +598,7 @@ def solve_raise_game(max_raise=40, *, raises=None, reraises=(), method="auto", t
     raises : sequence of int, optional
         Explicit raise sizes (distinct integers >= 2).
     reraises : sequence of int
-        Bob's re-raise sizes after a raise (empty: the seed's game, Bob calls or folds).
+        Bob's re-raise sizes after a raise (empty: the note's game, Bob calls or folds).
     method : {"auto", "lp", "oracle", "engine"}
         ``"lp"``: the structured LP on all sizes; ``"oracle"``: raise-size generation
         (same answer, fast at large R); ``"engine"``: the engine's sequence-form LP on the

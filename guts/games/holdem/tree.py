@@ -35,7 +35,7 @@ def class_pair_deals(table: EquityTable):
 
 
 def raise_game_tree(raises, reraises=(), table: EquityTable | None = None, name: str = "") -> PublicTreeGame:
-    """The raise game (seed 001) on the engine; with ``reraises`` Bob may also re-raise.
+    """The raise game (the hold'em note) on the engine; with ``reraises`` Bob may also re-raise.
 
     Parameters
     ----------

@@ -1,5 +1,5 @@
 """Mercer hold'em and other hold'em-like games built from a deck, rounds and an evaluator
-(seed 004: Standard and Multiround Mercer Hold'em, 2 and 3 players, collusion)."""
+(Ullman 2015: Standard and Multiround Mercer Hold'em, 2 and 3 players, collusion)."""
 from .cards import Deck
 from .evaluators import HandEvaluator, holdem_evaluator, mercer_evaluator
 from .rules import Round, Rules, mmh_rules, smh_rules, variant_rules

@@ -1,18 +1,18 @@
-"""Build the engine's public tree of a hold'em-like game (seed 004, §3.3 "the construction").
+"""Build the engine's public tree of a hold'em-like game (Ullman 2015, §3.3 "the construction").
 
-The seed's program builds one tree over every card deal and every action (5 million nodes
+The thesis's program builds one tree over every card deal and every action (5 million nodes
 and over 4 GB for three-player MMH). Here the private deal is a single chance event over
 the players' *hand types* (rank multisets), with the joint probabilities computed exactly
 with card removal (:meth:`Deck.joint_deals`); everything after it is public: the actions,
 and the shared cards as public chance nodes whose outcome probabilities depend on the deal
 (card removal again). A player's information set is (public node, his hand), which is the
-seed's information set (§2.3, footnote 1: same history except for the others' hole cards).
+thesis's information set (§2.3, footnote 1: same history except for the others' hole cards).
 
 Showdown terminals reference one share table per (board, set of remaining players)
 (:meth:`Terminal.showdown`), so memory grows with the number of boards, not of terminals.
 
 Collusion (§5) is applied to the built tree by the engine's :func:`pool`: weak collusion
-pools the colluders' payoffs and splits them evenly (the seed's "win sharing" evaluator),
+pools the colluders' payoffs and splits them evenly (the thesis's "win sharing" evaluator),
 strong collusion also gives each colluder both colluders' hands.
 """
 from __future__ import annotations
@@ -79,7 +79,7 @@ class TreeStats:
     info_sets: int              # sum over decision nodes of the acting player's number of types
     info_sets_per_player: tuple
     share_tables: int           # distinct showdown share tables
-    full_tree_nodes: int        # nodes of the seed's explicit tree (every card deal expanded)
+    full_tree_nodes: int        # nodes of the thesis's explicit tree (every card deal expanded)
 
 
 @dataclass(frozen=True)
@@ -225,7 +225,7 @@ class _Builder:
         self.info_sets[self.owner[p]] += 1
         return Decision(int(self.owner[p]), actions)
 
-    # the seed's model: every active player puts in one allowed amount per orbit, or folds
+    # the thesis's model: every active player puts in one allowed amount per orbit, or folds
     def _fixed(self, r, orbit, p, active, contrib, board):
         rnd = self.rules.rounds[r]
 
@@ -283,11 +283,11 @@ class _Builder:
 
 
 def _full_tree_nodes(b: _Builder, root) -> int:
-    """Nodes of the seed's explicit tree: every card deal expanded (§3.3, Figure 3).
+    """Nodes of the thesis's explicit tree: every card deal expanded (§3.3, Figure 3).
 
     Counts, per public node, the number of distinct card histories reaching it (private
     deals with positive probability times the boards compatible with them), plus the
-    private deal nodes themselves; used only to compare sizes with the seed's 5 million.
+    private deal nodes themselves; used only to compare sizes with the thesis's 5 million.
     """
     counts = 0
     # number of (deal, board) pairs at each public node, propagated through chance nodes
@@ -319,9 +319,9 @@ def build_game(rules: Rules, collusion: Collusion | None = None, *, merge_team: 
         gets the sum of both payoffs. Both colluders then act on the same information
         with the same goal, so this player has perfect recall and the game against the
         victim (three players) is two-player zero-sum: solvable exactly by LP. Each
-        colluder's payoff under the seed's even split is half the team's.
+        colluder's payoff under the thesis's even split is half the team's.
     count_full_tree : bool
-        Also count the nodes of the seed's explicit tree (slow for big games).
+        Also count the nodes of the thesis's explicit tree (slow for big games).
 
     Returns
     -------
@@ -338,7 +338,7 @@ def build_game(rules: Rules, collusion: Collusion | None = None, *, merge_team: 
     root, deals = b.build()
     game = PublicTreeGame(root, deals, b.n_out, name=rules.name + (f"-team{merged}" if merged else ""))
     if collusion is not None and not merged:
-        from guts.engine.extensive import pool     # the engine's team pooling (seed §5)
+        from guts.engine.extensive import pool     # the engine's team pooling (thesis §5)
 
         team = check_team(collusion.team, rules.num_players)
         game = pool(game, team, rule="split", share_information=(collusion.kind == "strong"))

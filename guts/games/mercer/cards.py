@@ -1,5 +1,5 @@
 """Decks without (or with) suits, private hands as multisets of card kinds, and the
-exact deal probabilities with card removal (seed 004, §3.2 "the deck abstraction", §4.2).
+exact deal probabilities with card removal (Ullman 2015, §3.2 "the deck abstraction", §4.2).
 
 A *card kind* is what a player can tell apart: a rank when the deck has no suits (Mercer
 hold'em: ranks 2-6, four indistinguishable copies each), a (rank, suit) pair otherwise.
@@ -71,7 +71,7 @@ class Deck:
 
     @classmethod
     def mercer(cls) -> "Deck":
-        """The seed's deck: ranks 2-6, four copies each, no suits (§4.2)."""
+        """The thesis's deck: ranks 2-6, four copies each, no suits (§4.2)."""
         return cls((2, 3, 4, 5, 6), 4, 0)
 
     # -- kinds -----------------------------------------------------------------------

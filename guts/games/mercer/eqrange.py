@@ -1,5 +1,5 @@
 """How much a two-player equilibrium leaves free: the range of a first-decision behaviour
-probability over ALL equilibria (used to read the seed's Tables 1 and 2).
+probability over ALL equilibria (used to read the thesis's Tables 1 and 2).
 
 In a two-player zero-sum game the equilibrium strategies of a player are exactly his
 maxmin realisation plans, a polytope: ``{x : E x = e, x >= 0, F^T v - A^T x <= 0,

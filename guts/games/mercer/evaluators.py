@@ -1,5 +1,5 @@
 """Payoff evaluators: the strength of a player's best hand from his private and shared
-cards (seed 004, §3.2 "the payoff evaluator", §4.2 and footnote 4).
+cards (Ullman 2015, §3.2 "the payoff evaluator", §4.2 and footnote 4).
 
 The Mercer ranking (four cards, no suits): four of a kind > three of a kind > two pair >
 pair > high card; within a category the ranks are compared ordered by multiplicity, then
@@ -84,7 +84,7 @@ class HandEvaluator:
         if len(ranks) != self.hand_size:
             raise GutsInputError(f"a hand has {self.hand_size} cards; got {len(ranks)}")
         cnt = Counter(ranks)
-        # ranks ordered by multiplicity, then by rank (the seed's tie-break)
+        # ranks ordered by multiplicity, then by rank (the thesis's tie-break)
         order = sorted(cnt, key=lambda r: (cnt[r], r), reverse=True)
         pattern = tuple(cnt[r] for r in order)
         cat = _pattern_category(pattern)
@@ -127,7 +127,7 @@ class HandEvaluator:
 
 
 def mercer_evaluator() -> HandEvaluator:
-    """The seed's four-card evaluator (no straights, no flushes)."""
+    """The thesis's four-card evaluator (no straights, no flushes)."""
     return HandEvaluator(4, straights=False, flushes=False)
 
 

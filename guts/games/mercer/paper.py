@@ -1,9 +1,9 @@
-"""The seed's published figures, as printed (seed 004, §4.2, §4.3, §5, Tables 1-8).
+"""The thesis's published figures, as printed (Ullman 2015, §4.2, §4.3, §5, Tables 1-8).
 
 Bet percentages are the probability (in %) of betting 4 at the named decision for each
 private holding. Each table row gives the seat that acts and the public history before
 its decision, in this package's labels (``"b4"`` bet, ``"f"`` fold, ``"flop:xy"``).
-The seed computed them by fictitious play to a 0.01- (2P-SMH: 0.001-) equilibrium; they
+The thesis computed them by fictitious play to a 0.01- (2P-SMH: 0.001-) equilibrium; they
 are approximate and equilibria need not be unique: compare, never copy.
 """
 from __future__ import annotations
@@ -27,7 +27,7 @@ PAPER_VALUES = {
 #: the rules or of the run; the 2-player figures are those of the bet-4 games).
 PAPER_3P_SMH_BET = 8.0
 
-#: Expected values written by the seed's own program (github.com/rjullman/poker-nasheq,
+#: Expected values written by the thesis's own program (github.com/rjullman/poker-nasheq,
 #: ``output/<game>/...summary.payoffs``), keyed like ``PAPER_VALUES`` plus collusion and
 #: team; value: (values per seat, the program's stopping "max regret").
 PROGRAM_VALUES = {

@@ -1,4 +1,4 @@
-"""Hold'em-like games as data: a deck, a list of rounds and an evaluator (seed 004, §3.2).
+"""Hold'em-like games as data: a deck, a list of rounds and an evaluator (Ullman 2015, §3.2).
 
 Every round has three phases, in order: an ante paid by every player still in the hand,
 a deal (private cards to every player, then shared cards), and a betting phase.
@@ -6,7 +6,7 @@ a deal (private cards to every player, then shared cards), and a betting phase.
 Betting phase (``Round.orbits`` > 0): in every *orbit* each active player, in seat order
 (seat 0 first in every round), acts once. Two betting models:
 
-``"fixed"`` (the seed's program, used for SMH and MMH)
+``"fixed"`` (the thesis's program, used for SMH and MMH)
     The player puts in exactly one of the allowed amounts ``bets`` (or 0 when ``check``)
     or folds; nobody has to match anybody. Labels ``"b4"`` (bet 4), ``"k"`` (check),
     ``"f"`` (fold). With a single bet size and no check, every active player has put in
@@ -15,7 +15,7 @@ Betting phase (``Round.orbits`` > 0): in every *orbit* each active player, in se
     The player calls (``"c"``; ``"k"`` when there is nothing to call, allowed only with
     ``check``), raises by one of ``bets`` (``"r4"``: calls, then adds 4) or folds. In the
     last orbit only the first active player may raise, so all active players have put in
-    the same amount when the round ends (the rule of the seed's later program).
+    the same amount when the round ends (the rule of the thesis's later program).
 
 When all players but one have folded the hand ends at once and the last player takes the
 pot; shared cards are dealt only while at least two players remain. At the end of the last

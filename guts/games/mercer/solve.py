@@ -1,11 +1,11 @@
-"""Solve Mercer hold'em: exact LP, CFR+ and the seed's fictitious play (seed 004, §2, §4, §5).
+"""Solve Mercer hold'em: exact LP, CFR+ and the thesis's fictitious play (Ullman 2015, §2, §4, §5).
 
-The seed's stopping rule (§2.2, Algorithm 1): a profile is an *ε-equilibrium* when every
+The thesis's stopping rule (§2.2, Algorithm 1): a profile is an *ε-equilibrium* when every
 player's regret -- what a best response gains over his current strategy, the others fixed
 -- is below ε, i.e. ``max_p gain_p < ε``. The engine reports ``nash_conv = sum_p gain_p``
 and ``exploitability = nash_conv / n``. Since ``max_p gain_p <= nash_conv <= n max_p
-gain_p``, CFR+ here stops at ``nash_conv <= ε`` (so the seed's criterion holds too, with
-room to spare), fictitious play stops at the seed's own criterion, and every result reports
+gain_p``, CFR+ here stops at ``nash_conv <= ε`` (so the thesis's criterion holds too, with
+room to spare), fictitious play stops at the thesis's own criterion, and every result reports
 all three numbers (``max_regret``, ``nash_conv``, ``exploitability``).
 """
 from __future__ import annotations
@@ -25,7 +25,7 @@ from .rules import VARIANTS, variant_rules
 __all__ = ["solve", "MercerResult", "METHODS", "DEFAULT_EPSILON", "seat_strategies", "br_gains"]
 
 METHODS = ("lp", "cfr+", "fp")
-#: The seed's target (§3.4: "finding a 0.01-equilibrium").
+#: The thesis's target (§3.4: "finding a 0.01-equilibrium").
 DEFAULT_EPSILON = 0.01
 #: Iteration caps (a run that hits one warns with ConvergenceWarning).
 MAX_ITER_CFR = 200_000
@@ -46,7 +46,7 @@ class MercerResult:
         Of the returned profile in the solved game (engine definitions: NashConv = sum
         over players of the best-response gain, exploitability = NashConv / players).
     max_regret : float
-        The seed's ε: the largest best-response gain of one player.
+        The thesis's ε: the largest best-response gain of one player.
     gains : ndarray
         Best-response gain of every player of the solved game.
     strategies : tuple of dict
@@ -146,10 +146,10 @@ def solve(variant: str = "smh", players: int = 2, method: str = "lp", epsilon: f
     players : {2, 3}
     method : {"lp", "cfr+", "fp"}
         ``"lp"``: sequence-form LP (exact; 2 players, or 3 with strong collusion, the team
-        being one player); ``"cfr+"``: CFR+ until NashConv <= epsilon; ``"fp"``: the seed's
+        being one player); ``"cfr+"``: CFR+ until NashConv <= epsilon; ``"fp"``: the thesis's
         fictitious play (Algorithm 1) until every player's regret < epsilon.
     epsilon : float, optional
-        Target for the iterative methods (default 0.01, the seed's).
+        Target for the iterative methods (default 0.01, the thesis's).
     collusion : {"weak", "strong"}, optional
         §5: weak = the team's payoffs pooled and split evenly; strong = also each
         colluder sees both colluders' hands.

@@ -1,4 +1,4 @@
-"""Strategy tables as in the seed (Tables 1-6 and 8: bet percentages by holding, position
+"""Strategy tables as in the thesis (Tables 1-6 and 8: bet percentages by holding, position
 and betting history), read from engine strategies, side by side with the printed figures.
 """
 from __future__ import annotations
@@ -16,7 +16,7 @@ __all__ = ["behaviour", "history_reach", "table_frame", "wide_table", "bet_actio
 
 
 def bet_action(labels) -> str:
-    """The bet action among a decision's labels (the seed's games have one bet size)."""
+    """The bet action among a decision's labels (the thesis's games have one bet size)."""
     bets = [a for a in labels if a.startswith("b") or a.startswith("r")]
     if len(bets) != 1:
         raise GutsInputError(f"expected exactly one bet action; got {labels}")
@@ -79,7 +79,7 @@ def behaviour(built: BuiltGame, strategies, seat: int, history, info_label: str,
 
 
 def table_frame(name: str, built: BuiltGame, strategies, method: str = "") -> pd.DataFrame:
-    """One of the seed's strategy tables, long format: paper figure and ours (percent)."""
+    """One of the thesis's strategy tables, long format: paper figure and ours (percent)."""
     if name not in PAPER_TABLES:
         raise GutsInputError(f"unknown table {name!r}; accepted: {', '.join(PAPER_TABLES)}")
     spec = PAPER_TABLES[name]
@@ -99,7 +99,7 @@ def table_frame(name: str, built: BuiltGame, strategies, method: str = "") -> pd
 
 
 def wide_table(df: pd.DataFrame, value: str = "ours") -> pd.DataFrame:
-    """Rows x columns of a long table (as printed in the seed)."""
+    """Rows x columns of a long table (as printed in the thesis)."""
     order_rows = list(dict.fromkeys(df["row"]))
     order_cols = list(dict.fromkeys(df["column"]))
     w = df.pivot(index="row", columns="column", values=value)

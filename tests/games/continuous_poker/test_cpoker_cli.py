@@ -4,7 +4,7 @@ import argparse
 import pytest
 
 from guts.cli.continuous_poker import add_subparser
-from guts.errors import guarded
+from guts.cli.guard import guarded
 
 
 class _Parser(argparse.ArgumentParser):

@@ -5,7 +5,7 @@ import pytest
 
 from guts.games.continuous_poker import closed_forms as cf
 from guts.games.continuous_poker import limit_poker, symbolic as S
-from guts.games.continuous_poker.seed import printed
+from guts.games.continuous_poker.misprints import printed
 
 X = S.XS
 

@@ -4,7 +4,7 @@ import argparse
 import pytest
 
 from guts.cli import dividing_point
-from guts.errors import guarded
+from guts.cli.guard import guarded
 
 
 def _run(argv, capsys):

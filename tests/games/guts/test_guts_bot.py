@@ -16,7 +16,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from guts import GutsInputError, fixed_point
-from guts.games.guts.bot import (GutsTable, bot_strategy, load_bot_strategy, multiplier_moments, parse_support, play_games,
+from guts.studies.bot import load_bot_strategy
+from guts.games.guts.bot import (GutsTable, bot_strategy, multiplier_moments, parse_support, play_games,
                       settle, simulate, stationary_value)
 from guts.games.guts.payoffs import alpha, alpha_enumeration, beta, beta_enumeration
 from guts.studies.table1 import paper_table1, run_table1

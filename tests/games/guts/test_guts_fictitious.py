@@ -154,9 +154,9 @@ def test_validation(U21):
 
 @pytest.mark.slow
 def test_fp_script(tmp_path):
-    import guts.studies.fictitious as mod
+    from guts.cli import main
 
-    assert mod.main(["--mesh", "21", "--iterations", "6000", "--seed", "1", "--out", str(tmp_path)]) == 0
+    assert main(["fp-three-player", "--mesh", "21", "--iterations", "6000", "--seed", "1", "--out", str(tmp_path)]) == 0
     summ = pd.read_csv(tmp_path / "fp_three_player_summary.csv")
     assert set(summ.variant) == {"independent", "players 2-3 pooled"}
     assert summ.converged.all()
@@ -164,5 +164,5 @@ def test_fp_script(tmp_path):
     assert df.iteration.max() == 6000
     for name in ("fp_three_player.png", "fp_three_player.meta.json"):
         assert (tmp_path / name).stat().st_size > 0
-    assert mod.main(["--mesh", "1", "--out", str(tmp_path / "bad")]) == 2
+    assert main(["fp-three-player", "--mesh", "1", "--out", str(tmp_path / "bad")]) == 2
     assert not (tmp_path / "bad").exists()

@@ -96,8 +96,9 @@ def test_claim_fails_for_N_5_at_mesh_21(mesh21):
 
 def test_script_and_committed_results(tmp_path):
     """The script's rows match a direct solve, and the committed results/ are current."""
-    mod = _script()
-    assert mod.main(["--cases", "21:2-5", "--out", str(tmp_path), "--quiet"]) == 0
+    from guts.cli import main
+
+    assert main(["full-vs-pseudo-bloc", "--cases", "21:2-5", "--out", str(tmp_path), "--quiet"]) == 0
     df = pd.read_csv(tmp_path / "full_vs_pseudo_bloc.csv").set_index("N")
     assert list(df.index) == [2, 3, 4, 5]
     assert df.loc[[2, 3, 4], "equal"].all() and not df.loc[5, "equal"]
@@ -107,7 +108,7 @@ def test_script_and_committed_results(tmp_path):
     committed = committed[committed["mesh"] == 21].set_index("N").loc[[2, 3, 4, 5]]
     np.testing.assert_allclose(committed.value_full, df.value_full, atol=1e-10)
     np.testing.assert_allclose(committed.value_pseudo_bloc, df.value_pseudo_bloc, atol=1e-10)
-    assert mod.main(["--cases", "21:1-3", "--out", str(tmp_path / "bad"), "--quiet"]) == 2
+    assert main(["full-vs-pseudo-bloc", "--cases", "21:1-3", "--out", str(tmp_path / "bad"), "--quiet"]) == 2
     assert not (tmp_path / "bad").exists()
 
 

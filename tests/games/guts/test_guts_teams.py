@@ -143,8 +143,9 @@ def test_validation():
 
 
 def test_teams_script(tmp_path):
-    mod = _script("teams")
-    assert mod.main(["--cases", "2v2:11:full,1v2:11:full", "--out", str(tmp_path), "--quiet"]) == 0
+    from guts.cli import main
+
+    assert main(["teams", "--cases", "2v2:11:full,1v2:11:full", "--out", str(tmp_path), "--quiet"]) == 0
     import pandas as pd
 
     df = pd.read_csv(tmp_path / "teams.csv")
@@ -155,5 +156,5 @@ def test_teams_script(tmp_path):
     assert df.team2_value[1] == pytest.approx(solve_coalition(2, 11, structure="full", solver="oracle").coalition_value,
                                               abs=1e-10)
     bad = tmp_path / "bad"
-    assert mod.main(["--cases", "2x2:11:full", "--out", str(bad), "--quiet"]) == 2
+    assert main(["teams", "--cases", "2x2:11:full", "--out", str(bad), "--quiet"]) == 2
     assert not bad.exists()

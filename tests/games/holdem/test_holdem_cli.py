@@ -7,7 +7,7 @@ import pytest
 
 from guts.cli import _Parser
 from guts.cli import holdem as cli_holdem
-from guts.errors import guarded
+from guts.cli.guard import guarded
 from guts.games.holdem import equity_table
 from guts.games.holdem.equities import load_equity_table
 
@@ -40,7 +40,7 @@ def test_solve_writes_strategies_with_parameters(tmp_path, capsys):
 
 @pytest.mark.parametrize("argv,msg", [
     (["holdem", "solve", "--max-raise", "1"], "max-raise"),
-    (["holdem", "solve", "--max-raise", "5", "--reraise", "1"], "sizes must be integers >= 2"),
+    (["holdem", "solve", "--max-raise", "5", "--reraise", "1"], "accepted: comma-separated integers >= 2"),
     (["holdem", "solve", "--max-raise", "x"], "max-raise"),
     (["holdem", "solve"], "required"),
 ])

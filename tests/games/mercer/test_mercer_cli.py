@@ -4,7 +4,7 @@ import argparse
 import pytest
 
 from guts.cli.mercer import add_subparser
-from guts.errors import guarded
+from guts.cli.guard import guarded
 
 
 def _parser():

@@ -14,7 +14,7 @@ def test_sizes_artefact(tmp_path):
     assert meta["file"] == "sizes.csv"
     row = disk[(disk.variant == "3P-MMH") & (disk.collusion == "none")].iloc[0]
     # the seed's explicit tree of 3P-MMH has "around 5 million nodes" (§3.4)
-    assert 3e6 < row.seed_tree_nodes < 6e6
+    assert 3e6 < row.thesis_tree_nodes < 6e6
     # information sets = decision nodes x hand types (15 two-card rank multisets)
     assert row.info_sets == 15 * row.decision_nodes
     strong = disk[(disk.variant == "3P-MMH") & disk.collusion.str.startswith("strong")]

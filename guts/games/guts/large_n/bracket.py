@@ -68,7 +68,7 @@ def bracket_value(result: LargeNResult) -> ValueBracket:
     """Bracket the continuous pseudo-bloc game's value with the mesh solution's strategies.
 
     The mesh game restricts both sides to the mesh.  Each side's mesh strategy is
-    certified (Theorem 1.2, seed §2.1) against the opponent's *continuous* pure
+    certified (Theorem 1.2, Buck et al. 2022, §2.1) against the opponent's *continuous* pure
     strategies: the coalition's mixture against every player-1 threshold in [0, 1]
     (:func:`~guts.games.guts.continuum.certify_coalition_pseudo_bloc`) and player 1's
     mixture against every pseudo-bloc profile ``(free, bloc)`` in [0, 1]^2

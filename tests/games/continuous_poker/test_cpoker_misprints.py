@@ -5,7 +5,7 @@ import pytest
 
 from guts.games.continuous_poker import limit_poker, newman, symbolic as S, von_neumann
 from guts.games.continuous_poker.bestresponse import check_equilibrium
-from guts.games.continuous_poker.seed import MISPRINTS, printed
+from guts.games.continuous_poker.misprints import MISPRINTS, printed
 
 X = S.XS
 

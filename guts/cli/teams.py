@@ -1,0 +1,47 @@
+"""``guts teams``: m v. n team games (paper §1.2 and §5) into results/teams.csv.
+
+    guts teams
+    guts teams --cases "2v2:21:full" --out /tmp/x
+"""
+from __future__ import annotations
+
+import argparse
+
+from guts.cli.options import add_out, add_quiet, out_folder
+
+HELP = "m v. n team games (Buck et al. 2022, §1.2 and §5: 2 v. 2 has value 0), certified, into teams.csv"
+
+
+def _cases(text):
+    from guts.errors import GutsInputError
+    from guts.studies.teams import parse_cases
+
+    try:
+        return parse_cases(text)
+    except GutsInputError as exc:
+        raise argparse.ArgumentTypeError(f"{text!r} ({exc}); accepted: mvn:mesh:structure list, "
+                                         "e.g. 2v2:21:full,1v2:21:bloc") from None
+
+
+def add_subparser(subparsers):
+    from guts.studies.teams import DEFAULT_CASES
+
+    p = subparsers.add_parser("teams", help=HELP, description=HELP)
+    p.add_argument("--cases", type=_cases, default=DEFAULT_CASES, metavar="CASES",
+                   help="mvn:mesh:structure list, e.g. 2v2:21:full,1v2:21:bloc")
+    add_out(p, "teams")
+    add_quiet(p)
+    p.set_defaults(func=run)
+    return p
+
+
+def run(args) -> int:
+    import pandas as pd
+
+    from guts.studies.teams import run as run_teams
+
+    df = run_teams(args.cases, out=out_folder(args), progress=not args.quiet, echo=print)
+    with pd.option_context("display.width", 250, "display.max_colwidth", 80):
+        print(df[["m", "n", "mesh", "structure", "team1_value", "team2_value", "certified_lower",
+                  "certified_upper", "team1_strategy", "team2_vs_nash_bloc"]].to_string(index=False))
+    return 0
