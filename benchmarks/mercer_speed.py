@@ -28,6 +28,8 @@ CASES = [
     ("3P-SMH", "smh", 3, None, None),
     ("3P-MMH", "mmh", 3, None, None),
     ("3P-MMH weak (0,1)", "mmh", 3, "weak", (0, 1)),
+    # strong collusion = the team as ONE player (two-player zero-sum team-vs-victim game, 93 720
+    # information sets), the game solve(collusion="strong") solves with every method
     ("3P-MMH strong (0,1)", "mmh", 3, "strong", (0, 1)),
 ]
 METHODS = ("cfr+", "fp")
@@ -89,6 +91,7 @@ def main(argv=None) -> int:
     out = ensure_output_dir(args.out)
     cases = CASES[:3] if args.quick else CASES
     rows = []
+    load_start = [round(x, 2) for x in os.getloadavg()]   # a shared machine: times scale with the load
     for case in cases:
         for method in METHODS:
             r = run_case(case, method, args.epsilon, args.time_limit)
@@ -117,7 +120,8 @@ def main(argv=None) -> int:
         extra["seed_figures"] = dict(hours=SEED_HOURS_3P_MMH, fp_iterations=SEED_ITER_3P_MMH,
                                      memory_gb=SEED_GB_3P_MMH, machine="16 cores (2x Xeon E5-2680 v2)")
     write_meta(out / "benchmarks.csv", {"epsilon": args.epsilon, "quick": args.quick,
-                                        "time_limit": args.time_limit, "cpus": os.cpu_count()}, **extra)
+                                        "time_limit": args.time_limit, "cpus": os.cpu_count()},
+               load_average_start=load_start, load_average_end=[round(x, 2) for x in os.getloadavg()], **extra)
     print(df.drop(columns=["values"]).to_string(index=False))
     for k, v in extra.items():
         print(k, v)

@@ -2,7 +2,7 @@
 
     guts mercer solve smh --players 2 --method lp
     guts mercer solve mmh --players 3 --method cfr+ --epsilon 0.01 --collusion strong --team 1,2
-    guts mercer solve smh --players 3 --bets 8      # the thesis's printed 3P-SMH values
+    guts mercer solve smh --players 3 --bets 8      # consistent with the printed 3P-SMH values
     guts mercer sizes
     guts mercer study values [--out results/mercer]   # one artefact of results/mercer/
 """
@@ -12,6 +12,10 @@ import argparse
 
 from guts._validate import available_cores
 from guts.cli.options import int_arg, number_arg
+
+#: Mirrors guts.games.mercer.solve.METHODS / COLLUSION (kept here: the cli imports games lazily).
+METHODS = ("lp", "cfr+", "dcfr", "fp")
+COLLUSION = ("weak", "strong", "strong-separate")
 
 HELP = "Mercer hold'em (Ullman 2015): solve SMH / MMH with 2 or 3 players, with collusion"
 
@@ -43,24 +47,36 @@ def add_subparser(subparsers):
     sub = p.add_subparsers(dest="mercer_command", metavar="ACTION", parser_class=type(p))
     sub.required = True
     s = sub.add_parser("solve", help="solve one variant and print values and exploitability",
-                       description="Solve SMH or MMH (Ullman 2015 §4) exactly (LP) or by CFR+ / the "
-                                   "thesis's fictitious play; print every seat's value and the "
+                       description="Solve SMH or MMH (Ullman 2015, §4) exactly (LP) or by CFR+ / DCFR / "
+                                   "Ullman's fictitious play; print every seat's value and the "
                                    "exploitability certificate.")
     s.add_argument("variant", help="smh or mmh")
     s.add_argument("--players", type=int_arg("players", 2, 3), default=2, help="2 or 3 (default 2)")
-    s.add_argument("--method", default=None, help="lp, cfr+ or fp (default: lp when exact, else cfr+)")
+    s.add_argument("--method", choices=METHODS, type=str.lower, default=None,
+                   help="lp (exact; two-player zero-sum games: 2 players, or 3 with strong collusion), "
+                        "cfr+, dcfr or fp (Ullman's 2015 fictitious play) (default: lp when exact, else cfr+)")
     s.add_argument("--epsilon", type=number_arg("epsilon", float, 0.0, strict=True), default=None,
-                   help="target for cfr+ (NashConv) and fp (every player's regret); default 0.01")
-    s.add_argument("--collusion", default=None, help="weak or strong (3 players; default: no collusion)")
-    s.add_argument("--team", type=_team, default=None, help="the two colluding seats, e.g. 0,1 (default: none; required with --collusion)")
+                   help="target for cfr+ and dcfr (NashConv) and fp (every player's regret); default 0.01")
+    s.add_argument("--collusion", choices=COLLUSION, type=str.lower, default=None,
+                   help="3 players only. weak: the colluders pool their payoffs (a three-player game; "
+                        "NashConv bounds one player's gain from deviating, not the colluders' joint "
+                        "gain); strong: they also see each other's hands and are solved as ONE player, "
+                        "a two-player zero-sum team-vs-victim game (any method; the certificate "
+                        "brackets the team's max-min value); strong-separate: strong information with "
+                        "the colluders as separate players (a three-player Nash equilibrium; its value "
+                        "is not the team's) (default: no collusion)")
+    s.add_argument("--team", type=_team, default=None,
+                   help="the two colluding seats, counted from 0 in betting order (seat 0 acts "
+                        "first), e.g. 0,1 or 1,2 (default: none; required with --collusion)")
     s.add_argument("--check", action="store_true", help="allow checking (beyond the paper; default: no check, as the paper)")
     s.add_argument("--betting", default="fixed", help="fixed (the paper's) or limit (call/raise) (default: fixed)")
     s.add_argument("--bets", type=_bets, default=(4.0,),
-                   help="allowed bet sizes in chips, e.g. 4,8; the paper's is 4, and 8 reproduces its "
-                        "printed 3P-SMH values (default: 4)")
-    s.add_argument("--max-iterations", type=int, default=None, help="iteration cap (cfr+, fp; default: the method's own)")
+                   help="allowed bet sizes in chips, e.g. 4,8; the paper's is 4; with 8 the 3P-SMH "
+                        "values are consistent with its printed ones (default: 4)")
+    s.add_argument("--max-iterations", type=int, default=None,
+                   help="iteration cap (cfr+, dcfr, fp; default: the method's own)")
     s.add_argument("--time-limit", type=number_arg("time-limit", float, 0.0, strict=True), default=None,
-                   help="seconds (cfr+, fp; default: no limit)")
+                   help="seconds (cfr+, dcfr, fp; default: no limit)")
     s.add_argument("--threads", type=int_arg("threads", 1, available_cores()), default=None,
                    help="threads of the CFR and best-response kernels (default: all cores; the "
                         "result does not depend on it)")
@@ -115,13 +131,20 @@ def run_solve(args) -> int:
         name += f", {r.collusion} collusion of seats {r.team[0]},{r.team[1]}"
     print(f"{name}: method {r.method}" + (f", epsilon {r.epsilon:g}" if r.epsilon else " (exact)"))
     print("values per seat   " + "  ".join(f"{v:+.6f}" for v in r.values))
+    if r.collusion:
+        line = f"team value        {r.team_value:+.6f}"
+        if r.collusion == "strong":
+            line += f"   team max-min value in [{r.certified_lower:+.6f}, {r.certified_upper:+.6f}]"
+        print(line)
     print(f"exploitability    {r.exploitability:.3e}   NashConv {r.nash_conv:.3e}   "
-          f"max regret (thesis's epsilon) {r.max_regret:.3e}")
+          f"max regret (Ullman's epsilon) {r.max_regret:.3e}")
     s = r.stats
     print(f"tree              {s.public_states} public states, {s.info_sets} information sets, "
           f"{s.deals} deals")
     print(f"iterations        {r.num_iter}; solve {r.seconds:.2f} s, build {r.build_seconds:.2f} s; "
           f"converged {r.converged}")
+    if r.note:
+        print(f"note              {r.note}")
     return 0 if r.converged else 1
 
 

@@ -1,5 +1,6 @@
 """Mercer hold'em study (Ullman 2015): tree sizes, values, strategy tables, collusion payoffs
-(Table 7), the value of collusion as a function of epsilon, and variants beyond the paper.
+(Table 7), the value of collusion as a function of epsilon, strong collusion by every method,
+and variants beyond the paper.
 
 Every ``run_*`` function computes one artefact and writes it under ``out`` (CSV, and PNG
 for figures) with a ``.meta.json`` beside it; ``guts mercer study <artefact>`` (:mod:`guts.cli.mercer`)
@@ -8,13 +9,14 @@ is their command line, called by the thin ``experiments/mercer_*.py`` scripts.
 from __future__ import annotations
 
 import contextlib
+import os
 import time
 import warnings
 
 import numpy as np
 import pandas as pd
 
-from guts.engine.extensive import cfr_plus, expected_values
+from guts.engine.extensive import expected_values
 from guts.errors import ConvergenceWarning
 from guts.games.mercer import Collusion, build_game, variant_rules
 from guts.games.mercer.paper import PAPER_TABLE7, PAPER_TABLE7_ERROR, PAPER_TABLES, PAPER_VALUES
@@ -23,7 +25,7 @@ from guts.games.mercer.tables import add_equilibrium_ranges, table_frame
 from guts.studies.output import ensure_output_dir, peak_rss_mb, save_figure, write_csv, write_meta
 
 __all__ = ["run_sizes", "run_values", "run_tables", "run_table7", "table7_rows", "run_collusion_epsilon",
-           "run_beyond", "to_pooled_strategies", "ARTEFACTS"]
+           "run_collusion_methods", "run_beyond", "to_pooled_strategies", "ARTEFACTS"]
 
 #: Precision of the three-player equilibria behind the strategy tables and Table 7.
 TABLE_EPSILON = 1e-3
@@ -58,7 +60,7 @@ def run_sizes(out="results/mercer") -> pd.DataFrame:
             cases = [("none", None, False)]
             if n == 3:
                 cases += [("weak (0,1)", Collusion((0, 1), "weak"), False),
-                          ("strong (0,1)", Collusion((0, 1), "strong"), False),
+                          ("strong-separate (0,1)", Collusion((0, 1), "strong"), False),
                           ("strong (0,1), team as one player", Collusion((0, 1), "strong"), True)]
             for label, coll, merged in cases:
                 t0 = time.perf_counter()
@@ -96,8 +98,9 @@ def _result_row(r, paper=None, note=""):
 def run_values(out="results/mercer", epsilon=SEED_EPSILON) -> pd.DataFrame:
     """Every variant by every applicable method, beside the thesis's values (§4.2, §4.3).
 
-    Also 3P-SMH with a bet of 8: the thesis's 3P-SMH figures (-0.29, 0.008, 0.282) are
-    reproduced by that bet size, not by the stated bet of 4."""
+    Also 3P-SMH with a bet of 8: the printed 3P-SMH figures (-0.29, 0.008, 0.282) are
+    consistent with that bet size (the middle seat within about 0.01), not with the stated
+    bet of 4."""
     out = ensure_output_dir(out)
     rows = []
     with _quiet():
@@ -184,17 +187,17 @@ def _pooled(v, kind, team):
 def _collusion_solution(v, kind, team, epsilon):
     """Collusion equilibrium as seat strategies of the pooled game, with its NashConv.
 
-    Strong: the team is one player (two-player zero-sum), solved by CFR+ to
-    exploitability ``epsilon`` of that game (its value is then certified within
-    NashConv); weak: CFR+ on the three-player pooled game."""
+    Strong: ``solve(collusion="strong")``, the team as one player (two-player zero-sum
+    team-vs-victim game) solved by CFR+ to NashConv ``epsilon`` of that game, so the
+    team's value is certified within it; its strategy is then played seat by seat in the
+    pooled game. Weak: CFR+ on the three-player pooled game (NashConv bounds unilateral
+    deviations only)."""
     with _quiet():
         if kind == "strong":
-            merged = build_game(variant_rules(v, 3), Collusion(team, kind), merge_team=True)
-            r = cfr_plus(merged.game, target_exploitability=epsilon / 2, iterations=100_000, report_every=50,
-                         time_limit=SOLVE_TIME_LIMIT)
+            res = solve(v, 3, "cfr+", epsilon=epsilon, collusion="strong", team=team,
+                        time_limit=SOLVE_TIME_LIMIT)
             game = _pooled(v, kind, team)
-            strat = to_pooled_strategies(merged, r.strategies, game)
-            return game, strat, r.nash_conv
+            return game, to_pooled_strategies(res.built, res.strategies, game), res.nash_conv
         res = solve(v, 3, "cfr+", epsilon=max(epsilon, WEAK_EPSILON), collusion=kind, team=team,
                     time_limit=SOLVE_TIME_LIMIT)
         return res.built.game, res.strategies, res.nash_conv
@@ -309,6 +312,55 @@ def run_collusion_epsilon(out="results/mercer", variant="mmh", epsilons=(0.1, 0.
     return df
 
 
+# ----------------------------------------------------------------------------- strong collusion by every method
+def run_collusion_methods(out="results/mercer", variants=("smh", "mmh"), epsilon=SEED_EPSILON) -> pd.DataFrame:
+    """Strong collusion (§5) as the team game by every method, for every seating.
+
+    ``collusion="strong"``: the colluders are one player against the victim (two-player
+    zero-sum), so every method's result brackets the team's max-min value,
+    ``certified_lower <= V_team <= certified_upper`` (width = NashConv of the merged game);
+    ``within_certificate`` checks that bracket against the exact merged-team LP. The
+    separate-colluder equilibrium (``collusion="strong-separate"``, CFR+, a three-player
+    Nash equilibrium) is listed beside it: its NashConv bounds unilateral deviations only,
+    and ``within_certificate`` there asks whether its team value happens to lie within its
+    NashConv of the team's."""
+    from guts.games.mercer.solve import METHODS
+
+    out = ensure_output_dir(out)
+    rows = []
+    with _quiet():
+        for v in variants:
+            for team in TEAMS:
+                victim = next(s for s in range(3) if s not in team)
+                exact = solve(v, 3, "lp", collusion="strong", team=team)
+                runs = [("strong", m) for m in METHODS] + [("strong-separate", "cfr+")]
+                for kind, m in runs:
+                    r = exact if (kind, m) == ("strong", "lp") else solve(
+                        v, 3, m, epsilon=epsilon, collusion=kind, team=team, time_limit=SOLVE_TIME_LIMIT)
+                    if kind == "strong":
+                        within = r.certified_lower - 1e-9 <= exact.team_value <= r.certified_upper + 1e-9
+                    else:
+                        within = abs(r.team_value - exact.team_value) <= r.nash_conv + 1e-9
+                    rows.append(dict(variant=f"3P-{v.upper()}", team=f"{team[0]},{team[1]}", victim=victim,
+                                     collusion=kind, method=m, epsilon=r.epsilon,
+                                     victim_value=float(r.values[victim]), team_value=r.team_value,
+                                     certified_lower=r.certified_lower, certified_upper=r.certified_upper,
+                                     lp_team_value=exact.team_value, nash_conv=r.nash_conv,
+                                     within_certificate=bool(within), converged=r.converged,
+                                     iterations=r.num_iter, solve_seconds=r.seconds))
+    df = pd.DataFrame(rows)
+    write_csv(df, out / "collusion_methods.csv")
+    write_meta(out / "collusion_methods.csv", {"variants": list(variants), "epsilon": epsilon},
+               load_average_end=[round(x, 2) for x in os.getloadavg()],
+               note="strong = the team as one player (two-player zero-sum team-vs-victim game): "
+                    "[certified_lower, certified_upper] brackets the team's max-min value, "
+                    "within_certificate = the exact merged-team LP value lies in it; strong-separate = "
+                    "the colluders as separate players of the three-player pooled game (a Nash "
+                    "equilibrium, NashConv bounds unilateral deviations only; its value is not the "
+                    "team's), within_certificate = |team_value - LP| <= its NashConv")
+    return df
+
+
 # ----------------------------------------------------------------------------- beyond the paper
 
 BEYOND = (
@@ -386,5 +438,6 @@ ARTEFACTS = {
     "tables": run_tables,
     "table7": run_table7,
     "collusion_epsilon": run_collusion_epsilon,
+    "collusion_methods": run_collusion_methods,
     "beyond": run_beyond,
 }

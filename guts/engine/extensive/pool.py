@@ -12,6 +12,13 @@ tree in which
   players' decisions are unchanged.
 
 Payoff tables stay shared: each distinct table is transformed once.
+
+The members stay separate players, even with shared information: an equilibrium of the
+pooled game is a Nash equilibrium *between* them (each member's deviation alone is
+unprofitable), which need not be team-optimal, and such equilibria need not share values.
+Members who share all information and payoffs are, for optimisation, one player; the team's
+max-min value is the value of the game with the team merged into one player (a two-player
+zero-sum game against a single opponent), which a family builds as its own tree.
 """
 from __future__ import annotations
 

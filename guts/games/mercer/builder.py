@@ -13,7 +13,10 @@ Showdown terminals reference one share table per (board, set of remaining player
 
 Collusion (§5) is applied to the built tree by the engine's :func:`pool`: weak collusion
 pools the colluders' payoffs and splits them evenly (the thesis's "win sharing" evaluator),
-strong collusion also gives each colluder both colluders' hands.
+strong collusion also gives each colluder both colluders' hands (the colluders then stay
+separate players: ``solve(collusion="strong-separate")``). With ``merge_team=True`` the
+strong team is built as ONE player instead, the team-vs-victim game that
+``solve(collusion="strong")`` solves with every method.
 """
 from __future__ import annotations
 

@@ -39,8 +39,32 @@ def test_solve_three_players_cfr(capsys):
     assert "NashConv" in capsys.readouterr().out
 
 
+def test_solve_strong_collusion_cfr_prints_the_team_bracket(capsys):
+    """--collusion strong solves the team game with any method and prints the bracket of the
+    team's max-min value, which holds the exact one (3P-SMH, seats 0 and 2: 0.135625...)."""
+    from guts.games.mercer import solve
+
+    exact = solve("smh", 3, "lp", collusion="strong", team=(0, 2)).team_value
+    assert _run(["mercer", "solve", "smh", "--players", "3", "--method", "cfr+", "--collusion", "strong",
+                 "--team", "0,2"]) == 0
+    out = capsys.readouterr().out
+    line = next(x for x in out.splitlines() if x.startswith("team value"))
+    lo, hi = (float(x) for x in line.split("[")[1].rstrip("]").split(","))
+    assert lo <= exact <= hi and "team vs victim" in out
+
+
+def test_solve_help_documents_collusion_kinds_and_seats_from_0(capsys):
+    with pytest.raises(SystemExit):
+        _parser().parse_args(["mercer", "solve", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert "strong-separate" in out and "counted from 0" in out and "dcfr" in out
+
+
 @pytest.mark.parametrize("argv,needle", [
     (["mercer", "solve", "texas"], "variant"),
+    (["mercer", "solve", "smh", "--players", "3", "--collusion", "medium", "--team", "0,1"], "strong-separate"),
+    (["mercer", "solve", "smh", "--players", "3", "--method", "lp", "--collusion", "strong-separate",
+      "--team", "0,1"], "two-player zero-sum"),
     (["mercer", "solve", "mmh", "--players", "3", "--collusion", "weak", "--team", "1,1"], "team"),
     (["mercer", "solve", "mmh", "--players", "3", "--collusion", "weak", "--team", "a,b"], "team"),
     (["mercer", "solve", "mmh", "--method", "cfr+", "--epsilon", "0"], "epsilon"),
