@@ -244,7 +244,8 @@ def cfr_plus(game, *, iterations=None, target_exploitability=None, time_limit=No
     finally:
         if bar is not None:
             bar.close()
-    nc = float(np.sum(br - ev))
+    del state, last        # regrets and averages are not needed any more: free them before
+    nc = float(np.sum(br - ev))   # the strategy tables are built (peak memory, issue 21)
     if target is not None:
         converged = reached
         if not reached:
