@@ -377,3 +377,49 @@ def normalise_into(dec_first, dec_na, X, B):
             for a in range(na):
                 B[f + a, t] = X[f + a, t] / tot if tot > 0.0 else 1.0 / na
     return B
+
+
+# ---- serial twins (small games: a parallel region's start-up and barrier cost more than
+# the work; on a loaded machine a descheduled worker stalls every region) ----------------
+@njit(cache=True, nogil=True)
+def regret_update_serial(mode, w, pos_factor, neg_factor, V, Vdec, dec_first, dec_na, regret, avg, own, B):
+    """:func:`regret_update` on the calling thread (same arithmetic, same result)."""
+    for h in range(dec_first.shape[0]):
+        _regret_update_decision(h, mode, w, pos_factor, neg_factor, V, Vdec, dec_first, dec_na,
+                                regret, avg, own, B)
+    return B
+
+
+@njit(cache=True, nogil=True)
+def normalise_into_serial(dec_first, dec_na, X, B):
+    """:func:`normalise_into` on the calling thread."""
+    T = X.shape[1]
+    for t in range(T):
+        B[0, t] = 1.0
+    for h in range(dec_first.shape[0]):
+        f = dec_first[h]
+        na = dec_na[h]
+        for t in range(T):
+            tot = 0.0
+            for a in range(na):
+                tot += X[f + a, t]
+            for a in range(na):
+                B[f + a, t] = X[f + a, t] / tot if tot > 0.0 else 1.0 / na
+    return B
+
+
+@njit(cache=True, nogil=True)
+def terminal_values_dense3_serial(u_start, u_grp, u_sf, z_sl, z_k, z_off, z_sc, A0, A1, has1, Rf, Rl,
+                                  nchunks, contrib):
+    """:func:`terminal_values_dense3` on the calling thread."""
+    _dense3_keys(0, u_start.shape[0] - 1, u_start, u_grp, u_sf, z_sl, z_k, z_off, z_sc, A0, A1, has1,
+                 Rf, Rl, contrib)
+    return contrib
+
+
+@njit(cache=True, nogil=True)
+def scatter_rows_serial(row_start, row_of, rows, contrib, g):
+    """:func:`scatter_rows` on the calling thread."""
+    for r in range(rows.shape[0]):
+        _scatter_row(rows[r], row_start[r], row_start[r + 1], row_of, contrib, g)
+    return g

@@ -22,8 +22,21 @@ BLOCKED = True
 #: when that tensor is not much larger than the deal list (``prod(num_types) <=
 #: DENSE_MAX_RATIO * num_deals``).  False: the per-deal kernel (the pre-issue-21 code).
 USE_DENSE = True
-#: The per-deal kernel in parallel over the player's types (False: the serial kernel).
+#: The kernels in parallel (numba ``prange``; False: the serial kernels, as before issue 21).
 PARALLEL = True
+#: Smallest work (terminal x deal entries of a pass, or sequence x type entries of an update)
+#: run in parallel: below it a parallel region's start-up and barrier cost more than the work
+#: (Leduc: ~1e4 entries), and on a loaded machine a descheduled worker stalls every region.
+PARALLEL_MIN_WORK = 2_000_000
+
+
+def parallel_for(work: int) -> bool:
+    """Run a kernel of ``work`` entries in parallel? (:data:`PARALLEL`, the size, > 1 thread)."""
+    if not PARALLEL or work < PARALLEL_MIN_WORK or not _fused.HAVE_NUMBA:
+        return False
+    import numba
+
+    return numba.get_num_threads() > 1
 DENSE_MAX_RATIO = 2.0
 #: Parallel chunks of the dense kernel (independent of the thread count: determinism).
 DENSE_CHUNKS = 256
@@ -164,12 +177,14 @@ def terminal_values(cg, p, reaches, fused=None):
         if dd is not None:
             d = dd[p]
             contrib = np.empty((cg.num_terminals, cg.num_types[p]))
-            _fused.terminal_values_dense3(
+            par = parallel_for(cg.num_terminals * cg.num_deals)
+            (_fused.terminal_values_dense3 if par else _fused.terminal_values_dense3_serial)(
                 d["u_start"], d["u_grp"], d["u_sf"], d["z_sl"], d["z_k"], d["z_off"], d["z_sc"],
                 d["A0"], d["A1"], d["has1"], np.ascontiguousarray(reaches[d["f"]]),
                 np.ascontiguousarray(reaches[d["l"]]), DENSE_CHUNKS, contrib)
             g = np.zeros((cg.players[p].num_seqs, cg.num_types[p]))
-            return _fused.scatter_rows(d["row_start"], d["row_of"], d["rows"], contrib, g)
+            return (_fused.scatter_rows if par else _fused.scatter_rows_serial)(
+                d["row_start"], d["row_of"], d["rows"], contrib, g)
         fd = _fused_data(cg)
         n = cg.num_players
         sizes = [r.size for r in reaches]
@@ -178,7 +193,8 @@ def terminal_values(cg, p, reaches, fused=None):
         g = np.zeros((cg.players[p].num_seqs, cg.num_types[p]))
         if BLOCKED:
             pp = fd["per"][p]
-            kern = _fused.terminal_values_blocked_par if PARALLEL else _fused.terminal_values_blocked
+            par = parallel_for(cg.num_terminals * cg.num_deals)
+            kern = _fused.terminal_values_blocked_par if par else _fused.terminal_values_blocked
             return kern(
                 p, pp["others"], pp["ctxp"], fd["tvid"], fd["tscal"], fd["tseq"], fd["toff"],
                 fd["tscale"], fd["ttid"], pp["tabp"], pp["infop"], pp["bstart"], pp["bend"],

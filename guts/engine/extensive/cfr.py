@@ -88,8 +88,9 @@ class _CFRState:
                 mode, w, fp, fn = 1, float(t) ** self.gamma, ta / (ta + 1.0), tb / (tb + 1.0)
             if K.USE_FUSED:
                 # in place, no temporaries: avg += w R_own; regret update; B = regret matching
-                _fused.regret_update(mode, w, fp, fn, V, Vdec, pt.dec_first, pt.dec_num_actions,
-                                     self.regret[p], self.avg[p], self.R[p], B)
+                upd = _fused.regret_update if K.parallel_for(B.size) else _fused.regret_update_serial
+                upd(mode, w, fp, fn, V, Vdec, pt.dec_first, pt.dec_num_actions,
+                    self.regret[p], self.avg[p], self.R[p], B)
             else:
                 self._update_numpy(p, pt, mode, w, fp, fn, V, Vdec)
             del g, V, Vdec
@@ -119,8 +120,14 @@ class _CFRState:
     def average(self):
         if not K.USE_FUSED:
             return [normalise_blocks(pt, A) for pt, A in zip(self.cg.players, self.avg)]
-        return [_fused.normalise_into(pt.dec_first, pt.dec_num_actions, A, np.empty_like(A))
-                if pt.num_decisions else normalise_blocks(pt, A) for pt, A in zip(self.cg.players, self.avg)]
+        out = []
+        for pt, A in zip(self.cg.players, self.avg):
+            if not pt.num_decisions:
+                out.append(normalise_blocks(pt, A))
+                continue
+            norm = _fused.normalise_into if K.parallel_for(A.size) else _fused.normalise_into_serial
+            out.append(norm(pt.dec_first, pt.dec_num_actions, A, np.empty_like(A)))
+        return out
 
 
 def _next_check(history, target, step):

@@ -21,6 +21,7 @@ def _reaches_after(game, k=3):
 
 @pytest.mark.parametrize("players", [2, 3])
 def test_parallel_and_dense_kernels_equal_numpy_reference(monkeypatch, players):
+    monkeypatch.setattr(K, "PARALLEL_MIN_WORK", 0)      # Leduc is below the parallel threshold
     game = leduc_poker(players)
     cg = game.compiled
     R = _reaches_after(game)
@@ -37,7 +38,8 @@ def test_parallel_and_dense_kernels_equal_numpy_reference(monkeypatch, players):
 
 @pytest.mark.skipif(max_threads() < 2, reason="needs 2 numba threads")
 @pytest.mark.parametrize("players,variant", [(2, "cfr+"), (3, "pcfr+")])
-def test_one_and_two_threads_bit_identical(players, variant):
+def test_one_and_two_threads_bit_identical(monkeypatch, players, variant):
+    monkeypatch.setattr(K, "PARALLEL_MIN_WORK", 0)      # exercise the parallel kernels on Leduc
     game = leduc_poker(players)
     r1 = cfr_plus(game, iterations=12, variant=variant, report_every=4, threads=1)
     r2 = cfr_plus(game, iterations=12, variant=variant, report_every=4, threads=2)
@@ -69,6 +71,7 @@ def test_pcfr_plus_adaptive_reaches_certified_target_on_kuhn():
 
 @pytest.mark.parametrize("variant", ["cfr+", "dcfr", "pcfr+"])
 def test_fused_regret_update_equals_numpy_reference(monkeypatch, variant):
+    monkeypatch.setattr(K, "PARALLEL_MIN_WORK", 0)
     game = leduc_poker(2)
     runs = []
     for fused in (True, False):
@@ -81,3 +84,10 @@ def test_fused_regret_update_equals_numpy_reference(monkeypatch, variant):
         for name in ("regret", "avg", "B", "R"):
             a, b = getattr(runs[0], name)[p], getattr(runs[1], name)[p]
             np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-12 * max(1.0, np.abs(b).max()))
+
+
+def test_small_games_run_serial_kernels():
+    # below PARALLEL_MIN_WORK no parallel region is entered (start-up and barriers cost more)
+    cg = leduc_poker(2).compiled
+    assert cg.num_terminals * cg.num_deals < K.PARALLEL_MIN_WORK
+    assert not K.parallel_for(cg.num_terminals * cg.num_deals)
