@@ -18,8 +18,11 @@ where feasible:
 * ``threads``: time per CFR+ iteration with 1 and 2 threads on Leduc and on 3P-MMH (no
   check), results bit-identical (checked).
 * ``cold start``: ``guts --help`` and ``import guts.games.<family>`` in fresh processes,
-  against today's code (``git archive main`` unpacked into a temporary folder); a first
-  solve with an empty numba cache (cold) and the second one (warm).
+  against today's code (``git archive`` of :data:`BASELINE_REF`, the commit before issue 21,
+  unpacked into a temporary folder); a first solve with an empty numba cache (cold) and the
+  second one (warm).
+
+``--only threads,cold`` re-measures those groups and replaces their rows in the CSV.
 
 Each solve runs in its own process, so its peak memory (``ru_maxrss``) is its own. The
 machine is shared: every row records ``os.getloadavg()`` at its start.
@@ -43,6 +46,9 @@ OLD_ITERATIONS_CHECK = 150
 OLD_CHECK_EVERY = 10
 #: The new solver's configuration (the Mercer study's; see docs/mercer.md).
 NEW = dict(variant="pcfr+", check="adaptive")
+#: Today's code for the cold-start comparison: the commit before issue 21's work.
+BASELINE_REF = "0c36195"
+GROUPS = ("check", "limit", "threads", "cold")
 
 
 def _load():
@@ -193,7 +199,8 @@ def cold_start_rows(old_tree):
 def _old_tree(tmp):
     """Today's code (branch main) unpacked into ``tmp`` (None if git is unavailable)."""
     try:
-        arch = subprocess.run(["git", "-C", str(ROOT), "archive", "main", "guts"], capture_output=True, check=True)
+        arch = subprocess.run(["git", "-C", str(ROOT), "archive", BASELINE_REF, "guts"], capture_output=True,
+                              check=True)
     except (OSError, subprocess.CalledProcessError):
         return None
     subprocess.run(["tar", "-x", "-C", tmp], input=arch.stdout, check=True)
@@ -209,6 +216,8 @@ def main(argv=None) -> int:
     ap.add_argument("--full-baseline", action="store_true",
                     help="run the old algorithm on 3P-MMH with a check to the target (about 400 s on a quiet machine)")
     ap.add_argument("--time-limit", type=float, default=1800.0, help="per solve, seconds")
+    ap.add_argument("--only", default=",".join(GROUPS),
+                    help="comma-separated groups to (re)measure: " + ", ".join(GROUPS) + " (others kept from the CSV)")
     args = ap.parse_args(argv)
     if args.worker:
         kind, *wargs = json.loads(args.worker)
@@ -218,16 +227,49 @@ def main(argv=None) -> int:
 
     import pandas as pd
 
-    from guts.studies.output import ensure_output_dir, write_csv, write_meta
+    from guts.studies.output import ensure_output_dir
 
     out = ensure_output_dir(args.out)
+    only = set(args.only.split(","))
+    if not only <= set(GROUPS):
+        ap.error(f"--only {args.only}; accepted: comma-separated {', '.join(GROUPS)}")
     rows = []
+    group_of = {"3P-MMH check to NashConv 0.01": "check", "3P-MMH call/raise to NashConv 0.01": "limit",
+                "threads: seconds per CFR+ iteration": "threads", "cold start": "cold"}
+    target_csv = out / "benchmarks_engine_scale.csv"
+    if only != set(GROUPS) and target_csv.exists():
+        old_df = pd.read_csv(target_csv)
+        rows = [r for r in old_df.to_dict("records") if group_of.get(r["benchmark"]) not in only]
 
     def emit(row):
         rows.append(row)
         print(json.dumps(row), flush=True)
 
     # 3P-MMH with a check: new solver vs the old algorithm
+    if "check" in only:
+        _check_rows(args, emit)
+    if "limit" in only:
+        lim = _run_worker("solve", "limit", "new", args.time_limit)
+        emit(dict(benchmark="3P-MMH call/raise to NashConv 0.01", case="new (pcfr+, adaptive checks, all threads)",
+                  seconds=lim["solve_seconds"], old_seconds=float("nan"), iterations=lim["iterations"],
+                  peak_rss_mb=lim["peak_rss_mb"], nash_conv=lim["nash_conv"], converged=lim["converged"],
+                  build_seconds=lim["build_seconds"], load=lim["load"],
+                  note="old code: NashConv 0.021 at its 600 s cap, not converged (results/mercer/beyond.csv)"))
+    if "threads" in only:
+        for spec, label, iters in [("leduc", "Leduc (2 players)", 200)] + ([] if args.quick else [("paper", "3P-MMH (no check)", 10)]):
+            th = _run_worker("threads", spec, iters)
+            emit(dict(benchmark="threads: seconds per CFR+ iteration", case=label, seconds=th["seconds_2"],
+                      old_seconds=th["seconds_1"], ratio_old_over_new=th["seconds_1"] / th["seconds_2"],
+                      identical=th["identical"], load=th["load"], note="old_seconds = 1 thread, seconds = 2 threads"))
+    if "cold" in only:
+        with tempfile.TemporaryDirectory() as tmp:
+            for row in cold_start_rows(_old_tree(tmp)):
+                emit(row)
+    _write(out, rows, args)
+    return 0
+
+
+def _check_rows(args, emit):
     new = _run_worker("solve", "check", "new", args.time_limit)
     old = _run_worker("solve", "check", "old" if args.full_baseline else "old-sample", args.time_limit)
     emit(dict(benchmark="3P-MMH check to NashConv 0.01", case="new (pcfr+, adaptive checks, all threads)",
@@ -240,34 +282,26 @@ def main(argv=None) -> int:
               note="old: plain CFR+ float64, 1 thread, per-deal kernel, check every 10" +
                    ("" if args.full_baseline else f"; timed on {old.get('extrapolated_from')} iterations + 1 check, "
                     f"extrapolated to {OLD_ITERATIONS_CHECK} iterations + {OLD_ITERATIONS_CHECK // OLD_CHECK_EVERY} checks")))
-    if not args.quick:
-        lim = _run_worker("solve", "limit", "new", args.time_limit)
-        emit(dict(benchmark="3P-MMH call/raise to NashConv 0.01", case="new (pcfr+, adaptive checks, all threads)",
-                  seconds=lim["solve_seconds"], old_seconds=float("nan"), iterations=lim["iterations"],
-                  peak_rss_mb=lim["peak_rss_mb"], nash_conv=lim["nash_conv"], converged=lim["converged"],
-                  build_seconds=lim["build_seconds"], load=lim["load"],
-                  note="old code: NashConv 0.021 at its 600 s cap, not converged (results/mercer/beyond.csv)"))
-    for spec, label, iters in [("leduc", "Leduc (2 players)", 200)] + ([] if args.quick else [("paper", "3P-MMH (no check)", 10)]):
-        th = _run_worker("threads", spec, iters)
-        emit(dict(benchmark="threads: seconds per CFR+ iteration", case=label, seconds=th["seconds_2"],
-                  old_seconds=th["seconds_1"], ratio_old_over_new=th["seconds_1"] / th["seconds_2"],
-                  identical=th["identical"], load=th["load"], note="old_seconds = 1 thread, seconds = 2 threads"))
-    with tempfile.TemporaryDirectory() as tmp:
-        for row in cold_start_rows(_old_tree(tmp)):
-            emit(row)
-    df = pd.DataFrame(rows)
-    write_csv(df, out / "benchmarks_engine_scale.csv")
+
+
+def _write(out, rows, args):
     import platform
 
+    import pandas as pd
+
+    from guts.studies.output import write_csv, write_meta
+
+    df = pd.DataFrame(rows)
+    write_csv(df, out / "benchmarks_engine_scale.csv")
     write_meta(out / "benchmarks_engine_scale.csv",
                {"quick": args.quick, "full_baseline": args.full_baseline, "target_nash_conv": TARGET,
-                "new_solver": NEW, "time_limit": args.time_limit},
+                "new_solver": NEW, "time_limit": args.time_limit, "only": args.only,
+                "baseline_ref": BASELINE_REF},
                machine=dict(cpus=os.cpu_count(), processor=platform.processor() or platform.machine(),
                             python=platform.python_version()),
                load_at_end=list(os.getloadavg()),
                note="load: 1-minute load average at the start of each row (the machine is shared); "
-                    "ratios are measured in this run")
-    return 0
+                    "ratios are measured in one run (a row's two timings come from the same run)")
 
 
 if __name__ == "__main__":
