@@ -186,8 +186,9 @@ def cfr_plus(game, *, iterations=None, target_exploitability=None, time_limit=No
         Schedule of the exploitability checks (module docstring); ``"adaptive"`` needs
         ``target_exploitability`` (without one it is ``"fixed"``).
     threads : int, optional
-        Threads of the numba kernels (default: every core numba may use). The result is
-        bit-identical whatever the number of threads.
+        Threads of the numba kernels (default: every core numba may use, or 1 when the
+        load average already saturates them; see :func:`._threads.auto_threads`). The result
+        is bit-identical whatever the number of threads.
 
     Returns
     -------

@@ -91,3 +91,15 @@ def test_small_games_run_serial_kernels():
     cg = leduc_poker(2).compiled
     assert cg.num_terminals * cg.num_deals < K.PARALLEL_MIN_WORK
     assert not K.parallel_for(cg.num_terminals * cg.num_deals)
+
+
+def test_default_threads_follow_load(monkeypatch):
+    import os
+
+    from guts.engine.extensive import _threads
+
+    n = max_threads()
+    monkeypatch.setattr(os, "getloadavg", lambda: (0.0, 0.0, 0.0))
+    assert _threads.auto_threads() == n
+    monkeypatch.setattr(os, "getloadavg", lambda: (float(n) + 3.0, 0.0, 0.0))
+    assert _threads.auto_threads() == 1
