@@ -163,7 +163,8 @@ def _time_cmd(cmd, pythonpath, env_extra=None, repeat=5):
     best = float("inf")
     for _ in range(repeat):
         t = time.perf_counter()
-        subprocess.run(cmd, env=env, capture_output=True, check=True)
+        # run from the tree's own folder: ``python -c`` / ``-m`` put the working folder first
+        subprocess.run(cmd, env=env, capture_output=True, check=True, cwd=str(pythonpath))
         best = min(best, time.perf_counter() - t)
     return best
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 import argparse
 
 from guts._validate import available_cores
-from guts.cli.options import int_arg, number_arg
+from guts.cli.options import add_quiet, int_arg, number_arg
 
 #: Mirrors guts.games.mercer.solve.METHODS / COLLUSION (kept here: the cli imports games lazily).
-METHODS = ("lp", "cfr+", "dcfr", "fp")
+METHODS = ("lp", "cfr+", "dcfr", "fp", "fp-realisation")
 COLLUSION = ("weak", "strong", "strong-separate")
 
 HELP = "Mercer hold'em (Ullman 2015): solve SMH / MMH with 2 or 3 players, with collusion"
@@ -54,9 +54,11 @@ def add_subparser(subparsers):
     s.add_argument("--players", type=int_arg("players", 2, 3), default=2, help="2 or 3 (default 2)")
     s.add_argument("--method", choices=METHODS, type=str.lower, default=None,
                    help="lp (exact; two-player zero-sum games: 2 players, or 3 with strong collusion), "
-                        "cfr+, dcfr or fp (Ullman's 2015 fictitious play) (default: lp when exact, else cfr+)")
+                        "cfr+, dcfr, fp (the fictitious play of Ullman's 2015 program rjullman/poker-nasheq, "
+                        "exactly: behaviour averages, its iteration count) or fp-realisation (classical "
+                        "fictitious play, mixed-strategy average) (default: lp when exact, else cfr+)")
     s.add_argument("--epsilon", type=number_arg("epsilon", float, 0.0, strict=True), default=None,
-                   help="target for cfr+ and dcfr (NashConv) and fp (every player's regret); default 0.01")
+                   help="target for cfr+ and dcfr (NashConv) and fp, fp-realisation (every player's regret); default 0.01")
     s.add_argument("--collusion", choices=COLLUSION, type=str.lower, default=None,
                    help="3 players only. weak: the colluders pool their payoffs (a three-player game; "
                         "NashConv bounds one player's gain from deviating, not the colluders' joint "
@@ -74,12 +76,13 @@ def add_subparser(subparsers):
                    help="allowed bet sizes in chips, e.g. 4,8; the paper's is 4; with 8 the 3P-SMH "
                         "values are consistent with its printed ones (default: 4)")
     s.add_argument("--max-iterations", type=int, default=None,
-                   help="iteration cap (cfr+, dcfr, fp; default: the method's own)")
+                   help="iteration cap (cfr+, dcfr, fp, fp-realisation; default: the method's own)")
     s.add_argument("--time-limit", type=number_arg("time-limit", float, 0.0, strict=True), default=None,
-                   help="seconds (cfr+, dcfr, fp; default: no limit)")
+                   help="seconds (cfr+, dcfr, fp, fp-realisation; default: no limit)")
+    add_quiet(s)
     s.add_argument("--threads", type=int_arg("threads", 1, available_cores()), default=None,
-                   help="threads of the CFR and best-response kernels (default: all cores; the "
-                        "result does not depend on it)")
+                   help="threads of the CFR and best-response kernels (default: all cores, or one when "
+                        "the machine's load already saturates them; the result does not depend on it)")
     s.set_defaults(func=run_solve)
     z = sub.add_parser("sizes", help="tree sizes of SMH / MMH with 2 and 3 players",
                        description="Public states, information sets and deals of the four variants.")
@@ -125,7 +128,7 @@ def run_solve(args) -> int:
         r = solve(args.variant, players=args.players, method=method, epsilon=args.epsilon,
                   collusion=args.collusion, team=args.team, max_iterations=args.max_iterations,
                   time_limit=args.time_limit, check=args.check, betting=args.betting,
-                  bets=args.bets, threads=args.threads)
+                  bets=args.bets, progress=not args.quiet, threads=args.threads)
     name = f"{r.players}P-{r.variant.upper()}"
     if r.collusion:
         name += f", {r.collusion} collusion of seats {r.team[0]},{r.team[1]}"

@@ -22,9 +22,10 @@ from guts.games.mercer import Collusion, build_game, variant_rules
 from guts.games.mercer.paper import PAPER_TABLE7, PAPER_TABLE7_ERROR, PAPER_TABLES, PAPER_VALUES
 from guts.games.mercer.solve import br_gains, solve
 from guts.games.mercer.tables import add_equilibrium_ranges, table_frame
+from guts.studies.mercer_fp import run_program_fp
 from guts.studies.output import ensure_output_dir, peak_rss_mb, save_figure, write_csv, write_meta
 
-__all__ = ["run_sizes", "run_values", "run_tables", "run_table7", "table7_rows", "run_collusion_epsilon",
+__all__ = ["run_sizes", "run_values", "run_tables", "run_table7", "table7_rows", "run_collusion_epsilon", "plot_collusion_epsilon",
            "run_collusion_methods", "run_beyond", "to_pooled_strategies", "ARTEFACTS"]
 
 #: Precision of the three-player equilibria behind the strategy tables and Table 7.
@@ -107,7 +108,8 @@ def run_values(out="results/mercer", epsilon=SEED_EPSILON) -> pd.DataFrame:
         for v in ("smh", "mmh"):
             for n in (2, 3):
                 paper = PAPER_VALUES.get((v, n))
-                methods = ["lp", "cfr+", "fp"] if n == 2 else ["cfr+", "fp"]
+                # "fp": the program's rule (Ullman 2015); "fp-realisation": classical fictitious play
+                methods = (["lp"] if n == 2 else []) + ["cfr+", "fp", "fp-realisation"]
                 for m in methods:
                     r = solve(v, n, m, epsilon=None if m == "lp" else epsilon)
                     rows.append(_result_row(r, paper))
@@ -297,6 +299,17 @@ def run_collusion_epsilon(out="results/mercer", variant="mmh", epsilons=(0.1, 0.
                     "mean over seatings; error: NashConv of the collusion solve + of the base solve")
     import matplotlib.pyplot as plt
 
+    fig = plot_collusion_epsilon(df, variant)
+    save_figure(fig, out / "collusion_epsilon.png")
+    plt.close(fig)
+    return df
+
+
+def plot_collusion_epsilon(df: pd.DataFrame, variant: str = "mmh"):
+    """The victim's loss to strong and weak collusion against ε, NashConv error bars
+    (``results/mercer/collusion_epsilon.csv`` -> ``collusion_epsilon.png``)."""
+    import matplotlib.pyplot as plt
+
     fig, ax = plt.subplots(figsize=(6, 4))
     for kind, mk in (("strong", "o"), ("weak", "s")):
         d = df[df.kind == kind]
@@ -307,9 +320,8 @@ def run_collusion_epsilon(out="results/mercer", variant="mmh", epsilons=(0.1, 0.
     ax.set_ylabel("victim's loss to collusion (chips / hand)")
     ax.set_title(f"3P-{variant.upper()}: value of collusion vs epsilon")
     ax.legend()
-    save_figure(fig, out / "collusion_epsilon.png")
-    plt.close(fig)
-    return df
+    fig.tight_layout()
+    return fig
 
 
 # ----------------------------------------------------------------------------- strong collusion by every method
@@ -440,4 +452,5 @@ ARTEFACTS = {
     "collusion_epsilon": run_collusion_epsilon,
     "collusion_methods": run_collusion_methods,
     "beyond": run_beyond,
+    "program_fp": run_program_fp,
 }

@@ -31,11 +31,13 @@ class ExtensiveResult:
     seconds : float
         Wall time of the solve.
     method : str
-        ``"lp"``, ``"cfr+"``, ``"dcfr"``, ``"fictitious_play"``.
+        ``"lp"``, ``"cfr+"``, ``"dcfr"``, ``"fictitious_play"`` (realisation average),
+        ``"fictitious_play_behavioural"`` (Ullman 2015's program's rule).
     br_values : ndarray (n_players,)
         Each player's best-response value against the others' ``strategies``.
     regrets : ndarray (num_iter + 1, n_players) or None
-        Fictitious play only: every player's regret at each time (Ullman 2015, Figure 2).
+        Fictitious play only: every player's regret of s^k, k = 0..num_iter (Ullman 2015,
+        Figure 2).
     """
 
     value: float

@@ -1,5 +1,12 @@
-"""Solve Mercer hold'em: exact LP, CFR+ / DCFR and the thesis's fictitious play (Ullman 2015,
-§2, §4, §5).
+"""Solve Mercer hold'em: exact LP, CFR+ / DCFR and fictitious play (Ullman 2015, §2, §4, §5).
+
+Two fictitious plays (:func:`guts.engine.extensive.fictitious_play`): ``method="fp"`` is the
+thesis's own program (``rjullman/poker-nasheq``) exactly -- behaviour averaged per
+information set with weight 1/(t+1), the uniform start counted, ties to the program's child
+order (bets, check, fold; :func:`program_action_priority`), its stopping test and iteration
+count (3P-MMH to 0.01: 3 600 iterations, the count of §3.4); ``method="fp-realisation"`` is
+classical fictitious play (mixed-strategy average, weight 1/t), the better algorithm (3P-MMH
+to 0.01 in 1 925 iterations).
 
 The thesis's stopping rule (§2.2, Algorithm 1): a profile is an *ε-equilibrium* when every
 player's regret -- what a best response gains over his current strategy, the others fixed
@@ -42,9 +49,11 @@ from .builder import BuiltGame, Collusion, TreeStats, build_game, check_team
 from .rules import VARIANTS, variant_rules
 
 __all__ = ["solve", "MercerResult", "METHODS", "COLLUSION", "DEFAULT_EPSILON", "seat_strategies",
-           "br_gains"]
+           "br_gains", "program_action_priority"]
 
-METHODS = ("lp", "cfr+", "dcfr", "fp")
+METHODS = ("lp", "cfr+", "dcfr", "fp", "fp-realisation")
+#: method -> averaging rule of the engine's fictitious play
+FP_AVERAGING = {"fp": "behavioural", "fp-realisation": "realisation"}
 #: Accepted ``collusion`` values (see the module docstring).
 COLLUSION = ("weak", "strong", "strong-separate")
 #: What each certificate bounds (``MercerResult.note``).
@@ -91,10 +100,17 @@ class MercerResult:
         see ``built.seat_player``).
     converged : bool
         The method's target holds for the certificate above (LP: exploitability within
-        ``LP_CERT_TOL``; cfr+/dcfr: ``nash_conv <= epsilon``; fp: ``max_regret < epsilon``).
+        ``LP_CERT_TOL``; cfr+/dcfr: ``nash_conv <= epsilon``; fp, fp-realisation:
+        ``max_regret < epsilon``).
     num_iter : int
+        Iterations of the method; for ``"fp"`` the count the thesis's program prints (its
+        stopping test held at the profile before the last average, see
+        :func:`guts.engine.extensive.fictitious_play`).
     seconds : float
         Solve time (tree building excluded; see ``build_seconds``).
+    regrets : ndarray (num_iter + 1, players) or None
+        Fictitious play: every player's regret of the profile at each iteration (rows
+        0..num_iter-1 of ``"fp"`` are, as their max per row, the program's printed lines).
     team_value : float or None
         With collusion: the colluders' total (both seats' values summed).
     certified_lower, certified_upper : float
@@ -130,6 +146,14 @@ class MercerResult:
     certified_lower: float = float("nan")
     certified_upper: float = float("nan")
     note: str = ""
+    regrets: np.ndarray | None = field(default=None, repr=False)
+
+
+def program_action_priority(label: str) -> int:
+    """The program's child order at a decision (``PokerGame.buildActionNode``): the bets in
+    the order of the rules, then the check (added last to the bets), then the fold; its best
+    response takes the first best child, so a tie goes to the smallest key."""
+    return {"f": 2, "k": 1}.get(label, 0)
 
 
 def br_gains(game, strategies, *, threads=None) -> tuple:
@@ -181,7 +205,7 @@ def _validate(variant, players, method, epsilon, collusion, team):
                 "method 'lp' needs a two-player zero-sum game: 2 players, or 3 with strong collusion "
                 f"(the team is then one player); got players={players}, collusion={collusion!r}")
         if epsilon is not None:
-            raise GutsInputError("epsilon applies to 'cfr+', 'dcfr' and 'fp'; the LP is exact")
+            raise GutsInputError("epsilon applies to 'cfr+', 'dcfr', 'fp' and 'fp-realisation'; the LP is exact")
     return variant, players, method, epsilon, collusion, team
 
 
@@ -197,11 +221,14 @@ def solve(variant: str = "smh", players: int = 2, method: str = "lp", epsilon: f
         Standard (one pre-flop orbit) or Multiround (two orbits before and after the
         flop) Mercer hold'em (§4.2).
     players : {2, 3}
-    method : {"lp", "cfr+", "dcfr", "fp"}
+    method : {"lp", "cfr+", "dcfr", "fp", "fp-realisation"}
         ``"lp"``: sequence-form LP (exact; two-player zero-sum games only: 2 players, or 3
         with ``collusion="strong"``); ``"cfr+"`` / ``"dcfr"``: CFR+ / discounted CFR until
-        NashConv <= epsilon; ``"fp"``: the thesis's fictitious play (Algorithm 1, §2.2) until
-        every player's regret < epsilon.
+        NashConv <= epsilon; ``"fp"``: the thesis's program's fictitious play (behaviour
+        average; module docstring) and ``"fp-realisation"``: classical fictitious play
+        (mixed-strategy average), both until every player's regret < epsilon. ``num_iter``
+        counts each rule's own iterations (for ``"fp"`` the program's count) and ``regrets``
+        holds every player's regret at every iteration.
     epsilon : float, optional
         Target for the iterative methods (default 0.01, the thesis's, §3.4).
     collusion : {"weak", "strong", "strong-separate"}, optional
@@ -265,7 +292,10 @@ def solve(variant: str = "smh", players: int = 2, method: str = "lp", epsilon: f
                          target_exploitability=eps / game.num_players, time_limit=time_limit,
                          progress=progress, threads=threads, **opts)
     else:
-        kwargs = dict(epsilon=eps, max_iterations=max_iterations or MAX_ITER_FP, progress=progress)
+        kwargs = dict(epsilon=eps, max_iterations=max_iterations or MAX_ITER_FP, progress=progress,
+                      averaging=FP_AVERAGING[method])
+        if method == "fp":
+            kwargs["action_priority"] = program_action_priority
         if time_limit is not None:
             kwargs["time_limit"] = time_limit
         res = E.fictitious_play(game, **kwargs)
@@ -277,7 +307,7 @@ def solve(variant: str = "smh", players: int = 2, method: str = "lp", epsilon: f
     converged = bool(res.converged)
     if method in ("cfr+", "dcfr") and nc > eps * (1 + 1e-9):
         converged = False
-    if method == "fp" and gains.max() >= eps:
+    if method in FP_AVERAGING and gains.max() >= eps:
         converged = False
     if not converged:
         target = "exact" if eps is None else f"target epsilon {eps}"
@@ -296,4 +326,5 @@ def solve(variant: str = "smh", players: int = 2, method: str = "lp", epsilon: f
         strategies=tuple(res.strategies), converged=converged, num_iter=int(res.num_iter),
         seconds=seconds, build_seconds=build_seconds, epsilon=eps, collusion=collusion, team=team,
         stats=built.stats, built=built, history=history, team_value=team_value,
-        certified_lower=lower, certified_upper=upper, note=NOTES[collusion])
+        certified_lower=lower, certified_upper=upper, note=NOTES[collusion],
+        regrets=getattr(res, "regrets", None))

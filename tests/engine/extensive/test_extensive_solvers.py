@@ -65,6 +65,50 @@ def test_fictitious_play_converges_to_half_street_value():
     assert abs(r.nash_conv - r.regrets[-1].sum()) < 1e-15
 
 
+def _two_decisions():
+    """P0 alone: L (0) or R, then x (1) or y (0); P1 has no move (zero-sum mirror)."""
+    return PublicTreeGame(
+        Decision(0, {"L": Terminal([0.0, 0.0]),
+                     "R": Decision(0, {"x": Terminal([1.0, -1.0]), "y": Terminal([0.0, 0.0])})}),
+        Deals([1.0], [[0], [0]]), 2, name="two decisions")
+
+
+def test_behavioural_averaging_by_hand():
+    """The Mercer program's rule: s^t = (s^0 + r^0 + ... + r^{t-1}) / (t + 1) in behaviour at
+    every information set. Best response r = (R, x) (value 1) at every t. By hand:
+    s^0: P(R) = P(x) = 1/2, u = 1/4; s^1: 3/4, 3/4, u = 9/16; s^2: 5/6, 5/6, u = 25/36.
+    (A realisation average with the same weights would give P(x | R) = 5/6 at s^1, u = 5/8;
+    the 1/t realisation average gives s^1 = r^0, regret 0.) With epsilon 1/2 the program's
+    test fails at s^0 (3/4) and holds at s^1 (7/16): it counts 2 iterations, returns s^2."""
+    g = _two_decisions()
+    r = fictitious_play(g, epsilon=0.5, averaging="behavioural")
+    assert r.num_iter == 2 and r.converged and r.method == "fictitious_play_behavioural"
+    np.testing.assert_allclose(r.regrets[:, 0], [3 / 4, 7 / 16, 11 / 36], atol=1e-15)
+    np.testing.assert_allclose(r.regrets[:, 1], 0.0, atol=1e-15)
+    np.testing.assert_allclose(r.strategies[0][()], [[1 / 6, 5 / 6]])
+    np.testing.assert_allclose(r.strategies[0][("R",)], [[5 / 6, 1 / 6]])
+    assert abs(r.value - 25 / 36) < 1e-15 and abs(r.nash_conv - 11 / 36) < 1e-15
+    c = fictitious_play(g, epsilon=0.5)                       # realisation average, weight 1/t
+    assert c.num_iter == 1 and c.converged and c.nash_conv < 1e-15
+
+
+def test_fictitious_play_action_priority_breaks_ties():
+    """P0's two actions pay the same: the first in the game's order by default, the one
+    with the smaller key under ``action_priority``; bad options are refused."""
+    g = PublicTreeGame(Decision(0, {"a": Terminal([1.0, -1.0]), "b": Terminal([1.0, -1.0])}),
+                       Deals([1.0], [[0], [0]]), 2)
+    for averaging in ("realisation", "behavioural"):
+        d = fictitious_play(g, epsilon=0.1, max_iterations=1, averaging=averaging)
+        p = fictitious_play(g, epsilon=0.1, max_iterations=1, averaging=averaging,
+                            action_priority=lambda lab: lab != "b")
+        assert d.strategies[0][()][0, 0] > d.strategies[0][()][0, 1]
+        assert p.strategies[0][()][0, 1] > p.strategies[0][()][0, 0]
+    with pytest.raises(GutsInputError, match="averaging"):
+        fictitious_play(g, averaging="reach")
+    with pytest.raises(GutsInputError, match="action_priority"):
+        fictitious_play(g, action_priority=3)
+
+
 def _sequential_prisoners_dilemma():
     """P0 then P1 choose c/d openly; (c,c)=(3,3), (c,d)=(0,5), (d,c)=(5,0), (d,d)=(1,1)."""
     pay = {"cc": (3, 3), "cd": (0, 5), "dc": (5, 0), "dd": (1, 1)}

@@ -39,6 +39,16 @@ def test_solve_three_players_cfr(capsys):
     assert "NashConv" in capsys.readouterr().out
 
 
+@pytest.mark.parametrize("method,iterations", [("fp", 704), ("fp-realisation", 148)])
+def test_solve_both_fictitious_plays(capsys, method, iterations):
+    """--method fp is the thesis's program's rule (its smh2p run: 704 iterations to 0.001),
+    --method fp-realisation classical fictitious play (148)."""
+    argv = ["mercer", "solve", "smh", "--players", "2", "--method", method, "--epsilon", "0.001"]
+    assert _run(argv) == 0
+    out = capsys.readouterr().out
+    assert f"method {method}" in out and f"iterations        {iterations};" in out
+
+
 def test_solve_strong_collusion_cfr_prints_the_team_bracket(capsys):
     """--collusion strong solves the team game with any method and prints the bracket of the
     team's max-min value, which holds the exact one (3P-SMH, seats 0 and 2: 0.135625...)."""
