@@ -26,6 +26,7 @@ import numpy as np
 
 from guts._validate import check_choice
 from guts.engine.extensive import Chance, Deals, Decision, PublicTreeGame, Terminal
+from guts.engine.extensive.building import fold_payoff
 from guts.errors import GutsInputError
 
 from .rules import Rules
@@ -226,9 +227,7 @@ class _Builder:
         """Terminal if one player is left (he takes the pot), else ``cont()``."""
         if sum(active) == 1:
             self.n_terminal += 1
-            w = active.index(True)
-            pay = -contrib.copy()
-            pay[w] += contrib.sum()
+            pay = fold_payoff(contrib, winner=active.index(True))
             key = ("fold", tuple(pay.tolist()))
             node = self._terminal_cache.get(key)
             if node is None:
