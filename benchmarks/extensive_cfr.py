@@ -41,7 +41,7 @@ from guts.engine.extensive import cfr_plus, solve_lp  # noqa: E402
 from guts.engine.extensive._kernels import values_and_br  # noqa: E402
 from guts.engine.extensive.strategies import uniform_flat  # noqa: E402
 from guts.games.toy import leduc_poker  # noqa: E402
-from guts.games.toy.openspiel_bridge import leduc_openspiel_policy  # noqa: E402
+from guts.engine.extensive import openspiel_link, to_openspiel_policy  # noqa: E402
 from guts.studies.output import ensure_output_dir, write_csv, write_meta  # noqa: E402
 
 TARGET = 1e-3
@@ -49,7 +49,10 @@ TARGET = 1e-3
 
 def openspiel_policy(game, strategies, osg):
     """Our Leduc strategies as an OpenSpiel TabularPolicy (information-state strings)."""
-    return leduc_openspiel_policy(game, strategies, osg)
+    cards = game.deals.type_labels[0]
+    link = openspiel_link(game, osg, deal_types=lambda dealt: dealt,
+                          label=lambda state, a: cards[a] if state.is_chance_node() else "fcr"[a])
+    return to_openspiel_policy(game, strategies, osg, link=link)
 
 
 def leduc_race(k, max_iterations):

@@ -1,4 +1,4 @@
-"""Seed 003 (US 6,129,631): the four games for P = 1..10, LP mesh refinement, the order read
+"""Hundal and Reitzen, US patent 6,129,631 (2000): the four games for P = 1..10, LP mesh refinement, the order read
 from the LP and the printed equations checked, into results/dividing_point/.
 
 Thin script over :mod:`guts.studies.dividing_point`:
@@ -31,6 +31,8 @@ def main(argv=None) -> int:
         print(s["rates"].to_string(index=False))
         o = s["ordering"]
         print(o.groupby("game")[["certified", "same_E1"]].mean().to_string())
+        v = s["verdicts"]
+        print(v[["game", "pot", "mesh", "mesh_used", "order", "certified", "certified_at_this_mesh", "value"]].to_string(index=False))
         print(s["printed"]["verdict"].value_counts().to_string())
         return 0
 

@@ -1,6 +1,8 @@
-"""Mercer hold'em bet-frequency heat maps from results/mercer/tables.csv (no solve; ~2 s).
+"""Mercer hold'em figures from the study's data (no solve; ~2 s).
 
-    python experiments/mercer_figures.py      # -> results/mercer/bet_frequencies.png (+ .meta.json)
+    python experiments/mercer_figures.py
+        -> results/mercer/bet_frequencies.png (+ .meta.json), from tables.csv
+        -> results/mercer/collusion_epsilon.png, from collusion_epsilon.csv
 """
 import sys
 from pathlib import Path
@@ -11,6 +13,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 
+from guts.studies.mercer import plot_collusion_epsilon  # noqa: E402
 from guts.studies.mercer_figures import plot_bet_frequencies  # noqa: E402
 from guts.studies.output import save_figure, write_meta  # noqa: E402
 
@@ -24,6 +27,9 @@ def main() -> int:
     save_figure(fig, target, dpi=110)
     plt.close(fig)
     write_meta(target, {"source": "results/mercer/tables.csv"})
+    fig = plot_collusion_epsilon(pd.read_csv(ROOT / "results" / "mercer" / "collusion_epsilon.csv"))
+    save_figure(fig, ROOT / "results" / "mercer" / "collusion_epsilon.png")
+    plt.close(fig)
     return 0
 
 

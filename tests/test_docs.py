@@ -285,7 +285,7 @@ QUICK = {
     "guts poker dividing-point a --pot 1",
     "guts poker continuous --bet 1 --check 90 1",
 }
-NOT_TIMED = re.compile(r"#.*\b(interactive|needs a (?:Dask )?cluster|placeholder)\b")
+NOT_TIMED = re.compile(r"#.*\b(interactive|needs a (?:Dask )?cluster|placeholder|run by tests/[\w/]+\.py)\b")
 
 
 def _documented_command_lines():

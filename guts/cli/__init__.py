@@ -43,6 +43,7 @@ COMMANDS = (
     ("figures", "guts.cli.figures"),
     ("fp-three-player", "guts.cli.fictitious"),
     ("full-vs-pseudo-bloc", "guts.cli.full_vs_pseudo_bloc"),
+    ("solve-game", "guts.cli.solve_game"),
 )
 
 

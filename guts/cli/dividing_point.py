@@ -4,7 +4,9 @@ Prints the dividing points (exact where the system was solved in rationals), P1'
 per game (net, ante included) and the certificate: the largest best-response gain of
 either player on the continuum.  ``--lp-mesh M`` also solves the M-hand mesh game with
 the engine's LP and prints its value; ``--infer`` reads the order from that LP solution
-instead of using the patent's and says whether it is the patent's.
+instead of using the patent's and says whether it is the patent's.  When the patent's
+order gives no equilibrium at the pot asked for (it holds only on an interval of P), one
+line says so, with the interval, and the order is read from the mesh LP and certified.
 
 Exit code 0 when the solution is a certified equilibrium, 1 otherwise, 2 on bad input.
 """
@@ -77,8 +79,18 @@ def run(args) -> int:
         names = {k: renaming.get(k, k) for k in r.points} if shape else {k: k for k in r.points}
         lp_value = io.lp_value
     else:
-        r = solve_patent_game(args.game, pot, warn=False)
+        r = solve_patent_game(args.game, pot, warn=False, order="patent")
         names = {k: k for k in r.points}
+        if not r.converged:  # the printed order holds only on an interval of P: say so, then infer
+            from guts.games.dividing_point.patent import PATENT_FIGURES, patent_order_interval
+
+            lo, hi = patent_order_interval(args.game)
+            r = solve_patent_game(args.game, pot, warn=False, mesh=args.lp_mesh or 120)
+            print(f"the patent's order ({PATENT_FIGURES[args.game]}) gives an equilibrium only for "
+                  f"{lo:.4g} <= P <= {hi:.4g} (at P = {pot}: {r.extra['patent_failure']}); "
+                  f"the order below is read from the {r.extra['mesh']}-hand mesh LP and certified (as --infer)")
+            names = {k: k for k in r.points}
+            lp_value = None
         if args.lp_mesh:
             lp = solve_mesh(rules, pot, args.lp_mesh)
         lp_value = lp.value if lp else None

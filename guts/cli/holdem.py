@@ -1,7 +1,7 @@
 """``guts holdem``: the heads-up hold'em raise game of an online note (issue 12).
 
     guts holdem equities [--threads 2] [--check]      regenerate the exact equity table
-    guts holdem solve --max-raise 40 [--reraise 5,10,20,40,80,160] [--out results/holdem]
+    guts holdem solve --max-raise 40 [--reraise 5,10,20,40,80,160] [--out DIR]
     guts holdem raise-game [--max-raise 40]           the R = 40 artefacts of results/holdem/
     guts holdem reraise [--raises 4,6,9,13,20,30]     Bob re-raises, against the game without
     guts holdem equity-summaries                      equity summaries of the cached table
@@ -45,7 +45,9 @@ def add_subparser(subparsers):
     s.add_argument("--reraise", type=_sizes_arg, default=(), help="Bob's re-raise sizes, e.g. 5,10,20 (default none)")
     s.add_argument("--method", choices=["auto", "lp", "oracle", "engine"], default="auto",
                    help="structured LP, raise-size generation, or the engine's sequence-form LP (default auto)")
-    s.add_argument("--out", default="results/holdem", help="output folder (default results/holdem)")
+    s.add_argument("--out", default=None,
+                   help="output folder (default: a fresh results/runs/holdem-solve-<time>/; the committed "
+                        "results/holdem/ artefacts come from `guts holdem raise-game` and `reraise`)")
     s.add_argument("--no-write", action="store_true", help="print only")
     s.add_argument("--quiet", action="store_true", help="no progress lines")
     s.set_defaults(func=run_solve)
@@ -147,7 +149,10 @@ def run_solve(args) -> int:
     if not args.no_write:
         from guts.studies.holdem import write_solution
 
+        from guts.studies.output import run_folder
+
         stem = f"solve_R{args.max_raise}" + (f"_rr{'-'.join(map(str, r.reraises))}" if r.reraises else "")
-        for p in write_solution(r, args.out, stem):
+        out = args.out if args.out is not None else run_folder("holdem-solve")
+        for p in write_solution(r, out, stem):
             print(f"wrote {p}")
     return 0 if r.converged else 1

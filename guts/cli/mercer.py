@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import argparse
 
-from guts.cli.options import int_arg, number_arg
+from guts.cli.options import add_quiet, int_arg, number_arg
 
 #: Mirrors guts.games.mercer.solve.METHODS / COLLUSION (kept here: the cli imports games lazily).
 METHODS = ("lp", "cfr+", "dcfr", "fp", "fp-realisation")
@@ -78,6 +78,7 @@ def add_subparser(subparsers):
                    help="iteration cap (cfr+, dcfr, fp, fp-realisation; default: the method's own)")
     s.add_argument("--time-limit", type=number_arg("time-limit", float, 0.0, strict=True), default=None,
                    help="seconds (cfr+, dcfr, fp, fp-realisation; default: no limit)")
+    add_quiet(s)
     s.set_defaults(func=run_solve)
     z = sub.add_parser("sizes", help="tree sizes of SMH / MMH with 2 and 3 players",
                        description="Public states, information sets and deals of the four variants.")
@@ -123,7 +124,7 @@ def run_solve(args) -> int:
         r = solve(args.variant, players=args.players, method=method, epsilon=args.epsilon,
                   collusion=args.collusion, team=args.team, max_iterations=args.max_iterations,
                   time_limit=args.time_limit, check=args.check, betting=args.betting,
-                  bets=args.bets)
+                  bets=args.bets, progress=not args.quiet)
     name = f"{r.players}P-{r.variant.upper()}"
     if r.collusion:
         name += f", {r.collusion} collusion of seats {r.team[0]},{r.team[1]}"

@@ -33,9 +33,9 @@ import warnings
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.optimize import linprog
 
 from guts._validate import check_choice, check_int, check_matrix
+from guts.engine.highs import dense_minimax
 from guts.engine.tolerances import (HIGHS_FEASIBILITY_TOL, LP_GAP_REL, ORACLE_GAP_TOL,
                                     ORACLE_IMPROVEMENT_TOL, POLISH_NEGATIVE_TOL, SUPPORT_TOL)
 from guts.errors import ConvergenceWarning, SolverError
@@ -43,6 +43,7 @@ from guts.errors import ConvergenceWarning, SolverError
 __all__ = [
     "MatrixGameSolution",
     "duality_gap",
+    "solve_matrix_lp",
     "solve_lp",
     "solve_fp",
     "solve_matrix_game",
@@ -161,7 +162,7 @@ def _polished(M: np.ndarray, x: np.ndarray, y: np.ndarray, gap: float, scale: fl
     return best
 
 
-def solve_lp(M, tol: float = LP_GAP_REL, polish: bool = True) -> MatrixGameSolution:
+def solve_matrix_lp(M, tol: float = LP_GAP_REL, polish: bool = True) -> MatrixGameSolution:
     """Solve the zero-sum game ``M`` exactly by linear programming (HiGHS).
 
     Parameters
@@ -183,29 +184,17 @@ def solve_lp(M, tol: float = LP_GAP_REL, polish: bool = True) -> MatrixGameSolut
     return _solve_lp(check_matrix("M", M), tol, polish)
 
 
+#: The former name of :func:`solve_matrix_lp` (kept for compatibility).
+solve_lp = solve_matrix_lp
+
+
 def _solve_lp(M: np.ndarray, tol: float = LP_GAP_REL, polish: bool = True, warn: bool = True) -> MatrixGameSolution:
     """:func:`solve_lp` without the input check (``M`` a finite 2-D float array)."""
     R, C = M.shape
-    # The column player's LP (C + 1 variables, R constraints) is the faster form when
-    # C >> R, as for coalitions; presolve only costs time on these dense games.
-    # minimise u s.t. (M y)_i <= u, sum y = 1, y >= 0; x is the dual of the rows.
-    c = np.zeros(C + 1)
-    c[-1] = 1.0
-    A_ub = np.hstack([M, -np.ones((R, 1))])
-    A_eq = np.ones((1, C + 1))
-    A_eq[0, -1] = 0.0
-    lb = np.zeros(C + 1)
-    lb[-1] = -np.inf
-    res = linprog(
-        c, A_ub=A_ub, b_ub=np.zeros(R), A_eq=A_eq, b_eq=[1.0],
-        bounds=np.column_stack([lb, np.full(C + 1, np.inf)]), method="highs",
-        options={"presolve": False, "primal_feasibility_tolerance": HIGHS_FEASIBILITY_TOL,
-                 "dual_feasibility_tolerance": HIGHS_FEASIBILITY_TOL},
-    )
-    if res.status != 0 or res.x is None:
-        raise SolverError(f"HiGHS failed on a {R}x{C} matrix game: status {res.status}: {res.message}")
-    y = _normalise(res.x[:C])
-    x = _normalise(-np.asarray(res.ineqlin.marginals))
+    # The column player's LP is the faster form when C >> R, as for coalitions.
+    x_raw, y_raw, nit = dense_minimax(M)
+    y = _normalise(y_raw)
+    x = _normalise(x_raw)
     scale = max(1.0, float(np.abs(M).max()))
     lower, upper, gap = duality_gap(M, x, y)
     if polish:
@@ -217,7 +206,7 @@ def _solve_lp(M: np.ndarray, tol: float = LP_GAP_REL, polish: bool = True, warn:
                       f"(tol {tol:.1e} x payoff scale {scale:.3g})", ConvergenceWarning, stacklevel=3)
     return MatrixGameSolution(
         value=0.5 * (lower + upper), row_strategy=x, col_strategy=y, lower=lower, upper=upper,
-        gap=gap, method="lp", converged=converged, num_iter=int(getattr(res, "nit", 0) or 0),
+        gap=gap, method="lp", converged=converged, num_iter=nit,
     )
 
 

@@ -5,11 +5,36 @@ scaled by the payoff scale ``max(1, max|M|)`` where they are used.
 """
 from __future__ import annotations
 
-# --- linear programming (HiGHS through scipy.optimize.linprog) ----------------------
-#: Primal and dual feasibility tolerance requested from HiGHS (its smallest accepted value).
+# --- certificates ------------------------------------------------------------------
+#: The one certificate threshold of an exact solve, relative to the payoff scale: the
+#: duality gap of a matrix-game LP (``LP_GAP_REL``), the exploitability of a
+#: sequence-form LP pair (``LP_CERT_TOL``), the exploitability of a hold'em raise-game
+#: solve (``EXPLOITABILITY_TOL``, chips per hand) are all this value.
+CERTIFICATE_TOL = 1e-9
+
+# --- linear programming (HiGHS, called only from :mod:`guts.engine.highs`) -----------
+#: Primal and dual feasibility tolerance requested from HiGHS (its smallest accepted
+#: value); also known as ``LP_TOL`` (sequence form) and ``LP_FEAS_TOL`` (hold'em).
 HIGHS_FEASIBILITY_TOL = 1e-10
+LP_TOL = HIGHS_FEASIBILITY_TOL
+LP_FEAS_TOL = HIGHS_FEASIBILITY_TOL
+#: IPM optimality tolerance of the structured LPs solved with crossover.
+HIGHS_IPM_OPTIMALITY_TOL = 1e-12
 #: Duality gap of an LP solution accepted without a warning, relative to the payoff scale.
-LP_GAP_REL = 1e-9
+LP_GAP_REL = CERTIFICATE_TOL
+#: Certificate of the sequence-form LP: exploitability <= LP_CERT_TOL * payoff scale.
+LP_CERT_TOL = CERTIFICATE_TOL
+#: ``method="auto"`` of the sequence-form LP switches to the interior-point method
+#: (with crossover) above this many payoff non-zeros.
+LP_IPM_NNZ = 200_000
+#: Memory the sequence-form LP may use by default (bytes); larger LPs are refused
+#: before they are built (issue 21: the 2P Mercer LPs in <= 4 GB).
+LP_MEMORY_LIMIT = 4 * 2**30
+#: Peak memory per payoff non-zero of the sequence-form LP (scipy assembly, HiGHS's
+#: row- and column-wise copies, IPM factor), measured on 2P-MMH limit with a check
+#: (5.5e5 non-zeros, ~150 MB above the built game); per row or column of the LP.
+LP_BYTES_PER_NONZERO = 300
+LP_BYTES_PER_ROW = 200
 #: (HiGHS is optimal only to its feasibility tolerances: a degenerate LP solution can
 #: keep weight, within them, on a strategy that is not a best response, and a gap of a
 #: few 1e-9 on a badly scaled game.  :func:`guts.engine.matrix_game.solve_lp` therefore
@@ -42,6 +67,14 @@ SLOPE_MARGIN = 1e-12
 CERT_ROUNDING = 1e-12
 #: A mixed strategy's entries must sum to one within this.
 PROBABILITY_SUM_TOL = 1e-9
+
+# --- extensive-form games ------------------------------------------------------------
+#: Tolerance on probability sums (deal distribution, chance outcomes, strategy rows).
+PROB_TOL = 1e-9
+#: Relative tolerance (to the payoff scale) of the zero-sum check.
+ZERO_SUM_TOL = 1e-12
+#: Default regret threshold (chips) of extensive-form fictitious play.
+FP_EPSILON = 1e-3
 
 # --- fictitious play ------------------------------------------------------------------
 #: Behavioural fictitious play (the Mercer hold'em program's rule): actions whose

@@ -10,6 +10,8 @@ Writes, under ``<out>/dividing_point/`` (each with a ``.meta.json``):
   dividing-point value| over M, and the fitted rate per game;
 * ``ordering.csv``   -- the order read from the LP at several meshes: certified?, the
   patent's order recovered (same E1 up to renaming)?, the repairs and moves applied;
+* ``verdicts.csv``   -- game c for P = 0.1..100 (the patent's order where it holds, else the
+  order read from the LP, certified) and the extended games read at every mesh 80..400;
 * ``printed_equations.csv`` -- each printed equation against the derivation;
 * ``strategies.png`` -- the strategies on the hand axis for P = 1..10.
 """
@@ -31,7 +33,7 @@ from functools import partial
 from guts.studies.output import AUTO, ensure_output_dir, plan_output, save_figure, write_csv
 from guts.studies.output import write_meta as _write_meta
 
-__all__ = ["sweep", "refinement", "fit_rates", "ordering", "printed_table", "plot_strategies", "plot_refinement",
+__all__ = ["sweep", "refinement", "fit_rates", "ordering", "verdicts", "printed_table", "plot_strategies", "plot_refinement",
            "run"]
 
 SUBDIR = "dividing_point"
@@ -92,8 +94,8 @@ def ordering(games=GAME_NAMES, pots=(1, 3, 10), meshes=(100, 150, 200)):
         for pot in pots:
             for M in meshes:
                 t0 = time.perf_counter()
-                try:
-                    io = infer_and_solve(rules, pot, M, game=g)
+                try:  # the reading at this one mesh (no further meshes): is it mesh-sensitive?
+                    io = infer_and_solve(rules, pot, M, game=g, meshes=())
                 except Exception as exc:  # recorded, not hidden: the row says why
                     rows.append({"game": g, "pot": pot, "mesh": M, "certified": False, "patent_order": False,
                                  "same_E1": False, "value": np.nan, "certificate": np.nan, "steps": str(exc),
@@ -105,6 +107,55 @@ def ordering(games=GAME_NAMES, pots=(1, 3, 10), meshes=(100, 150, 200)):
                              "certificate": io.result.certificate, "steps": " ; ".join(io.steps),
                              "order": io.layout.describe().replace("\n", " / "),
                              "seconds": time.perf_counter() - t0})
+    return pd.DataFrame(rows)
+
+
+#: The games beyond the patent's whose order inference was mesh-sensitive (third raise;
+#: check-raise with three raises), at P = 3.
+EXTENDED_GAMES = {
+    "three raises": dict(raise_cap=3),
+    "check-raise, three raises": dict(raise_cap=3, check_raise=True),
+}
+
+
+def verdicts(pots=(0.1, 0.3, 1, 3, 10, 60, 100), extended_meshes=tuple(range(80, 401, 40)), extended_pot=3):
+    """Game c over a range of pots (the patent's order where it holds, else the order read
+    from the LP), and the extended games read at each mesh alone and with further meshes."""
+    from guts.errors import SolverError
+    from guts.games.dividing_point import BettingRules
+    from guts.games.dividing_point.patent import patent_order_interval
+
+    rows = []
+    lo, hi = patent_order_interval("c")
+    for pot in pots:
+        t0 = time.perf_counter()
+        r = solve_patent_game("c", pot, warn=False)
+        rows.append({"game": "c", "pot": pot, "mesh": 120 if r.extra else 0, "mesh_used": r.extra.get("mesh", 0),
+                     "order": r.extra.get("order", "patent"), "certified": r.converged,
+                     "certified_at_this_mesh": np.nan, "value": r.value, "certificate": r.certificate,
+                     "why_not": "" if r.converged else "not certified",
+                     "note": f"patent's order holds for {lo:.4g} <= P <= {hi:.4g}",
+                     "seconds": time.perf_counter() - t0})
+    for name, kw in EXTENDED_GAMES.items():
+        rules = BettingRules(name=name, **kw)
+        for M in extended_meshes:
+            t0 = time.perf_counter()
+            sol = solve_mesh(rules, extended_pot, M)
+            why = ""
+            try:
+                io = infer_and_solve(rules, extended_pot, M, sol=sol, game=name, meshes=())
+                alone = True
+            except SolverError as exc:
+                alone, why = False, str(exc).split("; ", 1)[-1]
+                try:
+                    io = infer_and_solve(rules, extended_pot, M, sol=sol, game=name)
+                except SolverError as exc2:
+                    io, why = None, str(exc2)
+            rows.append({"game": name, "pot": extended_pot, "mesh": M, "mesh_used": 0 if io is None else io.mesh,
+                         "order": "read from the LP", "certified": io is not None and io.result.converged,
+                         "certified_at_this_mesh": alone, "value": io.result.value if io else np.nan,
+                         "certificate": io.result.certificate if io else np.nan, "why_not": why,
+                         "note": "", "seconds": time.perf_counter() - t0})
     return pd.DataFrame(rows)
 
 
@@ -167,6 +218,12 @@ def plot_refinement(ref: pd.DataFrame, rates: pd.DataFrame):
         ax.loglog(d["mesh"], np.abs(d["diff"]), "o-", label=f"game {g} (rate {r:.2f})")
     M = np.array(sorted(ref["mesh"].unique()), dtype=float)
     ax.loglog(M, 0.3 / M**2, "k--", lw=0.8, label="M^-2")
+    from matplotlib.ticker import FixedLocator, NullFormatter, NullLocator
+
+    ax.xaxis.set_major_locator(FixedLocator(M))  # one label per mesh solved, no overlapping minor labels
+    ax.xaxis.set_major_formatter(lambda v, _: f"{v:g}")
+    ax.xaxis.set_minor_locator(NullLocator())
+    ax.xaxis.set_minor_formatter(NullFormatter())
     ax.set_xlabel("hands per player M (D = M^2 deals)")
     ax.set_ylabel("|LP value - dividing-point value|")
     ax.legend(fontsize=8)
@@ -177,7 +234,7 @@ def plot_refinement(ref: pd.DataFrame, rates: pd.DataFrame):
 FULL_RUN = {"pots": list(range(1, 11)), "lp_mesh": 200, "meshes": [25, 50, 100, 200, 400],
             "order_meshes": [100, 150, 200], "order_pots": [1, 3, 10], "games": list(GAME_NAMES)}
 TARGETS = ("sweep.csv", "intervals.csv", "strategies.png", "refinement.csv", "refinement_rates.csv",
-           "mesh_refinement.png", "ordering.csv", "printed_equations.csv")
+           "mesh_refinement.png", "ordering.csv", "verdicts.csv", "printed_equations.csv")
 
 
 def run(out=AUTO, pots=range(1, 11), lp_mesh: int = 200, meshes=(25, 50, 100, 200, 400),
@@ -220,7 +277,12 @@ def run(out=AUTO, pots=range(1, 11), lp_mesh: int = 200, meshes=(25, 50, 100, 20
     write_meta(out_dir / "ordering.csv", {"games": list(games), "pots": list(order_pots),
                                           "meshes": list(order_meshes)})
 
+    vd = verdicts()
+    write_csv(vd, out_dir / "verdicts.csv")
+    write_meta(out_dir / "verdicts.csv", {"pots": [0.1, 0.3, 1, 3, 10, 60, 100],
+                                          "extended_meshes": list(range(80, 401, 40)), "extended_pot": 3})
+
     pr = printed_table()
     write_csv(pr, out_dir / "printed_equations.csv")
     write_meta(out_dir / "printed_equations.csv", {"random_state": 0})
-    return {"sweep": sw, "refinement": ref, "rates": rates, "ordering": orders, "printed": pr}
+    return {"sweep": sw, "refinement": ref, "rates": rates, "ordering": orders, "verdicts": vd, "printed": pr}

@@ -35,7 +35,7 @@ def _recorded(num_iter: int, points: int = 400) -> np.ndarray:
 
 
 def run(mesh: int = 101, iterations: int = 50_000, seed: int = 0, out=AUTO, tol: float = 1e-3,
-        echo=None) -> pd.DataFrame:
+        echo=None, progress: bool = False) -> pd.DataFrame:
     plan = plan_output("fp_three_player", out, {"mesh": mesh, "iterations": iterations, "seed": seed, "tol": tol},
                        {"mesh": 101, "iterations": 50_000, "seed": 0, "tol": 1e-3},
                        targets=["fp_three_player.csv", "fp_three_player_summary.csv", "fp_three_player.png"],
@@ -46,7 +46,8 @@ def run(mesh: int = 101, iterations: int = 50_000, seed: int = 0, out=AUTO, tol:
     target = symmetric_equilibrium(3)
     runs, rows, summary = {}, [], []
     for label, pools in VARIANTS.items():
-        r = fictitious_play(3, mesh, iterations=iterations, pools=pools, random_state=seed, tensor=U, tol=tol)
+        r = fictitious_play(3, mesh, iterations=iterations, pools=pools, random_state=seed, tensor=U, tol=tol,
+                            progress=progress)
         runs[label] = r
         for k in _recorded(r.num_iter):
             rows.append({"variant": label, "iteration": int(k), "gap": r.gap[k], "pool_gap": r.pool_gap[k],

@@ -407,6 +407,15 @@ FULL_RUN = {"bootstrap": 1000, "level": 0.95, "random_state": 0, "table1": "full
 """The full default run (``guts fit``): the committed fit.csv, from the full table1.csv and large_n.csv."""
 
 
+def _sha256(path) -> str:
+    """SHA-256 of an input file (``""`` for a DataFrame or a missing file)."""
+    import hashlib
+
+    if not isinstance(path, (str, Path)) or not Path(path).is_file():
+        return ""
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
 def _input_status(path, given: bool, what: str, allow_partial: bool, notes: list) -> str:
     """Check one input of :func:`run_fit`; return ``"full"``, ``"partial"``, ``"unknown"`` or ``"missing"``."""
     from guts.studies.output import artefact_status, check_full
@@ -502,7 +511,11 @@ def run_fit(out=AUTO, table1=None, large_n=None, bootstrap: int = 1000, level: f
         write_csv(table, target, float_format="%.12g")
         write_meta(target, {"datasets": {k: v[2] for k, v in data.items()}, "models": list(MODELS),
                             "bootstrap": bootstrap, "level": level, "random_state": random_state,
-                            "check_sizes": list(CHECK_SIZES), "inputs": status}, plan=plan)
+                            "check_sizes": list(CHECK_SIZES), "inputs": status,
+                            # the fits of the near-exact tail move with the inputs' last digits: a
+                            # fit.csv is only reproducible against the very files it was fitted to
+                            "input_sha256": {"table1": _sha256(table1), "large_n": _sha256(large_n)}},
+                   plan=plan)
         import matplotlib.pyplot as plt
 
         fig = plot_value_curve(fits, data)

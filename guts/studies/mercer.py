@@ -25,7 +25,7 @@ from guts.games.mercer.tables import add_equilibrium_ranges, table_frame
 from guts.studies.mercer_fp import run_program_fp
 from guts.studies.output import ensure_output_dir, peak_rss_mb, save_figure, write_csv, write_meta
 
-__all__ = ["run_sizes", "run_values", "run_tables", "run_table7", "table7_rows", "run_collusion_epsilon",
+__all__ = ["run_sizes", "run_values", "run_tables", "run_table7", "table7_rows", "run_collusion_epsilon", "plot_collusion_epsilon",
            "run_collusion_methods", "run_beyond", "to_pooled_strategies", "ARTEFACTS"]
 
 #: Precision of the three-player equilibria behind the strategy tables and Table 7.
@@ -299,6 +299,17 @@ def run_collusion_epsilon(out="results/mercer", variant="mmh", epsilons=(0.1, 0.
                     "mean over seatings; error: NashConv of the collusion solve + of the base solve")
     import matplotlib.pyplot as plt
 
+    fig = plot_collusion_epsilon(df, variant)
+    save_figure(fig, out / "collusion_epsilon.png")
+    plt.close(fig)
+    return df
+
+
+def plot_collusion_epsilon(df: pd.DataFrame, variant: str = "mmh"):
+    """The victim's loss to strong and weak collusion against ε, NashConv error bars
+    (``results/mercer/collusion_epsilon.csv`` -> ``collusion_epsilon.png``)."""
+    import matplotlib.pyplot as plt
+
     fig, ax = plt.subplots(figsize=(6, 4))
     for kind, mk in (("strong", "o"), ("weak", "s")):
         d = df[df.kind == kind]
@@ -309,9 +320,8 @@ def run_collusion_epsilon(out="results/mercer", variant="mmh", epsilons=(0.1, 0.
     ax.set_ylabel("victim's loss to collusion (chips / hand)")
     ax.set_title(f"3P-{variant.upper()}: value of collusion vs epsilon")
     ax.legend()
-    save_figure(fig, out / "collusion_epsilon.png")
-    plt.close(fig)
-    return df
+    fig.tight_layout()
+    return fig
 
 
 # ----------------------------------------------------------------------------- strong collusion by every method

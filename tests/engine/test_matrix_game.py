@@ -91,12 +91,13 @@ def test_bad_input():
 
 
 def test_lp_failure_is_loud(monkeypatch):
+    import guts.engine.highs as highs
     import guts.engine.matrix_game as mg
 
     class Bad:
         status, x, message = 4, None, "numerical difficulties"
 
-    monkeypatch.setattr(mg, "linprog", lambda *a, **k: Bad())
+    monkeypatch.setattr(highs, "_call_linprog", lambda *a, **k: Bad())
     with pytest.raises(SolverError, match="status 4"):
         mg.solve_lp([[1.0, 2.0]])
 

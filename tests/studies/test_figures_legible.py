@@ -99,3 +99,21 @@ def test_an_axis_turned_off_has_no_tick_labels_to_check():
     ax.axis("off")
     assert legibility_problems(fig) == []
     plt.close(fig)
+
+
+def test_mercer_collusion_epsilon_figure_is_legible():
+    from guts.studies.mercer import plot_collusion_epsilon
+
+    fig = plot_collusion_epsilon(pd.read_csv(RESULTS / "mercer" / "collusion_epsilon.csv"))
+    assert legibility_problems(fig) == []
+    plt.close(fig)
+
+
+def test_the_unfixed_collusion_figure_is_caught():
+    """The committed figure before issue 23 (no tight layout) cut off its x label: the check sees it."""
+    from guts.studies.mercer import plot_collusion_epsilon
+
+    fig = plot_collusion_epsilon(pd.read_csv(RESULTS / "mercer" / "collusion_epsilon.csv"))
+    fig.subplots_adjust(bottom=0.0)
+    assert any("cut off" in p for p in legibility_problems(fig))
+    plt.close(fig)

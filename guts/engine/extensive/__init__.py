@@ -9,17 +9,19 @@ the solvers (numba, scipy, pandas) on first use (PEP 562), so that building a ga
 """
 from guts._lazy import lazy_exports
 
-from .tree import PROB_TOL, ZERO_SUM_TOL, Chance, Deals, Decision, PublicTreeGame, Terminal
+from .tree import PROB_TOL, ZERO_SUM_TOL, Chance, Deals, Decision, GameSize, PublicTreeGame, Terminal, estimate_size
 from .result import BestResponse, ExtensiveResult
 from .pool import pool  # eager: the name ``pool`` is also a submodule (a lazy name would be shadowed by it)
 
 __getattr__, __dir__ = lazy_exports(__name__, {
     **dict.fromkeys(("strategy_table", "uniform_strategy"), ".strategies"),
     **dict.fromkeys(("best_response", "exploitability", "expected_values", "nash_conv"), ".evaluate"),
-    **dict.fromkeys(("LP_CERT_TOL", "LP_TOL", "sequence_form", "solve_lp"), ".lp"),
+    **dict.fromkeys(("LP_CERT_TOL", "LP_TOL", "sequence_form", "solve_lp", "solve_sequence_form_lp"), ".lp"),
     "cfr_plus": ".cfr",
     "fictitious_play": ".fictitious",
     **dict.fromkeys(("ExplicitChance", "ExplicitDecision", "ExplicitGame", "ExplicitTerminal"), ".explicit"),
+    **dict.fromkeys(("OpenSpielLink", "from_openspiel", "openspiel_link", "to_openspiel_policy"), ".openspiel"),
+    **dict.fromkeys(("efg_text", "read_efg", "write_efg"), ".efg"),
 })
 
 __all__ = [
@@ -27,8 +29,11 @@ __all__ = [
     "ExtensiveResult", "BestResponse",
     "uniform_strategy", "strategy_table",
     "best_response", "expected_values", "nash_conv", "exploitability",
-    "solve_lp", "sequence_form",
+    "solve_lp", "solve_sequence_form_lp", "sequence_form",
     "PROB_TOL", "ZERO_SUM_TOL", "LP_TOL", "LP_CERT_TOL",
     "cfr_plus", "fictitious_play", "pool",
     "ExplicitDecision", "ExplicitChance", "ExplicitTerminal", "ExplicitGame",
+    "GameSize", "estimate_size",
+    "from_openspiel", "to_openspiel_policy", "openspiel_link", "OpenSpielLink",
+    "read_efg", "write_efg", "efg_text",
 ]

@@ -25,7 +25,8 @@ import numpy as np
 
 from ...errors import GutsInputError
 from ._compiled import DECISION, CHANCE, TERMINAL, assemble
-from .tree import PROB_TOL, ZERO_SUM_TOL, Deals, _GameBase, _items, _label_str
+from ..._validate import check_memory
+from .tree import PROB_TOL, ZERO_SUM_TOL, Deals, _GameBase, _floats, _items, _label_str, estimate_size
 
 __all__ = ["ExplicitDecision", "ExplicitChance", "ExplicitTerminal", "ExplicitGame"]
 
@@ -64,7 +65,7 @@ class ExplicitTerminal:
     __slots__ = ("payoffs",)
 
     def __init__(self, payoffs):
-        self.payoffs = np.asarray(payoffs, dtype=float).reshape(-1)
+        self.payoffs = _floats(payoffs, "ExplicitTerminal payoffs").reshape(-1)
 
 
 class ExplicitGame(_GameBase):
@@ -78,6 +79,10 @@ class ExplicitGame(_GameBase):
         self.num_players = n
         self.name = str(name)
         self.deals = Deals([1.0], np.zeros((n, 1), dtype=np.int64), tuple(("-",) for _ in range(n)))
+        # a cycle is named as a cycle (not as a perfect-recall violation or an endless
+        # expansion) and the size is checked before the tree is expanded per path
+        self.size = estimate_size(root, self.deals, n)
+        check_memory(f"the game {self.name or 'tree'} ({self.size.public_nodes} nodes)", self.size.bytes)
         self.compiled = _compile_explicit(root, n, self.deals)
         self.zero_sum = self.compiled.zero_sum
 

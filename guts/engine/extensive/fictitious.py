@@ -47,15 +47,14 @@ import numpy as np
 
 from ...errors import ConvergenceWarning, GutsInputError
 from ..._validate import check_choice, check_int, check_positive_float
-from ..tolerances import FP_TIE_REL
+from ..tolerances import FP_EPSILON, FP_TIE_REL
 from . import _kernels as K
 from .result import ExtensiveResult
 from .strategies import _check_game, from_flat, normalise_blocks, uniform_flat
 
 __all__ = ["fictitious_play", "FP_EPSILON", "FP_MAX_ITERATIONS", "AVERAGING"]
 
-#: Default regret threshold (chips).
-FP_EPSILON = 1e-3
+# FP_EPSILON (default regret threshold, chips) lives in guts.engine.tolerances.
 #: Default iteration cap.
 FP_MAX_ITERATIONS = 10_000
 #: The averaging rules (module docstring).

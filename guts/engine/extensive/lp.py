@@ -10,8 +10,8 @@ With the sparse payoff matrix ``A`` (deal, chance and payoff products at the ter
 
 is player 1's maxmin problem (inner min_y x^T A y dualised); player 2's minimax plan
 ``y`` is the dual of the inequality rows.  The mirror LP (player 2's) is solved instead
-when it has fewer inequality rows (they are one per opponent sequence x type).  Solved by HiGHS (``scipy.optimize.linprog``,
-``method="highs"``); the status is checked.  Certificate: the exploitability of the
+when it has fewer inequality rows (they are one per opponent sequence x type).  Solved by HiGHS through
+:func:`guts.engine.highs.sequence_form_maxmin`; the status is checked.  Certificate: the exploitability of the
 returned behaviour pair computed by the independent best-response pass
 (:mod:`.evaluate`), required ``<= LP_CERT_TOL * payoff scale``.
 """
@@ -22,22 +22,21 @@ import warnings
 
 import numpy as np
 import scipy.sparse as sp
-from scipy.optimize import linprog
 
 from ..._validate import check_choice, check_positive_float
-from ...errors import ConvergenceWarning, GutsInputError, SolverError
+from ...errors import ConvergenceWarning, GutsInputError
+from ..highs import sequence_form_maxmin
+from ..tolerances import (LP_BYTES_PER_NONZERO, LP_BYTES_PER_ROW, LP_CERT_TOL, LP_IPM_NNZ,
+                          LP_MEMORY_LIMIT, LP_TOL)
 from . import _kernels as K
 from .result import ExtensiveResult
 from .strategies import _check_game, from_flat, normalise_blocks
 
-__all__ = ["solve_lp", "LP_TOL", "LP_CERT_TOL", "LP_IPM_NNZ", "sequence_form"]
+__all__ = ["solve_sequence_form_lp", "solve_lp", "LP_TOL", "LP_CERT_TOL", "LP_IPM_NNZ",
+           "sequence_form", "lp_memory_estimate"]
 
-#: HiGHS primal/dual feasibility tolerance.
-LP_TOL = 1e-10
-#: ``method="auto"`` switches to the interior-point method above this many non-zeros.
-LP_IPM_NNZ = 200_000
-#: Certificate: exploitability of the returned pair <= LP_CERT_TOL * payoff scale.
-LP_CERT_TOL = 1e-9
+# LP_TOL (HiGHS feasibility tolerance), LP_CERT_TOL (certificate) and LP_IPM_NNZ live
+# in guts.engine.tolerances; re-exported here for compatibility.
 
 
 def _constraints(pt):
@@ -99,29 +98,30 @@ def sequence_form(game, player: int = 0):
     return A, E, e, F, f
 
 
+def lp_memory_estimate(game) -> tuple[int, int]:
+    """``(nonzeros, bytes)``: an upper bound on the payoff non-zeros of the sequence-form
+    LP and the memory it would need, computed from the compiled tree WITHOUT building it.
+
+    The bound counts, per terminal, the deals its chance context reaches (the entries of
+    ``A`` before terminals with the same sequence pair are summed; on 2P Mercer hold'em
+    it is within 3 % of ``A.nnz``); bytes = ``LP_BYTES_PER_NONZERO`` per non-zero plus
+    ``LP_BYTES_PER_ROW`` per row and column (both players' sequence x type counts).
+    """
+    cg = _check_game(game)
+    reach = np.count_nonzero(cg.ctx, axis=1)
+    nnz = int(sum(int(reach[c.vid].sum()) for c in cg.chunks))
+    rows = sum(int(p.num_seqs) * int(p.num_types) for p in cg.players)
+    return nnz, nnz * LP_BYTES_PER_NONZERO + 2 * rows * LP_BYTES_PER_ROW
+
+
 def _maxmin(A, E, e, F, f, tol, method="highs", time_limit=None):
     """Solve max_x min_y x^T A y over the two plan polytopes; returns (x, y, value, nit)."""
-    n1 = A.shape[0]
-    m2 = F.shape[0]
-    c = np.concatenate([np.zeros(n1), -f])
-    A_ub = sp.hstack([-A.T, F.T], format="csr")
-    b_ub = np.zeros(A.shape[1])
-    A_eq = sp.hstack([E, sp.csr_matrix((E.shape[0], m2))], format="csr")
-    bounds = [(0, None)] * n1 + [(None, None)] * m2
-    options = {"primal_feasibility_tolerance": tol, "dual_feasibility_tolerance": tol}
-    if time_limit is not None:
-        options["time_limit"] = float(time_limit)
-    res = linprog(c, A_ub=A_ub, b_ub=b_ub, A_eq=A_eq, b_eq=e, bounds=bounds, method=method,
-                  options=options)
-    if res.status != 0 or res.x is None:
-        raise SolverError(f"HiGHS did not solve the sequence-form LP: status {res.status} ({res.message})")
-    x = np.clip(res.x[:n1], 0.0, None)
-    y = np.clip(-res.ineqlin.marginals, 0.0, None)
-    return x, y, -float(res.fun), int(getattr(res, "nit", 0) or 0)
+    return sequence_form_maxmin(A, E, e, F, f, tol, method, time_limit)
 
 
-def solve_lp(game, *, tol: float = LP_TOL, method: str = "auto",
-             time_limit: float | None = None) -> ExtensiveResult:
+def solve_sequence_form_lp(game, *, tol: float = LP_TOL, method: str = "auto",
+                           time_limit: float | None = None,
+                           memory_limit: float | None = LP_MEMORY_LIMIT) -> ExtensiveResult:
     """Exact equilibrium of a two-player zero-sum game by the sequence-form LP.
 
     Parameters
@@ -138,6 +138,9 @@ def solve_lp(game, *, tol: float = LP_TOL, method: str = "auto",
         sizes: 2.3e6 non-zeros) solve ~5x faster with the IPM than with the simplex.
     time_limit : float, optional
         HiGHS time limit in seconds (SolverError when reached).
+    memory_limit : float or None
+        Bytes the LP may use (default 4 GiB); the estimate :func:`lp_memory_estimate` is
+        checked BEFORE the LP is built.  ``None``: no check.
 
     Returns
     -------
@@ -149,7 +152,8 @@ def solve_lp(game, *, tol: float = LP_TOL, method: str = "auto",
     Raises
     ------
     GutsInputError
-        Not two players, or not zero-sum.
+        Not two players, or not zero-sum, or the LP's memory estimate exceeds
+        ``memory_limit`` (nothing is built).
     SolverError
         HiGHS reports anything but optimal.
     """
@@ -167,6 +171,14 @@ def solve_lp(game, *, tol: float = LP_TOL, method: str = "auto",
     method = check_choice("method", method, ("auto", "highs", "highs-ds", "highs-ipm"))
     if time_limit is not None:
         time_limit = check_positive_float("time_limit", time_limit)
+    if memory_limit is not None:
+        memory_limit = check_positive_float("memory_limit", memory_limit)
+        nnz, need = lp_memory_estimate(game)
+        if need > memory_limit:
+            raise GutsInputError(
+                f"the sequence-form LP of {getattr(game, 'name', 'this game') or 'this game'} would need "
+                f"about {need / 2**30:.2f} GiB ({nnz} payoff non-zeros); accepted: memory_limit >= that "
+                f"(now {memory_limit / 2**30:.2f} GiB), or an iterative method (CFR+)")
     t0 = time.perf_counter()
     A, E, e, F, f = sequence_form(game, 0)
     p0, p1 = cg.players
@@ -203,3 +215,7 @@ def solve_lp(game, *, tol: float = LP_TOL, method: str = "auto",
         value=float(ev[0]), values=ev, strategies=from_flat(game, flat), exploitability=nc / 2,
         nash_conv=nc, converged=bool(converged), num_iter=nit, history=(),
         seconds=time.perf_counter() - t0, method="lp", br_values=br)
+
+
+#: The former name of :func:`solve_sequence_form_lp` (kept for compatibility).
+solve_lp = solve_sequence_form_lp

@@ -19,10 +19,13 @@ named by their *history*: the tuple of labels from the root, e.g. ``("r4", "c")`
 from __future__ import annotations
 
 import numbers
+from dataclasses import dataclass
 
 import numpy as np
 
+from ..._validate import check_memory
 from ...errors import GutsInputError
+from ..tolerances import PROB_TOL, ZERO_SUM_TOL
 
 __all__ = [
     "Deals",
@@ -32,12 +35,20 @@ __all__ = [
     "PublicTreeGame",
     "PROB_TOL",
     "ZERO_SUM_TOL",
+    "GameSize",
+    "estimate_size",
 ]
 
-#: Tolerance on probability sums (deal distribution, chance outcomes, strategy rows).
-PROB_TOL = 1e-9
-#: Relative tolerance (to the payoff scale) of the zero-sum check.
-ZERO_SUM_TOL = 1e-12
+# PROB_TOL and ZERO_SUM_TOL live in guts.engine.tolerances (re-exported here).
+
+
+def _floats(value, what: str) -> np.ndarray:
+    """``np.asarray(value, dtype=float)``, with GutsInputError (not numpy's ValueError or
+    TypeError) when ``value`` holds something that is not a number."""
+    try:
+        return np.asarray(value, dtype=float)
+    except (TypeError, ValueError):
+        raise GutsInputError(f"{what} must be numbers; got {value!r}") from None
 
 
 def _label_str(history) -> str:
@@ -61,7 +72,7 @@ class Deals:
     __slots__ = ("prob", "info", "type_labels", "num_types")
 
     def __init__(self, prob, info, type_labels=None):
-        prob = np.asarray(prob, dtype=float)
+        prob = _floats(prob, "Deals.prob")
         if prob.ndim != 1 or prob.size == 0:
             raise GutsInputError(f"Deals.prob must be a non-empty 1-D array; got shape {prob.shape}")
         if not np.all(np.isfinite(prob)) or np.any(prob < 0):
@@ -174,7 +185,7 @@ class Chance:
             if isinstance(prob, (numbers.Real, np.floating, np.integer)) and not isinstance(prob, bool):
                 prob = float(prob)
             else:
-                prob = np.asarray(prob, dtype=float)
+                prob = _floats(prob, f"Chance.outcomes[{lab!r}] probability")
                 if prob.ndim == 0:
                     prob = float(prob)
             out[lab] = (prob, child)
@@ -199,7 +210,7 @@ class Terminal:
     __slots__ = ("table", "offset", "scale")
 
     def __init__(self, payoff):
-        arr = np.asarray(payoff, dtype=float)
+        arr = _floats(payoff, "Terminal payoff")
         if arr.ndim == 1:
             self.table, self.offset, self.scale = None, arr, 0.0
         elif arr.ndim == 2:
@@ -213,11 +224,11 @@ class Terminal:
     def affine(cls, table, offset, scale: float) -> "Terminal":
         """``payoff[p, d] = offset[p] + scale * table[p, d]``; ``table`` is shared, not copied."""
         t = cls.__new__(cls)
-        tab = np.asarray(table, dtype=float)
+        tab = _floats(table, "Terminal table")
         if tab.ndim != 2:
             raise GutsInputError(f"Terminal table must have shape (n_players, D); got {tab.shape}")
         t.table = tab
-        t.offset = np.asarray(offset, dtype=float).reshape(-1)
+        t.offset = _floats(offset, "Terminal offset").reshape(-1)
         try:
             t.scale = float(scale)
         except (TypeError, ValueError):
@@ -232,7 +243,7 @@ class Terminal:
         the pot won at deal d (ties split).  Pass the SAME ``share`` ndarray to every
         terminal with the same showdown ranking: it is referenced, not copied.
         """
-        c = np.asarray(contrib, dtype=float).reshape(-1)
+        c = _floats(contrib, "Terminal.showdown contrib").reshape(-1)
         return cls.affine(share, -c, float(c.sum()))
 
     def payoff(self, num_deals: int | None = None) -> np.ndarray:
@@ -244,6 +255,113 @@ class Terminal:
     def __repr__(self) -> str:
         kind = "constant" if self.table is None else f"table{self.table.shape}"
         return f"Terminal({kind})"
+
+
+@dataclass(frozen=True)
+class GameSize:
+    """Size of a game before it is built (:func:`estimate_size`).
+
+    ``public_nodes``: nodes of the tree expanded per path (a node object used on several
+    paths counts once per path); ``deals``: D; ``node_deal_pairs`` = public_nodes x D (the
+    work of one pass); ``infosets``: information sets (decision nodes x the mover's
+    types, an upper bound for the explicit form where nodes share information sets);
+    ``sequences``: sum over information sets of their actions; ``bytes``: estimated memory
+    of the compiled form and one solver's working arrays.
+    """
+
+    public_nodes: int
+    terminals: int
+    deals: int
+    node_deal_pairs: int
+    infosets: int
+    sequences: int
+    bytes: int
+
+
+#: Bytes per (sequence, type) pair in the estimate: strategy, reach, regret, average,
+#: values and their scratch copies (about ten float64 arrays of that shape).
+_BYTES_PER_SEQUENCE = 80
+#: Bytes per expanded node / terminal in the compiled form (indices, histories, labels).
+_BYTES_PER_NODE = 400
+
+
+def _children(node):
+    """(label, child) pairs of any node type, by duck typing (public tree and explicit)."""
+    if isinstance(node, (Decision,)) or (hasattr(node, "actions") and hasattr(node, "player")):
+        return list(node.actions.items())
+    outs = getattr(node, "outcomes", None)
+    if isinstance(outs, dict):
+        kids = []
+        for lab, pair in outs.items():
+            try:
+                kids.append((lab, pair[1]))
+            except (TypeError, IndexError, KeyError):
+                kids.append((lab, None))
+        return kids
+    return []
+
+
+def estimate_size(root, deals=None, num_players=None) -> GameSize:
+    """Size of the game rooted at ``root`` without building it; rejects cycles.
+
+    A pass over the *distinct* node objects (a node shared by many paths is visited
+    once), so it is cheap even when the expanded tree is huge.
+
+    Raises
+    ------
+    GutsInputError
+        The tree has a cycle (a node that is its own descendant): the message names the
+        history where the cycle closes and the ancestor's history.
+    """
+    num_types = deals.num_types if deals is not None else None
+    D = deals.num_deals if deals is not None else 1
+    memo = {}
+    grey = {}            # id -> depth of the node on the current path
+    path = []
+    stack = [(root, iter(_children(root)))]
+    grey[id(root)] = 0
+    while stack:
+        node, it = stack[-1]
+        nxt = next(it, None)
+        if nxt is None:
+            stack.pop()
+            del grey[id(node)]
+            kids = [memo[id(c)] for _, c in _children(node) if c is not None]
+            nodes = 1 + sum(k[0] for k in kids)
+            terms = sum(k[1] for k in kids) if kids else (1 if not _children(node) else 0)
+            decs = sum(k[2] for k in kids)
+            seqs = sum(k[3] for k in kids)
+            if _children(node) and hasattr(node, "player") and hasattr(node, "actions"):
+                p = node.player
+                t = num_types[p] if num_types is not None and isinstance(p, int) and 0 <= p < len(num_types) else 1
+                decs += t
+                seqs += t * len(node.actions)
+            memo[id(node)] = (nodes, terms, decs, seqs)
+            if path:
+                path.pop()
+            continue
+        lab, child = nxt
+        if child is None:
+            continue
+        cid = id(child)
+        if cid in grey:
+            here = tuple(path) + (lab,)
+            raise GutsInputError(
+                f"the game tree has a cycle: the child {lab!r} at history {_label_str(tuple(path))} is "
+                f"the node at history {_label_str(tuple(path[:grey[cid]]))}, its own ancestor "
+                f"(the path {_label_str(here)} would repeat forever); accepted: a finite tree "
+                "(a node may be shared by several paths but never be its own descendant)")
+        if cid in memo:
+            continue
+        grey[cid] = len(path) + 1
+        path.append(lab)
+        stack.append((child, iter(_children(child))))
+    nodes, terms, decs, seqs = memo[id(root)]
+    n = num_players or 1
+    nbytes = _BYTES_PER_NODE * nodes + _BYTES_PER_SEQUENCE * seqs + 8 * n * D * 4
+    return GameSize(public_nodes=int(nodes), terminals=int(terms), deals=int(D),
+                    node_deal_pairs=int(nodes) * int(D), infosets=int(decs), sequences=int(seqs),
+                    bytes=int(nbytes))
 
 
 class _GameBase:
@@ -293,6 +411,12 @@ class PublicTreeGame(_GameBase):
         self.deals = deals
         self.num_players = num_players
         self.name = str(name)
+        # cycles and size are checked on the distinct node objects before the tree is
+        # expanded per path (a cycle would otherwise expand until memory runs out)
+        self.size = estimate_size(root, deals, num_players)
+        check_memory(f"the game {self.name or 'tree'} ({self.size.public_nodes} public nodes x "
+                     f"{self.size.deals} deals, {self.size.infosets} information sets)",
+                     self.size.bytes)
         self.compiled = compile_game(root, deals, num_players)
         self.zero_sum = self.compiled.zero_sum
 

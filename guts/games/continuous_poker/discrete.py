@@ -22,9 +22,14 @@ import time
 from dataclasses import dataclass, field
 
 import numpy as np
+import scipy.sparse as sp
 
 from guts._validate import check_int
-from guts.engine.extensive import Deals, Decision, PublicTreeGame, Terminal, solve_lp
+from guts.engine import highs
+from guts.engine.extensive import Decision, PublicTreeGame, Terminal, solve_sequence_form_lp
+from guts.engine.extensive.building import fold_terminal, uniform_mesh
+from guts.engine.extensive.result import ExtensiveResult
+from guts.engine.tolerances import LP_CERT_TOL
 
 from .closed_forms import ANTE, _check_limits, limit_poker
 
@@ -57,18 +62,96 @@ def discretised_game(min_bet: float, max_bet: float, hands: int, sizes: int) -> 
 
         raise GutsInputError(f"hands must be <= {int(MAX_DEALS ** 0.5)} (D = hands^2 deals); got {M}")
     grid = bet_grid(min_bet, max_bet, sizes)
-    i, j = np.divmod(np.arange(M * M), M)  # deal d = (bettor's cell i, caller's cell j)
-    deals = Deals(prob=np.full(M * M, 1.0 / (M * M)), info=np.vstack([i, j]),
-                  type_labels=(tuple(f"{(t + 0.5) / M:.6g}" for t in range(M)),) * 2)
-    win = np.where(i > j, 1.0, np.where(i == j, 0.5, 0.0))
-    share = np.vstack([win, 1.0 - win])  # one array shared by every showdown (not copied)
+    deals, share = uniform_mesh(M)  # deal d = (bettor's cell i, caller's cell j); one shared table
     actions = {"check": Terminal.showdown([ANTE, ANTE], share)}
-    fold = Terminal(np.array([ANTE, -ANTE]))
     for k, s in enumerate(grid):
-        actions[f"bet{k}:{s:.6g}"] = Decision(1, {"fold": fold,
+        actions[f"bet{k}:{s:.6g}"] = Decision(1, {"fold": fold_terminal([ANTE + s, ANTE], winner=0),
                                                    "call": Terminal.showdown([ANTE + s, ANTE + s], share)})
     name = f"limit continuous poker L={grid[0]:g} U={grid[-1]:g}, M={M} hands, K={grid.size} sizes"
     return PublicTreeGame(Decision(0, actions), deals, 2, name=name)
+
+
+def _direct_lp(game, M: int, grid: np.ndarray) -> ExtensiveResult | None:
+    """The discretised game's bettor LP with prefix sums: O(K M) non-zeros, not O(K M^2).
+
+    The caller's decision after size ``s_k`` with cell ``j`` is separable: against the
+    bettor's plan ``x`` the caller calls iff ``g_kj(x) < 0``, where (times ``M^2``)
+    ``g_kj = (a + s_k) sum_i x_k(i) sgn(i - j) - a T_k``, ``a`` the ante, ``T_k`` the
+    total weight on size ``k``.  The bettor's maxmin LP is therefore
+
+        max  sum_i a (2i - M + 1) x_c(i) + sum_k a M T_k + sum_kj z_kj
+        s.t. z_kj <= g_kj(x),  z_kj <= 0,  sum_a x_a(i) = 1,  x >= 0,
+
+    and ``sum_i x_k(i) sgn(i - j) = (T_k - P_k(j + 1)) - P_k(j)`` with the prefix sums
+    ``P_k(j) = sum_{i < j} x_k(i)`` as variables (``P_k(j+1) = P_k(j) + x_k(j)``): every row
+    has at most four non-zeros, where the sequence form's caller rows are dense in the
+    bettor's hands.  The caller's call probability at ``(k, j)`` is the dual of row
+    ``z_kj <= g_kj`` (it lies in [0, 1] because z has cost 1).  Same game, same value;
+    the certificate is the engine's exploitability of the returned pair.  ``None`` when
+    that certificate fails (the caller then falls back to the sequence form).
+    """
+    t0 = time.perf_counter()
+    a = float(ANTE)
+    K = grid.size
+    nx = M * (1 + K)                     # x[i, a]: a = 0 check, 1 + k bet size k
+    nP = K * M                           # P[k, j] for j = 1..M (index k*M + j - 1)
+    nz = K * M                           # z[k, j]
+    ii = np.arange(M)
+
+    def colx(act):                       # column of x[:, act]
+        return ii * (1 + K) + act
+
+    def colP(k, j):                      # column of P[k, j], j >= 1
+        return nx + k * M + (j - 1)
+
+    R, C, V = [], [], []
+    # rows 0..M-1: sum_a x[i, a] = 1
+    R.append(np.repeat(ii, 1 + K)); C.append(np.arange(nx)); V.append(np.ones(nx))
+    row = M
+    for k in range(K):                   # prefix rows: P[k, j+1] - P[k, j] - x[j, k] = 0
+        r = row + ii
+        R += [r, r]; C += [colP(k, ii + 1), colx(1 + k)]; V += [np.ones(M), -np.ones(M)]
+        R.append(r[1:]); C.append(colP(k, ii[1:])); V.append(-np.ones(M - 1))
+        row += M
+    zrow0 = row
+    for k in range(K):                   # z[k, j] - (a + s)(T - P(j+1) - P(j)) + a T <= 0
+        b = a + float(grid[k])
+        r = row + ii
+        T = colP(k, M)
+        R += [r, r, r]; C += [nx + nP + k * M + ii, np.full(M, T), colP(k, ii + 1)]
+        V += [np.ones(M), np.full(M, a - b), np.full(M, b)]
+        R.append(r[1:]); C.append(colP(k, ii[1:])); V.append(np.full(M - 1, b))
+        row += M
+    A = sp.coo_matrix(
+        (np.concatenate(V), (np.concatenate(R), np.concatenate(C))), shape=(row, nx + nP + nz))
+    cost = np.zeros(nx + nP + nz)
+    cost[colx(0)] = a * (2 * ii - M + 1)
+    for k in range(K):
+        cost[colP(k, M)] += a * M
+    cost[nx + nP:] = 1.0
+    lower = np.concatenate([np.zeros(nx), np.full(nP, -highs.INF), np.full(nz, -highs.INF)])
+    upper = np.concatenate([np.full(nx + nP, highs.INF), np.zeros(nz)])
+    row_lower = np.concatenate([np.ones(M), np.zeros(K * M), np.full(K * M, -highs.INF)])
+    row_upper = np.concatenate([np.ones(M), np.zeros(2 * K * M)])
+    lp = highs.make_lp(cost, lower, upper, A, row_lower, row_upper, maximize=True)
+    h, _ = highs.run(lp, f"discretised limit-poker LP ({M} hands, {K} sizes)", solver="simplex")
+    xv = np.asarray(h.getSolution().col_value)
+    X = np.clip(xv[:nx].reshape(M, 1 + K), 0.0, None)
+    X /= X.sum(axis=1, keepdims=True)
+    Y = np.clip(np.abs(np.asarray(h.getSolution().row_dual)[zrow0:zrow0 + K * M]), 0.0, 1.0).reshape(K, M)
+    labels = list(game.action_labels(0)[()])[1:]
+    strategies = ({(): X}, {(lab,): np.column_stack([1.0 - Y[k], Y[k]]) for k, lab in enumerate(labels)})
+    from guts.engine.extensive import expected_values, nash_conv
+
+    ev = expected_values(game, strategies)
+    nc = nash_conv(game, strategies)
+    if nc / 2 > LP_CERT_TOL * game.compiled.payoff_scale:
+        return None
+    info = h.getInfo()
+    return ExtensiveResult(value=float(ev[0]), values=ev, strategies=strategies, exploitability=nc / 2,
+                           nash_conv=nc, converged=True,
+                           num_iter=int(info.simplex_iteration_count), history=(),
+                           seconds=time.perf_counter() - t0, method="lp-direct")
 
 
 @dataclass(frozen=True)
@@ -126,8 +209,10 @@ def solve_discretised(min_bet: float, max_bet: float, hands: int, sizes: int) ->
     t0 = time.perf_counter()
     game = discretised_game(min_bet, max_bet, hands, sizes)
     grid = bet_grid(min_bet, max_bet, sizes)
-    lp = solve_lp(game)
     M = int(hands)
+    lp = _direct_lp(game, M, grid)
+    if lp is None:                       # certificate failed: the engine's sequence form
+        lp = solve_sequence_form_lp(game)
     closed = limit_poker(min_bet, max_bet).value
     root = lp.strategies[0][()]  # (M, 1 + K): check, bet sizes
     act = np.argmax(root, axis=1)

@@ -38,6 +38,7 @@ __getattr__, __dir__ = lazy_exports(__name__, {
     "patent_layout": ".patent",
     "patent_rules": ".patent",
     "solve_patent_game": ".patent",
+    "patent_order_interval": ".patent",
     "P": ".rules",
     "BettingRules": ".rules",
     "derive": ".rules",
@@ -64,6 +65,7 @@ __all__ = [
     "patent_rules",
     "patent_layout",
     "solve_patent_game",
+    "patent_order_interval",
     "split_at",
     "hand_strategy",
 ]

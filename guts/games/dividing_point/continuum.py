@@ -17,7 +17,7 @@ import numpy as np
 from guts.errors import GutsInputError
 
 from .layout import Layout
-from .rules import P, GameStructure, TerminalNode, label
+from .rules import P, GameStructure, TerminalNode, component_reached, label
 
 __all__ = ["IntervalStrategy", "strategy_from_points", "plan_returns", "best_response_gains", "ContinuumCheck"]
 
@@ -79,15 +79,6 @@ def strategy_from_points(structure: GameStructure, layout: Layout, points: dict)
     return IntervalStrategy(parts=parts)
 
 
-def _component_reached(structure, plan, other):
-    node = structure.root
-    while not isinstance(node, TerminalNode):
-        if node.player == other:
-            return node.history
-        node = node.actions[plan.action_at(node.history)]
-    return None
-
-
 def _measure_below(lo, hi, z):
     """Length of ``[lo, hi] ∩ [0, z]`` for an array ``z``."""
     return np.clip(z, lo, hi) - lo
@@ -118,7 +109,7 @@ def plan_returns(structure: GameStructure, strategy: IntervalStrategy, player: i
     for plan in structure.plans[(player, component)]:
         u = np.zeros_like(z)
         if player == first:
-            comp = _component_reached(structure, plan, other)
+            comp = component_reached(structure, plan, other)
             if comp is None:
                 t = structure.play(plan, plan)
                 hi, lo = _ret(cache, t, player, pot)
@@ -134,7 +125,7 @@ def plan_returns(structure: GameStructure, strategy: IntervalStrategy, player: i
         else:
             breaks, plans = strategy.parts[(other, structure.root.history)]
             for i, opl in enumerate(plans):
-                if _component_reached(structure, opl, player) != component:
+                if component_reached(structure, opl, player) != component:
                     continue
                 a, b = breaks[i], breaks[i + 1]
                 t = structure.play(opl, plan)
@@ -194,7 +185,7 @@ def _unattended(structure, strategy, player, pot):
     breaks, plans = strategy.parts[(first, structure.root.history)]
     total = 0.0
     for i, plan in enumerate(plans):
-        if _component_reached(structure, plan, player) is not None:
+        if component_reached(structure, plan, player) is not None:
             continue
         a, b = breaks[i], breaks[i + 1]
         hi, lo = _terminal_return(structure.play(plan, plan), player, pot)

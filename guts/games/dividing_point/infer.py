@@ -30,7 +30,7 @@ from guts.errors import GutsInputError, SolverError
 from .discrete import MeshSolution, solve_mesh
 from .layout import Layout, make_layout
 from .method import DividingPointResult, solve_layout
-from .rules import P, BettingRules, GameStructure, TerminalNode, derive, label
+from .rules import P, BettingRules, GameStructure, component_reached, derive, label
 
 __all__ = ["TIE_TOL", "MASS_TOL", "mesh_plan_returns", "read_component", "infer_layout", "InferredOrder",
            "infer_and_solve", "same_polynomial"]
@@ -39,6 +39,8 @@ __all__ = ["TIE_TOL", "MASS_TOL", "mesh_plan_returns", "read_component", "infer_
 TIE_TOL = 1e-7
 #: Plan probabilities below this (LP round-off) are ignored.
 MASS_TOL = 1e-7
+#: Positions and masses read from the LP are compared after rounding to this many decimals.
+POSITION_DECIMALS = 9
 #: How many neighbouring swaps to try when the stationary point breaks the inferred order.
 MAX_SWAPS = 12
 
@@ -58,15 +60,6 @@ def _stack_key(plan_name: str):
     return (passive, -_aggr(acts[0])) + tuple(_aggr(a) for a in acts[1:])
 
 
-def _component_reached(structure, plan, other):
-    node = structure.root
-    while not isinstance(node, TerminalNode):
-        if node.player == other:
-            return node.history
-        node = node.actions[plan.action_at(node.history)]
-    return None
-
-
 def mesh_plan_returns(structure: GameStructure, sol: MeshSolution, player: int, component) -> dict:
     """``{plan: (M,)}``: each mesh type's expected return from each plan against the other
     player's LP strategy (ties at equal hands split the pot)."""
@@ -81,13 +74,13 @@ def mesh_plan_returns(structure: GameStructure, sol: MeshSolution, player: int, 
     for plan in structure.plans[(player, component)]:
         u = np.zeros(M)
         if player == first:
-            comp = _component_reached(structure, plan, other)
+            comp = component_reached(structure, plan, other)
             opp = [(structure.plan(other, comp, n), q) for n, q in sol.plan_probs[(other, comp)].items()] \
                 if comp is not None else [(None, np.ones(M))]
         else:
             root = structure.root.history
             opp = [(structure.plan(other, root, n), q) for n, q in sol.plan_probs[(other, root)].items()
-                   if _component_reached(structure, structure.plan(other, root, n), player) == component]
+                   if component_reached(structure, structure.plan(other, root, n), player) == component]
         for oplan, q in opp:
             term = structure.play(plan, oplan) if oplan is not None else structure.play(plan, plan)
             if term.folder is not None:
@@ -113,11 +106,11 @@ def _last_run(entries):
     for i, m, _ in reversed(entries):
         if run_plan is None or i == run_plan:
             run_plan, run_mass = i, run_mass + m
-            if run_mass >= 1.0:
+            if run_mass >= 1.0 - MASS_TOL:
                 return run_plan
         else:
             run_plan, run_mass = i, m
-            if run_mass >= 1.0:
+            if run_mass >= 1.0 - MASS_TOL:
                 return run_plan
     return None
 
@@ -215,7 +208,9 @@ def _layout_from_segments(structure, comp_segs: dict):
             text += f" | {nm} | {pl}"
         segs_text[(p, comp)] = text
         values.update({n: float(v) for n, v in zip(names, cum)})
-    order = sorted(values, key=lambda n: values[n])
+    # positions are sums of LP probabilities: round before sorting so that last-bit noise (numpy's
+    # SIMD sums depend on memory alignment) cannot reorder two points at the same position
+    order = sorted(values, key=lambda n: round(values[n], POSITION_DECIMALS))
     return make_layout(structure, segs_text, order), values
 
 
@@ -280,7 +275,7 @@ def _candidates(comp_segs, comp_blocks, mesh, keep_plans: bool = False):
         counts = {}
         for sg in segs:
             counts[sg.plan] = counts.get(sg.plan, 0) + 1
-        for i in sorted(range(len(segs)), key=lambda i: segs[i].mass):
+        for i in sorted(range(len(segs)), key=lambda i: round(segs[i].mass, POSITION_DECIMALS)):
             if len(segs) < 2:
                 break
             what = f"drop a {segs[i].mass * mesh:.2f}-type {segs[i].plan} segment at {label(key[1])}"
@@ -327,8 +322,22 @@ def _solve(rules, structure, comp_segs, pot, game):
         if res.converged or res.order_ok or not res.order_violations:
             break
         a, b = res.order_violations[0]
-        if "0" in (a, b) or "1" in (a, b) or layout.owner(a) == layout.owner(b):
+        if "0" in (a, b) or "1" in (a, b):
             break
+        seg = next((sg for sg in layout.segmentations if a in sg.points and b in sg.points), None)
+        if seg is not None:
+            # two points of one axis crossed: the plan between them has negative length in the
+            # continuum (a sliver of the mesh LP) -- remove it, and the point left over
+            new = _collapse(structure, layout, seg, a, b)
+            if new is None or new.order in seen:
+                break
+            seen.add(new.order)
+            res2 = _solve_or_fail(rules, new, pot, values, game)
+            if not res2.converged:  # kept only when it certifies: otherwise the other repairs decide
+                break
+            layout, res = new, res2
+            swaps.append(f"remove the {seg.plans[seg.points.index(a) + 1]} segment between {a} and {b}")
+            continue
         trial_order = list(layout.order)
         i, j = trial_order.index(a), trial_order.index(b)
         trial_order[i], trial_order[j] = trial_order[j], trial_order[i]
@@ -344,25 +353,60 @@ def _solve(rules, structure, comp_segs, pot, game):
     return layout, res, swaps
 
 
-def infer_and_solve(rules: BettingRules, pot, mesh: int = 120, *, sol: MeshSolution | None = None,
-                    game: str = "", convention: bool = True, max_steps: int = 8) -> InferredOrder:
-    """Solve the mesh game by LP, read the order, repair it, solve and certify on the continuum.
+def _collapse(structure, layout, seg, a, b):
+    """``layout`` without the segment of ``seg`` between its points ``a`` and ``b``."""
+    i = seg.points.index(a)
+    plans = list(seg.plans)
+    points = list(seg.points)
+    del plans[i + 1]
+    if plans[i] == plans[i + 1]:  # the neighbours are the same plan: they merge
+        del plans[i + 1]
+        gone = {a, b}
+    else:
+        gone = {b}
+    points = [pt for pt in points if pt not in gone]
+    if not points and len(plans) > 1:
+        return None
+    texts = {}
+    for sg in layout.segmentations:
+        if sg is seg:
+            text = plans[0]
+            for nm, pl in zip(points, plans[1:]):
+                text += f" | {nm} | {pl}"
+            texts[(sg.player, sg.component)] = text
+        else:
+            texts[(sg.player, sg.component)] = _seg_text(sg)
+    try:
+        return make_layout(structure, texts, [pt for pt in layout.order if pt not in gone])
+    except GutsInputError:
+        return None
 
-    Parameters
-    ----------
-    convention : bool
-        After a certified order is found, also try dropping tiny segments and moving tied
-        segments into the bottom indifference block (the patent's convention of bluffing
-        with the worst hands); each change is kept only if the re-solved point still
-        certifies.
 
-    Raises
-    ------
-    SolverError
-        If no certified equilibrium is found.
-    """
-    mesh = check_int("mesh", mesh, 8)
-    structure = derive(rules)
+#: Meshes tried, in this order after the one asked for, when the order read at one mesh
+#: does not certify (a vertex of the mesh LP can resolve a near-tie or a sliver of a few
+#: types either way; small pots need fine meshes because the bluffing regions scale
+#: with P).
+FALLBACK_MESHES = (80, 120, 160, 200, 300, 400)
+
+
+def _why(res) -> str:
+    """What failed, in words, for a layout's stationary point."""
+    if isinstance(res, _Failed):
+        return "the stationarity equations of the order read have no solution"
+    if not res.order_ok:
+        a, b = res.order_violations[0]
+        return f"the stationary point breaks the order read ({a} > {b})"
+    who = "P1" if res.gains[0] >= res.gains[1] else "P2"
+    return (f"the stationary point respects the order read but is not an equilibrium "
+            f"({who} gains {res.certificate:.2g} by a best response on the continuum)")
+
+
+class _NotCertified(Exception):
+    pass
+
+
+def _infer_at_mesh(rules, structure, pot, mesh, sol, game, convention, max_steps) -> InferredOrder:
+    """One mesh: read the order from the LP solution, repair it, solve and certify."""
     if sol is None:
         sol = solve_mesh(rules, pot, mesh)
     comp_segs, comp_blocks = {}, {}
@@ -388,10 +432,7 @@ def infer_and_solve(rules: BettingRules, pot, mesh: int = 120, *, sol: MeshSolut
         else:
             break
     if not res.converged:
-        raise SolverError(
-            f"the order read from the LP at M = {mesh} gives no certified equilibrium "
-            f"(order ok: {res.order_ok}, certificate {res.certificate:.3g}); try a finer mesh"
-        )
+        raise _NotCertified(_why(res))
     if convention:
         for _ in range(max_steps):
             for why, key, new in _candidates(comp_segs, comp_blocks, mesh, keep_plans=True):
@@ -406,6 +447,67 @@ def infer_and_solve(rules: BettingRules, pot, mesh: int = 120, *, sol: MeshSolut
                 break
     return InferredOrder(layout=layout, lp_points=dict(lp_points), result=res, steps=tuple(steps),
                          mesh=mesh, lp_value=sol.value, first_layout=first_layout)
+
+
+def infer_and_solve(rules: BettingRules, pot, mesh: int = 120, *, sol: MeshSolution | None = None,
+                    game: str = "", convention: bool = True, max_steps: int = 8,
+                    meshes=FALLBACK_MESHES, hints=()) -> InferredOrder:
+    """Solve the mesh game by LP, read the order, repair it, solve and certify on the continuum.
+
+    The order is read first at ``mesh`` (from ``sol`` when given).  A reading that does not
+    certify is not the end: the orders of ``hints`` (layouts, e.g. one certified at a
+    neighbouring pot) are tried at this pot, then the order is read again at each mesh of
+    ``meshes`` in turn; the first certified order is returned (``mesh`` says where it was
+    read).  Every answer is certified on the continuum, whichever mesh it came from, so the
+    result does not depend on which vertex one mesh LP happened to return.
+
+    Parameters
+    ----------
+    convention : bool
+        After a certified order is found, also try dropping tiny segments and moving tied
+        segments into the bottom indifference block (the patent's convention of bluffing
+        with the worst hands); each change is kept only if the re-solved point still
+        certifies.
+    meshes : sequence of int
+        Further meshes to read the order at, in order, if ``mesh`` fails (``()``: none).
+    hints : sequence of Layout
+        Orders to try before the further meshes.
+
+    Raises
+    ------
+    SolverError
+        If no certified equilibrium is found; the message says, for each mesh and hint,
+        what failed (no solution, the order broken, or which player gains how much).
+    """
+    mesh = check_int("mesh", mesh, 8)
+    meshes = [check_int("meshes", m, 8) for m in meshes]
+    structure = derive(rules)
+    failures = []
+    try:
+        return _infer_at_mesh(rules, structure, pot, mesh, sol, game, convention, max_steps)
+    except _NotCertified as exc:
+        failures.append(f"M = {mesh}: {exc}")
+    for k, hint in enumerate(hints):
+        res = _solve_or_fail(rules, hint, pot, None, game)
+        if res.converged:
+            return InferredOrder(layout=hint, lp_points={}, result=res, steps=(f"order of hint {k + 1}",),
+                                 mesh=0, lp_value=float("nan"), first_layout=hint)
+        failures.append(f"hint {k + 1}: {_why(res)}")
+    for m in meshes:
+        if m == mesh:
+            continue
+        try:
+            io = _infer_at_mesh(rules, structure, pot, m, None, game, convention, max_steps)
+        except _NotCertified as exc:
+            failures.append(f"M = {m}: {exc}")
+            continue
+        return InferredOrder(layout=io.layout, lp_points=io.lp_points, result=io.result,
+                             steps=(f"the order read at M = {mesh} did not certify; read at M = {m}",) + io.steps,
+                             mesh=m, lp_value=io.lp_value, first_layout=io.first_layout)
+    raise SolverError(
+        f"{game or rules.name} at P = {pot}: no order read from the mesh LPs gives a certified "
+        "equilibrium; " + "; ".join(failures)
+    )
 
 
 def _seg_text(seg):

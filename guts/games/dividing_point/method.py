@@ -5,7 +5,8 @@ partial derivative to zero and solve.  ``E1`` has degree 2 in the points, so for
 numeric pot the equations are *linear*: they are solved exactly in rationals; with P
 left symbolic sympy solves the small systems (the no-raise games) in closed form.  When
 the linear system is singular (a continuum of stationary points), a point of it is found
-with ``scipy.optimize.root`` from a starting point (e.g. the LP's dividing points).
+as the point of the family nearest to a starting point (e.g. the LP's dividing points),
+computed exactly (:func:`_family_point`).
 
 The stationary point is then *checked*, not assumed: it must respect the order, and the
 exact best responses on the continuum (:mod:`.continuum`) must gain nothing.
@@ -14,18 +15,18 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass, field
+from fractions import Fraction
 from functools import lru_cache
 
-import numpy as np
 import sympy as sp
 
 from guts._validate import check_positive_float
 from guts.errors import ConvergenceWarning, SolverError
 
 from .continuum import best_response_gains, strategy_from_points
-from .expected import expected_return, symbols_of
+from .expected import expected_return, expected_return_at, symbols_of
 from .layout import Layout
-from .rules import P, BettingRules, derive
+from .rules import BettingRules, derive
 
 __all__ = [
     "CERTIFICATE_TOL",
@@ -41,8 +42,6 @@ __all__ = [
 CERTIFICATE_TOL = 1e-9
 #: Two points of the order closer than this count as tied (the patent's ``C2 <= C1``).
 ORDER_SLACK = 1e-12
-#: Residual accepted from the numeric root finder (singular systems only).
-ROOT_TOL = 1e-11
 
 
 @dataclass(frozen=True)
@@ -139,9 +138,90 @@ def _order_violations(layout: Layout, values: dict):
     return tuple((names[i], names[i + 1]) for i in range(len(seq) - 1) if seq[i] > seq[i + 1] + ORDER_SLACK)
 
 
+@lru_cache(maxsize=256)
+def _numeric_system(rules: BettingRules, layout: Layout, pot: Fraction):
+    """``(E1, A, b)`` at one pot, exact rationals: ``E1`` a :class:`Quadratic` and the
+    stationarity equations ``A x = b`` (``A`` symmetric) in the order's points (cached)."""
+    structure = derive(rules)
+    E = expected_return_at(structure, layout, pot)
+    A, b = E.gradient_system(len(layout.order))
+    return structure, E, A, b
+
+
+def _rref(A, b):
+    """Reduced row echelon form of ``[A | b]`` in rationals: ``(rows, pivots)``."""
+    n = len(b)
+    M = [list(row) + [b[i]] for i, row in enumerate(A)]
+    rank, pivots = 0, []
+    for col in range(n):
+        piv = next((r for r in range(rank, n) if M[r][col] != 0), None)
+        if piv is None:
+            continue
+        M[rank], M[piv] = M[piv], M[rank]
+        inv = 1 / M[rank][col]
+        M[rank] = [v * inv for v in M[rank]]
+        for r in range(n):
+            if r != rank and M[r][col] != 0:
+                f = M[r][col]
+                M[r] = [v - f * w for v, w in zip(M[r], M[rank])]
+        pivots.append(col)
+        rank += 1
+    return M, pivots
+
+
+def _exact_solve(A, b):
+    """Gauss-Jordan elimination in rationals: ``(x, rank)``, ``x`` None when ``A`` is singular."""
+    n = len(b)
+    M, pivots = _rref(A, b)
+    if len(pivots) < n:
+        return None, len(pivots)
+    return [M[i][n] for i in range(n)], n
+
+
+#: The starting point of a family of stationary points is rounded to this many decimals
+#: before the exact projection (it comes from LP probabilities, whose last bits depend on
+#: float noise such as numpy's alignment-dependent SIMD sums).
+FAMILY_DECIMALS = 10
+
+
+def _solve_square(G, r):
+    """``G y = r`` for an invertible ``G``, in rationals."""
+    M, pivots = _rref(G, r)
+    if len(pivots) < len(r):  # pragma: no cover - R has full row rank, so R R^T is invertible
+        raise SolverError("internal: singular Gram matrix in the projection onto the stationary points")
+    return [M[i][len(r)] for i in range(len(r))]
+
+
+def _family_point(A, b, start):
+    """The point of ``{x : A x = b}`` nearest to ``start`` (rounded), exactly.
+
+    With ``R x = c`` the independent rows of the reduced echelon form, the projection is
+    ``x0 + R^T (R R^T)^-1 (c - R x0)``: what a least-squares root finder approximates from
+    ``start``, computed in rationals so that the point (and exact ties between points of
+    the family) does not depend on float noise.  ``SolverError`` if the system is inconsistent.
+    """
+    n = len(b)
+    M, pivots = _rref(A, b)
+    rank = len(pivots)
+    if any(M[r][n] != 0 for r in range(rank, n)):
+        raise SolverError("the stationarity equations are inconsistent for this order: no stationary point")
+    scale = 10 ** FAMILY_DECIMALS
+    x0 = [Fraction(round(float(v) * scale), scale) for v in start]
+    R = [M[r][:n] for r in range(rank)]
+    c = [M[r][n] for r in range(rank)]
+    resid = [c[i] - sum(R[i][j] * x0[j] for j in range(n)) for i in range(rank)]
+    G = [[sum(R[i][k] * R[j][k] for k in range(n)) for j in range(rank)] for i in range(rank)]
+    y = _solve_square(G, resid)
+    return [x0[j] + sum(R[i][j] * y[i] for i in range(rank)) for j in range(n)]
+
+
 def solve_layout(rules: BettingRules, layout: Layout, pot, *, start: dict | None = None,
                  game: str = "", warn: bool = True) -> DividingPointResult:
     """Solve the stationarity equations of ``layout`` at pot ``pot`` and certify the result.
+
+    ``E1`` is built at the numeric pot in exact rationals (:func:`.expected.expected_return_at`,
+    the same polynomial as :func:`equations` with ``P`` substituted) and its gradient system
+    solved exactly (FIG. 9 steps 955-960).
 
     Parameters
     ----------
@@ -155,32 +235,32 @@ def solve_layout(rules: BettingRules, layout: Layout, pot, *, start: dict | None
         Emit a :class:`ConvergenceWarning` when the point is not a certified equilibrium.
     """
     p = exact_pot(pot)
-    structure, E, grads = equations(rules, layout)
-    syms = symbols_of(layout)
-    xs = [syms[n] for n in layout.order]
-    eqs = [g.subs(P, p) for g in grads]
-    A, b = sp.linear_eq_to_matrix(eqs, xs)
-    n = len(xs)
+    pf = Fraction(int(p.p), int(p.q))
+    structure, E, A, b = _numeric_system(rules, layout, pf)
+    n = len(layout.order)
     num_stationary = "unique"
-    if n == 0:
-        exact = {}
-    elif A.rank() == n:
-        sol = A.LUsolve(b)
-        exact = {name: sp.cancel(sol[i]) for i, name in enumerate(layout.order)}
-    else:
-        exact = None
-        num_stationary = f"a {n - A.rank()}-dimensional family"
-    if exact is not None:
+    sol, rank = _exact_solve(A, b) if n else ([], 0)
+    if sol is not None:
+        exact = dict(zip(layout.order, sol))
         values = {k: float(v) for k, v in exact.items()}
         method = "exact-linear"
-        value_exact = sp.cancel(E.subs(P, p).subs({syms[k]: v for k, v in exact.items()}))
+        value_exact = E.evaluate(sol)
+        value = float(value_exact)
     else:
-        values = _numeric_root(A, b, layout, start)
+        exact = None
+        num_stationary = f"a {n - rank}-dimensional family"
+        if start is None:
+            raise SolverError(
+                "the stationarity equations are singular for this order (a family of stationary points); "
+                "pass start= (e.g. the LP's dividing points) to pick one"
+            )
+        point = _family_point(A, b, [start[k] for k in layout.order])
+        values = {k: float(v) for k, v in zip(layout.order, point)}
         method = "numeric-root"
         value_exact = None
+        value = float(E.evaluate(point))
     violations = _order_violations(layout, values)
     order_ok = not violations
-    value = float(sp.N(E.subs(P, p).subs({syms[k]: v for k, v in values.items()}), 17))
     if order_ok:
         strat = strategy_from_points(structure, layout, values)
         chk = best_response_gains(structure, strat, float(p))
@@ -214,22 +294,3 @@ def solve_layout(rules: BettingRules, layout: Layout, pot, *, start: dict | None
         method=method,
         num_stationary=num_stationary,
     )
-
-
-def _numeric_root(A, b, layout: Layout, start):
-    """A stationary point of a singular system, by ``scipy.optimize.root`` from ``start``."""
-    from scipy.optimize import root
-
-    if start is None:
-        raise SolverError(
-            "the stationarity equations are singular for this order (a family of stationary points); "
-            "pass start= (e.g. the LP's dividing points) to pick one"
-        )
-    An = np.array(A.tolist(), dtype=float)
-    bn = np.array(b.tolist(), dtype=float).ravel()
-    x0 = np.array([float(start[n]) for n in layout.order])
-    res = root(lambda x: An @ x - bn, x0, jac=lambda x: An, method="lm")
-    resid = float(np.max(np.abs(An @ res.x - bn)))
-    if resid > ROOT_TOL:
-        raise SolverError(f"scipy.optimize.root did not solve the stationarity equations (residual {resid:.3g})")
-    return {n: float(v) for n, v in zip(layout.order, res.x)}

@@ -16,6 +16,8 @@ Whether they are right is checked, not assumed (:func:`solve_patent_game` certif
 """
 from __future__ import annotations
 
+import math
+from dataclasses import replace
 from functools import lru_cache
 
 from guts._validate import check_choice
@@ -24,7 +26,8 @@ from .layout import make_layout
 from .method import solve_layout
 from .rules import BettingRules, derive
 
-__all__ = ["PATENT_GAMES", "patent_rules", "patent_layout", "solve_patent_game", "GAME_NAMES"]
+__all__ = ["PATENT_GAMES", "patent_rules", "patent_layout", "solve_patent_game", "GAME_NAMES",
+           "patent_order_interval", "PATENT_FIGURES", "ORDER_SEARCH"]
 
 GAME_NAMES = ("a", "b", "c", "d")
 
@@ -80,7 +83,53 @@ def patent_layout(game: str):
     return make_layout(derive(g["rules"]), g["segs"], g["order"])
 
 
-def solve_patent_game(game: str, pot=1, *, layout=None, warn: bool = True):
+#: Where each game's assumed order is printed.
+PATENT_FIGURES = {"a": "FIG. 6", "b": "FIG. 12", "c": "FIG. 24", "d": "FIG. 27"}
+#: :func:`patent_order_interval` searches ``[lo, hi]`` and stops at this relative width.
+ORDER_SEARCH = (1e-3, 1e3, 1e-4)
+
+
+def _patent_certified(game, pot) -> bool:
+    return solve_layout(patent_rules(game), patent_layout(game), pot, game=game, warn=False).converged
+
+
+def _pot(x: float):
+    return float(f"{x:.6g}")  # a short decimal: an exact rational with a small denominator
+
+
+@lru_cache(maxsize=None)
+def patent_order_interval(game: str):
+    """``(lo, hi)``: the pots around ``P = 1`` at which the patent's order gives a certified equilibrium.
+
+    The stationary point of a fixed order is a rational function of ``P``; it stops being
+    an equilibrium where two points cross or a plan the order leaves out starts to pay.
+    Both ends are found by bisection on ``log P`` (to ``ORDER_SEARCH[2]`` relative), each
+    step an exact solve and a continuum certificate; an end beyond the search range
+    ``ORDER_SEARCH[:2]`` is reported as ``0.0`` or ``inf``.  It is the connected interval
+    holding ``P = 1`` (every game's order certifies there).
+    """
+    check_choice("game", game, GAME_NAMES)
+    lo_lim, hi_lim, rel = ORDER_SEARCH
+
+    def edge(inside, outside):
+        if _patent_certified(game, _pot(outside)):
+            return None
+        while abs(math.log(outside / inside)) > rel:
+            mid = _pot(math.sqrt(inside * outside))
+            if mid in (inside, outside):
+                break
+            if _patent_certified(game, mid):
+                inside = mid
+            else:
+                outside = mid
+        return inside
+
+    lo = edge(1.0, lo_lim)
+    hi = edge(1.0, hi_lim)
+    return (0.0 if lo is None else lo, math.inf if hi is None else hi)
+
+
+def solve_patent_game(game: str, pot=1, *, layout=None, warn: bool = True, order: str = "auto", mesh: int = 120):
     """Solve one of the patent's four games at pot ``P`` by the dividing-point method.
 
     Parameters
@@ -89,14 +138,34 @@ def solve_patent_game(game: str, pot=1, *, layout=None, warn: bool = True):
     pot : number > 0
         The total ante P (each player antes P/2).
     layout : Layout, optional
-        An order other than the patent's (e.g. the one inferred from the LP).
+        An order other than the patent's (e.g. the one inferred from the LP); solved as given.
+    order : {"auto", "patent"}
+        ``"patent"``: the patent's printed order only (its stationary point may not be an
+        equilibrium at this pot: then ``converged`` is False).  ``"auto"`` (default): the
+        printed order when it certifies; otherwise the order is read from the mesh LP and
+        certified (:func:`.infer.infer_and_solve`, starting at ``mesh`` hands), and
+        ``extra`` records ``order="inferred"``, the interval of pots on which the printed
+        order holds (:func:`patent_order_interval`) and the inference steps.
 
     Returns
     -------
     DividingPointResult
-        ``points`` by the patent's names, ``value`` = P1's expected net per game
-        (ante included), ``converged`` and the continuum ``certificate``.
+        ``points`` by the patent's names (by position, ``P1_1``..., when inferred),
+        ``value`` = P1's expected net per game (ante included), ``converged`` and the
+        continuum ``certificate``.
     """
     check_choice("game", game, GAME_NAMES)
-    lay = patent_layout(game) if layout is None else layout
-    return solve_layout(patent_rules(game), lay, pot, game=game, warn=warn)
+    check_choice("order", order, ("auto", "patent"))
+    if layout is not None:
+        return solve_layout(patent_rules(game), layout, pot, game=game, warn=warn)
+    r = solve_layout(patent_rules(game), patent_layout(game), pot, game=game, warn=warn and order == "patent")
+    if r.converged or order == "patent":
+        return r
+    from .infer import infer_and_solve  # (infer builds on this module's solver)
+
+    io = infer_and_solve(patent_rules(game), pot, mesh, game=game)
+    extra = dict(io.result.extra, order="inferred", patent_order_interval=patent_order_interval(game),
+                 patent_failure=("order broken at " + " > ".join(r.order_violations[0]) if not r.order_ok
+                                 else f"best-response gain {r.certificate:.2g}"),
+                 mesh=io.mesh, lp_value=io.lp_value, steps=io.steps, layout_object=io.layout)
+    return replace(io.result, extra=extra)

@@ -368,6 +368,17 @@ def _hkey(h):
     return (len(h), h)
 
 
+def component_reached(structure: GameStructure, plan: Plan, other: int):
+    """The component (first decision node) of player ``other`` that ``plan`` leads to, or
+    ``None`` when the plan ends the round before ``other`` acts."""
+    node = structure.root
+    while not isinstance(node, TerminalNode):
+        if node.player == other:
+            return node.history
+        node = node.actions[plan.action_at(node.history)]
+    return None
+
+
 def label(history: tuple) -> str:
     """``"root"`` or the actions joined by ``-`` (e.g. ``"pass-bet"``)."""
     return "root" if not history else "-".join(a for _, a in history)

@@ -41,6 +41,7 @@ import numpy as np
 
 from guts._validate import GutsInputError, check_choice, check_int, check_positive_float, check_thresholds
 from guts.games.guts.strategies import resolve_grid
+from guts.engine.progress import progress_bar
 from guts.errors import ConvergenceWarning
 from guts.games.guts.payoffs import alpha_all, symmetric_equilibrium
 
@@ -212,8 +213,8 @@ def _pools(pools, n: int) -> tuple:
 
 def fictitious_play(n_players: int = 3, mesh=101, iterations: int = 20_000, pools=None, initial=None,
                     tie_break: str = "first", random_state=None, tol: float = 1e-3,
-                    refresh: int = 500, tensor: np.ndarray | None = None, warn: bool = True
-                    ) -> FictitiousPlayResult:
+                    refresh: int = 500, tensor: np.ndarray | None = None, warn: bool = True,
+                    progress: bool = False) -> FictitiousPlayResult:
     """Simultaneous n-player fictitious play for one round of Guts (§5.2, (B.1), (B.4)).
 
     Parameters
@@ -310,7 +311,11 @@ def fictitious_play(n_players: int = 3, mesh=101, iterations: int = 20_000, pool
         return [S_obj[i] / norm for i in range(n)]
 
     obj = measure(0)
+    bar = progress_bar(enabled=progress, total=iterations, desc=f"fictitious play, {n} players", mininterval=0.5)
     for k in range(1, iterations + 1):
+        if k % 250 == 0:
+            bar.update(250)
+            bar.set_postfix(gap=f"{gap[k - 1]:.2e}", refresh=False)
         # simultaneous best responses to the empirical mixtures (B.1)
         for i in range(n):
             v = obj[i]
@@ -335,6 +340,7 @@ def fictitious_play(n_players: int = 3, mesh=101, iterations: int = 20_000, pool
             counts[np.arange(n), a] += 1.0
             t += 1
         obj = measure(k)
+    bar.close()
     x = counts / t
     payoffs = np.array([float(x[i] @ (S_orig[i] / float(t) ** (n - 1))) for i in range(n)])
     converged = bool(gap[-1] <= tol)

@@ -61,7 +61,9 @@ import numpy as np
 import scipy.sparse as sp
 
 from guts._validate import check_choice, check_int
+from guts.engine import highs
 from guts.engine.progress import progress_note
+from guts.engine.tolerances import CERTIFICATE_TOL, LP_FEAS_TOL
 from guts.errors import ConvergenceWarning, GutsInputError, SolverError
 
 from .cards import CLASS_LABELS
@@ -70,9 +72,8 @@ from .equities import BOARDS_PER_PAIR, TOTAL_DEALS, EquityTable, equity_table
 __all__ = ["RaiseGameResult", "solve_raise_game", "raise_game_payoffs", "best_response_values",
            "resolve_raises", "EXPLOITABILITY_TOL", "METHODS"]
 
-EXPLOITABILITY_TOL = 1e-9     # chips per hand: the certificate every solve must meet
+EXPLOITABILITY_TOL = CERTIFICATE_TOL  # chips per hand: the certificate every solve must meet
 LP_SCALE = 1326.0             # LP rows in units of Alice combos (coefficients O(1..1e3))
-LP_FEAS_TOL = 1e-10           # HiGHS primal / dual feasibility tolerance
 ORACLE_GAIN_TOL = 1e-11       # chips per hand: an unused raise size gaining more joins the LP
 ORACLE_START = 12             # the oracle starts with every size <= this, plus a ladder
 AUTO_ORACLE_SIZES = 20        # method="auto" uses the oracle above this many raise sizes
@@ -236,49 +237,10 @@ def best_response_values(table: EquityTable, raises, reraises, alice, alice_call
 
 # --------------------------------------------------------------------------- structured LP
 def _highs(lp, what, *, solver="ipm", time_limit=None):
-    import highspy
-
-    h = highspy.Highs()
-    h.setOptionValue("output_flag", False)
-    h.setOptionValue("threads", 1)
-    h.setOptionValue("solver", solver)
-    h.setOptionValue("primal_feasibility_tolerance", LP_FEAS_TOL)
-    h.setOptionValue("dual_feasibility_tolerance", LP_FEAS_TOL)
-    if solver == "ipm":
-        h.setOptionValue("ipm_optimality_tolerance", 1e-12)
-        h.setOptionValue("run_crossover", "on")
-    if time_limit is not None:
-        h.setOptionValue("time_limit", float(time_limit))
-    h.passModel(lp)
-    t0 = time.perf_counter()
-    h.run()
-    secs = time.perf_counter() - t0
-    status = h.getModelStatus()
-    if status != highspy.HighsModelStatus.kOptimal:
-        raise SolverError(f"HiGHS did not solve the {what}: status {h.modelStatusToString(status)}")
-    return h, secs
+    return highs.run(lp, what, solver=solver, time_limit=time_limit, tol=LP_FEAS_TOL)
 
 
-def _make_lp(cost, lower, upper, M, row_lower, row_upper, maximize):
-    import highspy
-
-    M = sp.csc_matrix(M)
-    M.sort_indices()
-    lp = highspy.HighsLp()
-    lp.num_col_, lp.num_row_ = M.shape[1], M.shape[0]
-    lp.col_cost_ = np.asarray(cost, dtype=float)
-    lp.col_lower_ = np.asarray(lower, dtype=float)
-    lp.col_upper_ = np.asarray(upper, dtype=float)
-    lp.row_lower_ = np.asarray(row_lower, dtype=float)
-    lp.row_upper_ = np.asarray(row_upper, dtype=float)
-    lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
-    lp.a_matrix_.start_ = M.indptr
-    lp.a_matrix_.index_ = M.indices
-    lp.a_matrix_.value_ = M.data
-    lp.a_matrix_.num_col_, lp.a_matrix_.num_row_ = M.shape[1], M.shape[0]
-    if maximize:
-        lp.sense_ = highspy.ObjSense.kMaximize
-    return lp
+_make_lp = highs.make_lp
 
 
 def _structured_lp(n, B, raises, reraises=(), *, solver="ipm", lazy=None, progress=False):
@@ -290,8 +252,6 @@ def _structured_lp(n, B, raises, reraises=(), *, solver="ipm", lazy=None, progre
     the previous basis, until none is violated (Bob re-raises with few (class, size)
     pairs, so most of the 169 m q rows never enter).
     """
-    import highspy
-
     nc, m, q = n.shape[0], len(raises), len(reraises)
     lazy = bool(q) if lazy is None else bool(lazy and q)
     s = LP_SCALE / TOTAL_DEALS
@@ -351,7 +311,7 @@ def _structured_lp(n, B, raises, reraises=(), *, solver="ipm", lazy=None, progre
             add(rows_i, i * A0 + 2 + kk, -np.ones(m * q))
         row += nxc
     M = sp.coo_matrix((np.concatenate(V), (np.concatenate(R), np.concatenate(C))), shape=(row, nx + nxc + nz))
-    inf = highspy.kHighsInf
+    inf = highs.INF
     lower = np.concatenate([np.zeros(nx + nxc), np.full(nz, -inf)])
     upper = np.concatenate([np.full(nx + nxc, inf), np.zeros(nz)])
     row_lower = np.full(row, -inf)
@@ -405,16 +365,9 @@ def _structured_lp(n, B, raises, reraises=(), *, solver="ipm", lazy=None, progre
         starts = np.concatenate([[0], np.cumsum(lens)[:-1]]).astype(np.int32)
         flat_idx = np.concatenate(idx).astype(np.int32)
         flat_val = np.concatenate(vals)
-        h.addRows(count, np.full(count, -inf), np.zeros(count), len(flat_idx), starts, flat_idx, flat_val)
+        secs += highs.add_rows_and_resolve(h, f"{what} after adding re-raise rows",
+                                           np.full(count, -inf), np.zeros(count), starts, flat_idx, flat_val)
         nnz += len(flat_idx)
-        h.setOptionValue("solver", "simplex")
-        t0 = time.perf_counter()
-        h.run()
-        secs += time.perf_counter() - t0
-        status = h.getModelStatus()
-        if status != highspy.HighsModelStatus.kOptimal:
-            raise SolverError(f"HiGHS did not solve the {what} after adding re-raise rows: "
-                              f"status {h.modelStatusToString(status)}")
         progress_note(progress, f"    re-raise rows: +{count} (round {rounds}), value "
                                 f"{h.getInfo().objective_function_value / LP_SCALE:.12f}")
     sol = h.getSolution()
@@ -471,8 +424,6 @@ def _deter_size(n, B, r, reraises, w_raw):
     Solves ``min max_i [P_i(r; sigma) - w_i]`` over Bob's behaviour sigma at size r, with
     Alice best-responding to each re-raise (``u_is >= `` both of her options); ``gain`` is
     in chips per hand (``<= 0``: r does not pay for any class)."""
-    import highspy
-
     nc, q = n.shape[0], len(reraises)
     s = LP_SCALE / TOTAL_DEALS
     ii = np.arange(nc)
@@ -499,7 +450,7 @@ def _deter_size(n, B, r, reraises, w_raw):
             R.append(row + ii); C.append(ii if ll < 0 else nc + ll * nc + ii); V.append(np.ones(nc))
         row += nc
     M = sp.coo_matrix((np.concatenate(V), (np.concatenate(R), np.concatenate(C))), shape=(row, ncol))
-    inf = highspy.kHighsInf
+    inf = highs.INF
     rhs = s * (w_raw - 2 * n.sum(axis=1))
     row_upper = np.concatenate([rhs, np.zeros(2 * nc * q), np.ones(nc if q else 0)])
     lower = np.concatenate([np.zeros(nc * (1 + q)), np.full(nc * q + 1, -inf)])

@@ -11,11 +11,11 @@ plays ``"f"``, ``"c"`` (and ``"rr<s>"`` in the re-raise game, after which Alice 
 """
 from __future__ import annotations
 
-import numpy as np
 
-from guts.engine.extensive import Deals, Decision, PublicTreeGame, Terminal
+from guts.engine.extensive import Decision, PublicTreeGame, Terminal
+from guts.engine.extensive.building import fold_terminal, pair_deals, showdown_share
 
-from .cards import CLASS_LABELS, NUM_CLASSES
+from .cards import CLASS_LABELS
 from .equities import TOTAL_DEALS, EquityTable, equity_table
 
 __all__ = ["class_pair_deals", "raise_game_tree"]
@@ -26,12 +26,8 @@ BIG_BLIND = 2
 
 def class_pair_deals(table: EquityTable):
     """``(deals, share)``: the 28561 class-pair deals and the shared showdown table."""
-    prob = (table.pairs / TOTAL_DEALS).ravel()
-    i, j = np.divmod(np.arange(NUM_CLASSES * NUM_CLASSES), NUM_CLASSES)
-    deals = Deals(prob=prob, info=np.vstack([i, j]), type_labels=(CLASS_LABELS, CLASS_LABELS))
-    e = table.equity.ravel()
-    share = np.vstack([e, 1.0 - e])
-    return deals, share
+    deals = pair_deals(table.pairs / TOTAL_DEALS, (CLASS_LABELS, CLASS_LABELS))
+    return deals, showdown_share(table.equity)
 
 
 def raise_game_tree(raises, reraises=(), table: EquityTable | None = None, name: str = "") -> PublicTreeGame:
@@ -46,16 +42,16 @@ def raise_game_tree(raises, reraises=(), table: EquityTable | None = None, name:
     """
     table = table or equity_table()
     deals, share = class_pair_deals(table)
-    fold_a = Terminal(np.array([-SMALL_BLIND, SMALL_BLIND], dtype=float))
+    fold_a = fold_terminal([SMALL_BLIND, BIG_BLIND], winner=1)
     call = Terminal.showdown([BIG_BLIND, BIG_BLIND], share)
-    fold_b = Terminal(np.array([BIG_BLIND, -BIG_BLIND], dtype=float))
+    fold_b = fold_terminal([BIG_BLIND, BIG_BLIND], winner=0)
     root = {"f": fold_a, "c": call}
     for r in raises:
         put = BIG_BLIND + r
         bob = {"f": fold_b, "c": Terminal.showdown([put, put], share)}
         for s in reraises:
             bob[f"rr{s}"] = Decision(0, {
-                "f": Terminal(np.array([-put, put], dtype=float)),
+                "f": fold_terminal([put, put + s], winner=1),
                 "c": Terminal.showdown([put + s, put + s], share),
             })
         root[f"r{r}"] = Decision(1, bob)

@@ -26,6 +26,7 @@ players give poker-shaped games of any size (used by the benchmarks).
 from __future__ import annotations
 
 import itertools
+import math
 
 import numpy as np
 
@@ -54,12 +55,15 @@ def leduc_poker(players: int = 2, *, ranks: int | None = None, suits: int = 2,
     R = check_int("ranks", n + 1 if ranks is None else ranks, 2, 13)
     S = check_int("suits", suits, 1, 8)
     max_raises = check_int("max_raises", max_raises, 0, 10)
+    # bet sizes are honoured as given (chips need not be integers); they used to be
+    # truncated by int(), so raises=(2.7, 4) silently played (2, 4)
     try:
-        raises = tuple(int(x) for x in raises)
+        raises = tuple(float(x) for x in raises)
     except (TypeError, ValueError):
-        raise GutsInputError(f"raises must be two positive integers; got {raises!r}") from None
-    if len(raises) != 2 or min(raises) < 1:
-        raise GutsInputError(f"raises must be two positive integers; got {raises!r}")
+        raise GutsInputError(f"raises must be two positive numbers; got {raises!r}") from None
+    if len(raises) != 2 or not all(math.isfinite(x) and x > 0 for x in raises):
+        raise GutsInputError(f"raises must be two positive finite numbers (round 1, round 2); got {raises!r}")
+    raises = tuple(int(x) if x == int(x) else x for x in raises)
     C = R * S
     if C < n + 1:
         raise GutsInputError(f"a deck of {C} cards cannot deal {n} hands and a public card")

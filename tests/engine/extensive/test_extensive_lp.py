@@ -93,3 +93,24 @@ def test_lp_input_errors_and_solver_status():
 def test_lp_methods_agree_on_kuhn(method):
     r = solve_lp(kuhn_poker(2), method=method)
     assert abs(r.value + 1 / 18) <= KUHN_TOL and r.converged
+
+
+def test_lp_memory_estimate_bounds_the_payoff_nonzeros_and_refuses_before_building(monkeypatch):
+    """The estimate is an upper bound on A's non-zeros computed without building A; a
+    memory limit below it refuses with the estimate in the message and builds nothing."""
+    from guts.engine.extensive import lp as lpmod
+    from guts.errors import GutsInputError
+    from guts.games.toy import leduc_poker
+
+    for game in (kuhn_poker(), leduc_poker()):
+        nnz, need = lpmod.lp_memory_estimate(game)
+        A = lpmod.sequence_form(game)[0]
+        assert A.nnz <= nnz <= 2 * A.nnz
+        assert need >= nnz * lpmod.LP_BYTES_PER_NONZERO
+
+    def boom(*a, **k):
+        raise AssertionError("sequence_form built although the LP was refused")
+
+    monkeypatch.setattr(lpmod, "sequence_form", boom)
+    with pytest.raises(GutsInputError, match="GiB.*accepted: memory_limit"):
+        lpmod.solve_sequence_form_lp(leduc_poker(), memory_limit=1000.0)

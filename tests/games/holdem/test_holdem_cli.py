@@ -59,3 +59,12 @@ def test_equities_writes_and_compares_checksum(tmp_path, capsys, monkeypatch):
     assert load_equity_table(target, rebuild=False).win.sum() == equity_table().win.sum()
     assert run(["holdem", "equities", "--out", str(target), "--check"]) == 0
     assert "matches the cached table" in capsys.readouterr().out
+
+
+def test_solve_without_out_never_writes_into_the_committed_folder(tmp_path, monkeypatch, capsys):
+    """An exploratory solve goes to results/runs/ (issue 23: it left 12 files in results/holdem/)."""
+    monkeypatch.chdir(tmp_path)
+    assert run(["holdem", "solve", "--max-raise", "3", "--quiet"]) == 0
+    assert not (tmp_path / "results" / "holdem").exists()
+    runs = list((tmp_path / "results" / "runs").iterdir())
+    assert len(runs) == 1 and runs[0].name.startswith("holdem-solve-") and any(runs[0].iterdir())

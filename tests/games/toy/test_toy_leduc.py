@@ -6,7 +6,7 @@ from guts.engine.extensive import (
     cfr_plus, exploitability, expected_values, nash_conv, solve_lp, uniform_strategy,
 )
 from guts.games.toy import LEDUC_CARDS, leduc_poker
-from guts.games.toy.openspiel_bridge import leduc_info_map, leduc_openspiel_policy
+from guts.engine.extensive import openspiel_link, to_openspiel_policy
 
 OPENSPIEL_TOL = 1e-9
 
@@ -23,14 +23,34 @@ def os_game():
     return pyspiel.load_game("leduc_poker")
 
 
+def leduc_link(game, os_game):
+    """OpenSpiel's leduc_poker deals each player a card (action = card index = our type),
+    then its actions 0, 1, 2 are fold, call, raise and the board card is its index."""
+    cards = game.deals.type_labels[0]
+    return openspiel_link(
+        game, os_game, deal_types=lambda dealt: dealt,
+        label=lambda state, a: cards[a] if state.is_chance_node() else "fcr"[a])
+
+
 @pytest.fixture(scope="module")
-def info_map(game, os_game):
+def link(game, os_game):
+    return leduc_link(game, os_game)
+
+
+@pytest.fixture(scope="module")
+def info_map(link):
     """OpenSpiel information-state string -> (player, our history, our type)."""
-    return leduc_info_map(game, os_game)
+    return link.infosets
+
+
+_LINKS = {}
 
 
 def to_policy(game, strategies, os_game, info_map):
-    return leduc_openspiel_policy(game, strategies, os_game, info_map)
+    key = (id(game), id(os_game))
+    if key not in _LINKS:
+        _LINKS[key] = (game, os_game, leduc_link(game, os_game))   # keep both alive: ids stay unique
+    return to_openspiel_policy(game, strategies, os_game, link=_LINKS[key][2])
 
 
 def random_profile(game, rng):
@@ -106,5 +126,5 @@ def test_three_player_leduc_nash_conv_equals_openspiel():
     g = leduc_poker(3)
     osg = pyspiel.load_game("leduc_poker", {"players": 3})
     r = cfr_plus(g, iterations=50)
-    pol = leduc_openspiel_policy(g, r.strategies, osg)
+    pol = to_openspiel_policy(g, r.strategies, osg, link=leduc_link(g, osg))
     assert abs(os_expl.nash_conv(osg, pol) - r.nash_conv) <= OPENSPIEL_TOL

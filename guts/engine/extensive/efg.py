@@ -1,0 +1,421 @@
+"""Gambit's ``.efg`` extensive-form format in and out: :func:`read_efg`, :func:`write_efg`.
+
+The format is Gambit's (McKelvey, McLennan and Turocy, *Gambit: Software Tools for Game
+Theory*; "The .efg file format" of its documentation), also read by OpenSpiel's
+``efg_game``::
+
+    EFG 2 R "title" { "Player 1" "Player 2" } "optional comment"
+    c "node" 1 "infoset" { "H" 1/2 "T" 1/2 } 0
+    p "node" 1 1 "infoset" { "a" "b" } 0
+    t "node" 1 "outcome" { 1 -1 }
+
+Nodes are listed in depth-first order: ``c`` chance (information set number, name,
+actions with probabilities, outcome), ``p`` personal (player 1..n, information set
+number of that player, name, actions, outcome), ``t`` terminal (outcome number, name,
+payoffs).  The action list and the payoffs may be omitted where the information set or
+the outcome was defined before; outcome 0 means none.  Outcomes at non-terminal nodes
+add to the payoffs of every terminal below (the engine keeps payoffs at terminals, so
+:func:`write_efg` writes them there: the same game).  Probabilities and payoffs may be
+decimals or rationals ``p/q``.
+
+Reading gives an :class:`~.explicit.ExplicitGame` whose information-set keys (the keys of
+``strategies[p]``) are the information-set names when every name is non-empty and
+unique, else ``"P<player>:<number>"``; players are numbered from 0 in the engine (``p``
+is Gambit's player ``p + 1``).  Writing accepts an explicit game or a public tree (the
+deal becomes the root chance node and an information set is (public history, type)).
+"""
+from __future__ import annotations
+
+import os
+import re
+from fractions import Fraction
+
+import numpy as np
+
+from ...errors import GutsInputError
+from .explicit import ExplicitChance, ExplicitDecision, ExplicitGame, ExplicitTerminal
+from .tree import Chance, Decision, PublicTreeGame, Terminal, _GameBase
+
+__all__ = ["read_efg", "write_efg", "efg_text"]
+
+_TOKEN = re.compile(r'\s*(?:"((?:[^"\\]|\\.)*)"|([{},])|([^\s{},"]+))', re.S)
+
+
+def _tokens(text, where=None):
+    pos, out = 0, []
+    where = [] if where is None else where
+    n = len(text)
+    while pos < n:
+        m = _TOKEN.match(text, pos)
+        if not m:
+            if text[pos:].strip() == "":
+                break
+            raise GutsInputError(f".efg: cannot read text at character {pos}: {text[pos:pos + 30]!r}")
+        if m.end() == pos:
+            break
+        start = m.start() + len(m.group(0)) - len(m.group(0).lstrip())
+        pos = m.end()
+        if m.group(2) != ",":
+            where.append(start)
+        if m.group(1) is not None:
+            out.append(("s", m.group(1).replace('\\"', '"')))
+        elif m.group(2) is not None:
+            if m.group(2) != ",":
+                out.append(("b", m.group(2)))
+        elif m.group(3) is not None:
+            out.append(("w", m.group(3)))
+    return out
+
+
+def _number(tok, what):
+    kind, val = tok
+    if kind != "w":
+        raise GutsInputError(f".efg: expected a number for {what}; got {val!r}")
+    try:
+        return float(Fraction(val))
+    except (ValueError, ZeroDivisionError):
+        raise GutsInputError(f".efg: {what} must be a number (decimal or p/q); got {val!r}") from None
+
+
+class _Reader:
+    #: index of the last token read (for the line number of an error)
+    last = None
+
+    def __init__(self, toks):
+        self.toks, self.i = toks, 0
+        _Reader.last = None
+
+    def next(self, what):
+        if self.i >= len(self.toks):
+            _Reader.last = len(self.toks) - 1 if self.toks else None
+            raise GutsInputError(f".efg: file ends early (expected {what})")
+        t = self.toks[self.i]
+        _Reader.last = self.i
+        self.i += 1
+        return t
+
+    def peek(self):
+        return self.toks[self.i] if self.i < len(self.toks) else (None, None)
+
+    def string(self, what):
+        kind, val = self.next(what)
+        if kind != "s":
+            raise GutsInputError(f".efg: expected a quoted string for {what}; got {val!r}")
+        return val
+
+    def int(self, what, lo=0):
+        kind, val = self.next(what)
+        try:
+            v = int(val)
+        except (TypeError, ValueError):
+            v = None
+        if kind != "w" or v is None or v < lo:
+            raise GutsInputError(f".efg: {what} must be an integer >= {lo}; got {val!r}")
+        return v
+
+    def brace(self, what):
+        kind, val = self.next(what)
+        if (kind, val) != ("b", "{"):
+            raise GutsInputError(f".efg: expected '{{' for {what}; got {val!r}")
+
+    def closes(self):
+        if self.peek() == ("b", "}"):
+            self.i += 1
+            return True
+        return False
+
+
+def read_efg(path_or_text):
+    """Read a Gambit ``.efg`` game (a path, or the text itself) as an ``ExplicitGame``.
+
+    Raises
+    ------
+    GutsInputError
+        Malformed file (naming what was expected and where), a probability or payoff that
+        is not a number, an information set used with different actions, an unknown
+        outcome, or a game the engine rejects (imperfect recall, probabilities not summing
+        to one).
+    """
+    text = str(path_or_text)
+    # text if it looks like one (a header, braces or several lines), else a path
+    if not (text.lstrip().startswith("EFG") or "{" in text or "\n" in text):
+        try:
+            with open(os.fspath(path_or_text), encoding="utf-8") as fh:
+                text = fh.read()
+        except OSError as exc:
+            raise GutsInputError(f".efg: cannot read {path_or_text!r} ({exc.strerror}); "
+                                 "accepted: a path to a .efg file or its text") from None
+    source = "the .efg text" if text is path_or_text or "\n" in str(path_or_text) else repr(os.fspath(path_or_text))
+    where = []
+    try:
+        return _read(text, where)
+    except GutsInputError as exc:
+        # name the line (of the token being read) and the accepted format, once
+        msg = str(exc)
+        at = where[-1] if where and _Reader.last is not None and _Reader.last < len(where) else None
+        line = text.count("\n", 0, where[_Reader.last]) + 1 if at is not None else None
+        if "; accepted:" not in msg:
+            msg += "; accepted: Gambit's .efg format (header EFG 2 R, then c/p/t nodes in depth-first order)"
+        raise GutsInputError(f"{source}" + (f", line {line}" if line else "") + f": {msg}") from None
+
+
+def _read(text, where):
+    r = _Reader(_tokens(text, where))
+    head = r.next("EFG")
+    if head != ("w", "EFG"):
+        raise GutsInputError(f".efg: the file must start with 'EFG 2 R'; got {head[1]!r}")
+    ver, kind = r.next("version"), r.next("R")
+    if ver[1] != "2" or kind[1] not in ("R", "D"):
+        raise GutsInputError(f".efg: header must be 'EFG 2 R'; got 'EFG {ver[1]} {kind[1]}'")
+    title = r.string("the title")
+    r.brace("the player list")
+    players = []
+    while not r.closes():
+        players.append(r.string("a player name"))
+    n = len(players)
+    if n < 1:
+        raise GutsInputError(".efg: the player list is empty; accepted: at least one player")
+    comment = r.string("the comment") if r.peek()[0] == "s" else ""
+    outcomes = {}                    # number -> payoffs
+    chance_sets = {}                 # number -> (labels, probs)
+    personal_sets = {}               # (player, number) -> (name, labels)
+    info_names = {}
+
+    def outcome(what):
+        num = r.int(f"the outcome number of {what}")
+        name = ""
+        pay = None
+        if r.peek()[0] == "s":
+            name = r.string("the outcome name")
+            if r.peek() == ("b", "{"):
+                r.brace("the payoffs")
+                vals = []
+                while not r.closes():
+                    vals.append(_number(r.next("a payoff"), f"a payoff of outcome {num} ({what})"))
+                if len(vals) != n:
+                    raise GutsInputError(
+                        f".efg: outcome {num} ({what}) has {len(vals)} payoffs; accepted: one per player ({n})")
+                pay = np.array(vals)
+                if num:
+                    outcomes[num] = pay
+        if num == 0:
+            return np.zeros(n), name
+        if pay is None:
+            if num not in outcomes:
+                raise GutsInputError(f".efg: outcome {num} at {what} is used before its payoffs are given")
+            pay = outcomes[num]
+        return pay, name
+
+    def node(acc, depth):
+        if depth > 100_000:
+            raise GutsInputError(".efg: tree deeper than 100000 nodes")
+        kind, val = r.next("a node ('c', 'p' or 't')")
+        if kind != "w" or val not in ("c", "p", "t"):
+            raise GutsInputError(f".efg: expected a node type 'c', 'p' or 't'; got {val!r}")
+        r.string("the node name")
+        if val == "t":
+            pay, _ = outcome("a terminal node")
+            return ExplicitTerminal(acc + pay)
+        if val == "p":
+            pl = r.int("the player of a personal node", 1)
+            if pl > n:
+                raise GutsInputError(f".efg: player {pl} out of range; accepted: 1..{n}")
+        num = r.int("the information set number", 1)
+        iname = r.string("the information set name") if r.peek()[0] == "s" else ""
+        labels, probs = [], []
+        if r.peek() == ("b", "{"):
+            r.brace("the action list")
+            while not r.closes():
+                labels.append(r.string("an action name"))
+                if val == "c":
+                    probs.append(_number(r.next("a probability"), f"the probability of chance action {labels[-1]!r}"))
+        if val == "c":
+            if labels:
+                chance_sets[num] = (labels, probs)
+            elif num in chance_sets:
+                labels, probs = chance_sets[num]
+            else:
+                raise GutsInputError(f".efg: chance information set {num} has no actions")
+        else:
+            key = (pl, num)
+            if labels:
+                if key in personal_sets and personal_sets[key][1] != labels:
+                    raise GutsInputError(
+                        f".efg: information set {num} of player {pl} has actions {labels} and "
+                        f"{personal_sets[key][1]}")
+                personal_sets.setdefault(key, (iname, labels))
+            elif key in personal_sets:
+                labels = personal_sets[key][1]
+            else:
+                raise GutsInputError(f".efg: information set {num} of player {pl} has no actions")
+            if iname:
+                info_names.setdefault(key, iname)
+        if len(set(labels)) != len(labels):
+            # Gambit allows repeated action names (e.g. chance actions all named "1/2");
+            # the engine keys actions by name, so repeats get "#k" (k = position from 1)
+            labels = [lab if labels.count(lab) == 1 else f"{lab}#{k + 1}" for k, lab in enumerate(labels)]
+        pay, _ = outcome("a non-terminal node")
+        acc = acc + pay
+        children = [node(acc, depth + 1) for _ in labels]
+        if val == "c":
+            return ExplicitChance({lab: (pr, ch) for lab, pr, ch in zip(labels, probs, children)})
+        return ("P", pl - 1, num, dict(zip(labels, children)))
+
+    import sys
+
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(old, 50_000))
+    try:
+        raw = node(np.zeros(n), 0)
+    finally:
+        sys.setrecursionlimit(old)
+    if r.i != len(r.toks):
+        raise GutsInputError(f".efg: unexpected text after the tree: {r.toks[r.i][1]!r}")
+    names = [info_names.get(k, "") for k in personal_sets]
+    use_names = all(names) and len(set(names)) == len(names)
+
+    def key_of(p, num):
+        return info_names[(p + 1, num)] if use_names else f"P{p + 1}:{num}"
+
+    def convert(nd):
+        if isinstance(nd, tuple):
+            _, p, num, acts = nd
+            return ExplicitDecision(p, key_of(p, num), {lab: convert(c) for lab, c in acts.items()})
+        if isinstance(nd, ExplicitChance):
+            return ExplicitChance({lab: (pr, convert(c)) for lab, (pr, c) in nd.outcomes.items()})
+        return nd
+
+    _Reader.last = None             # errors from here on concern the whole game, not a line
+    try:
+        g = ExplicitGame(convert(raw), n, name=title)
+    except GutsInputError as exc:
+        raise GutsInputError(f"{exc}; accepted: a finite game with perfect recall whose chance "
+                             "probabilities sum to one") from None
+    g.efg_players = tuple(players)
+    g.efg_comment = comment
+    return g
+
+
+def _q(s) -> str:
+    return '"' + str(s).replace('"', '\\"') + '"'
+
+
+def _num(x: float) -> str:
+    """Shortest exact text: an integer, a small rational p/q equal to x in floating point,
+    else repr (which reads back to the same double)."""
+    x = float(x)
+    if x == int(x) and abs(x) < 1e15:
+        return str(int(x))
+    f = Fraction(x).limit_denominator(10_000)
+    if float(f) == x:
+        return f"{f.numerator}/{f.denominator}"
+    return repr(x)
+
+
+def _nice(x: float) -> Fraction:
+    f = Fraction(float(x)).limit_denominator(1_000_000)
+    return f if abs(float(f) - float(x)) <= 4e-16 * max(1.0, abs(float(x))) else Fraction(float(x))
+
+
+def _probs(values) -> list:
+    """Chance probabilities as text summing to exactly one (Gambit checks the sum in exact
+    arithmetic): small rationals when they sum to one (1/3, 1/6: products of float
+    probabilities are off by an ulp), else exact binary fractions with the last one
+    ``1 - sum(others)``."""
+    fr = [_nice(v) for v in values]
+    if sum(fr) != 1:
+        fr = [Fraction(float(v)) for v in values[:-1]]
+        fr.append(1 - sum(fr))
+    return [str(f.numerator) if f.denominator == 1 else f"{f.numerator}/{f.denominator}" for f in fr]
+
+
+def efg_text(game) -> str:
+    """The ``.efg`` text of an engine game (see :func:`write_efg`)."""
+    if not isinstance(game, _GameBase):
+        raise GutsInputError(f"game must be an ExplicitGame or a PublicTreeGame; got {type(game).__name__}")
+    n = game.num_players
+    players = getattr(game, "efg_players", None) or tuple(f"Player {p + 1}" for p in range(n))
+    lines = [f"EFG 2 R {_q(game.name)} {{ {' '.join(_q(p) for p in players)} }}",
+             _q(getattr(game, "efg_comment", "")), ""]
+    infosets = [dict() for _ in range(n)]    # key -> number
+    chance_no = [0]
+    outcome_no = [0]
+
+    def info_number(p, key):
+        d = infosets[p]
+        if key in d:
+            return d[key], False
+        d[key] = len(d) + 1
+        return d[key], True
+
+    def terminal(payoffs, ind):
+        outcome_no[0] += 1
+        lines.append(f'{ind}t "" {outcome_no[0]} "" {{ {" ".join(_num(v) for v in payoffs)} }}')
+
+    if isinstance(game, ExplicitGame):
+        stack = [(game.root, 0)]
+        while stack:
+            nd, depth = stack.pop()
+            ind = "  " * depth
+            if isinstance(nd, ExplicitTerminal):
+                terminal(nd.payoffs, ind)
+            elif isinstance(nd, ExplicitChance):
+                chance_no[0] += 1
+                acts = " ".join(f"{_q(lab)} {pr}" for lab, pr in
+                                zip(nd.outcomes, _probs([float(pr) for pr, _ in nd.outcomes.values()])))
+                lines.append(f'{ind}c "" {chance_no[0]} "" {{ {acts} }} 0')
+                stack.extend((c, depth + 1) for _, c in reversed(list(nd.outcomes.values())))
+            else:
+                num, new = info_number(nd.player, nd.infoset)
+                acts = " ".join(_q(lab) for lab in nd.actions)
+                lines.append(f'{ind}p "" {nd.player + 1} {num} {_q(nd.infoset)} {{ {acts} }} 0')
+                stack.extend((c, depth + 1) for c in reversed(list(nd.actions.values())))
+    elif isinstance(game, PublicTreeGame):
+        deals = game.deals
+        D = deals.num_deals
+        labels = deals.type_labels
+        chance_no[0] += 1
+        dp = _probs(list(deals.prob))
+        dl = " ".join(f"{_q('deal ' + '|'.join(str(labels[p][deals.info[p, d]]) for p in range(n)) + f' #{d}')} "
+                      f"{dp[d]}" for d in range(D))
+        lines.append(f'c "deal" {chance_no[0]} "deal" {{ {dl} }} 0')
+        for d in range(D):
+            stack = [(game.root, (), 1)]
+            while stack:
+                nd, hist, depth = stack.pop()
+                ind = "  " * depth
+                if isinstance(nd, Terminal):
+                    terminal(nd.payoff(D)[:, d] if nd.table is not None else nd.offset, ind)
+                elif isinstance(nd, Chance):
+                    chance_no[0] += 1
+                    acts = " ".join(f"{_q(lab)} {pr}" for lab, pr in zip(nd.outcomes, _probs(
+                        [float(pr if np.ndim(pr) == 0 else pr[d]) for pr, _ in nd.outcomes.values()])))
+                    lines.append(f'{ind}c "" {chance_no[0]} "" {{ {acts} }} 0')
+                    stack.extend((c, hist + (lab,), depth + 1) for lab, (_, c) in reversed(list(nd.outcomes.items())))
+                elif isinstance(nd, Decision):
+                    p = nd.player
+                    key = f"{'/'.join(map(str, hist))}|{labels[p][deals.info[p, d]]}"
+                    num, _ = info_number(p, key)
+                    acts = " ".join(_q(lab) for lab in nd.actions)
+                    lines.append(f'{ind}p "" {p + 1} {num} {_q(key)} {{ {acts} }} 0')
+                    stack.extend((c, hist + (lab,), depth + 1) for lab, c in reversed(list(nd.actions.items())))
+                else:
+                    raise GutsInputError(f"public tree node at {hist} is a {type(nd).__name__}")
+    return "\n".join(lines) + "\n"
+
+
+def write_efg(game, path) -> str:
+    """Write ``game`` as a Gambit ``.efg`` file (atomically: temporary file, then rename).
+
+    Explicit games keep their information-set keys as information-set names; a public
+    tree is expanded: the root chance node deals (one action per deal, named by the
+    players' type labels), and player p's information set at public history h with type
+    t is named ``"h|t"``.  Returns the path written.
+    """
+    text = efg_text(game)
+    path = os.fspath(path)
+    tmp = f"{path}.tmp{os.getpid()}"
+    with open(tmp, "w", encoding="utf-8") as fh:
+        fh.write(text)
+    os.replace(tmp, path)
+    return path

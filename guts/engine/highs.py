@@ -1,0 +1,273 @@
+"""The one place in guts that calls HiGHS (Huangfu and Hall, *Parallelizing the dual
+revised simplex method*, 2018), through ``scipy.optimize.linprog`` or ``highspy``.
+
+Every linear programme of the package goes through this module, so that the solver
+options (feasibility tolerances from :mod:`guts.engine.tolerances`), the status check
+(anything but *optimal* raises :class:`guts.errors.SolverError` naming the status and
+the LP) and the sign conventions of the duals live in one place:
+
+* :func:`dense_minimax` -- a dense zero-sum matrix game (Dantzig's equivalence);
+* :func:`sequence_form_maxmin` -- the sparse sequence-form LP of a two-player zero-sum
+  extensive game (Koller, Megiddo and von Stengel, *Efficient computation of equilibria
+  for extensive two-person games*, 1996), one player's plan and the other's from duals;
+* :func:`sequence_form_range` -- the equilibrium-range LPs over that polytope (min and
+  max of one realisation weight over all maxmin plans);
+* :func:`make_lp`, :func:`run`, :func:`add_rows_and_resolve` -- structured LPs built
+  directly as ``highspy`` models, solved by the IPM with crossover or the simplex, with
+  row generation warm-started from the previous basis;
+* :func:`linprog` -- any other LP in ``scipy.optimize.linprog`` form, status checked.
+"""
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import scipy.sparse as sp
+
+from guts.engine.tolerances import HIGHS_FEASIBILITY_TOL, HIGHS_IPM_OPTIMALITY_TOL
+from guts.errors import SolverError
+
+__all__ = ["linprog", "dense_minimax", "sequence_form_maxmin", "sequence_form_range",
+           "make_lp", "run", "add_rows_and_resolve", "INF", "LINPROG_METHODS"]
+
+#: HiGHS's infinity (``highspy.kHighsInf`` is ``inf``).
+INF = np.inf
+#: Algorithms accepted by :func:`linprog` (``"highs"`` lets HiGHS choose).
+LINPROG_METHODS = ("highs", "highs-ds", "highs-ipm")
+
+
+def _call_linprog(*args, **kwargs):
+    from scipy.optimize import linprog as scipy_linprog   # imported on use: cold start
+
+    return scipy_linprog(*args, **kwargs)
+
+
+def linprog(c, *, A_ub=None, b_ub=None, A_eq=None, b_eq=None, bounds=None, what: str = "LP",
+            method: str = "highs", presolve: bool = True, tol: float = HIGHS_FEASIBILITY_TOL,
+            time_limit: float | None = None):
+    """``scipy.optimize.linprog(method="highs...")`` with the status checked.
+
+    Parameters
+    ----------
+    c, A_ub, b_ub, A_eq, b_eq, bounds
+        As in ``scipy.optimize.linprog`` (minimisation).
+    what : str
+        Name of the LP, used in the error message.
+    method : {"highs", "highs-ds", "highs-ipm"}
+    presolve : bool
+        HiGHS presolve (costs more than it saves on small dense games).
+    tol : float
+        Primal and dual feasibility tolerance.
+    time_limit : float, optional
+        Seconds; reaching it is a :class:`SolverError`.
+
+    Returns
+    -------
+    scipy.optimize.OptimizeResult
+        Optimal (``status == 0``, ``x`` present); ``ineqlin.marginals`` are the duals of
+        the inequality rows (``<= 0`` for a minimisation).
+
+    Raises
+    ------
+    SolverError
+        HiGHS did not report an optimal solution; the message names the status.
+    """
+    options = {"presolve": bool(presolve), "primal_feasibility_tolerance": float(tol),
+               "dual_feasibility_tolerance": float(tol)}
+    if time_limit is not None:
+        options["time_limit"] = float(time_limit)
+    res = _call_linprog(c, A_ub=A_ub, b_ub=b_ub, A_eq=A_eq, b_eq=b_eq, bounds=bounds,
+                         method=method, options=options)
+    if res.status != 0 or res.x is None:
+        raise SolverError(f"HiGHS did not solve the {what}: status {res.status} ({res.message})")
+    return res
+
+
+def dense_minimax(M: np.ndarray):
+    """Column player's LP of the zero-sum game ``M`` (row player maximises).
+
+    ``min u  s.t.  M y <= u 1,  1^T y = 1,  y >= 0``; the row player's strategy is the
+    dual of the rows.  This form (``C + 1`` variables, ``R`` rows) is the faster one when
+    ``C >> R``; presolve is off (it only costs time on dense games).
+
+    Returns
+    -------
+    (x, y, nit)
+        Unnormalised row and column strategies (clipped at 0 by the caller), and the
+        simplex iteration count.
+    """
+    R, C = M.shape
+    c = np.zeros(C + 1)
+    c[-1] = 1.0
+    A_ub = np.hstack([M, -np.ones((R, 1))])
+    A_eq = np.ones((1, C + 1))
+    A_eq[0, -1] = 0.0
+    lb = np.zeros(C + 1)
+    lb[-1] = -np.inf
+    res = linprog(c, A_ub=A_ub, b_ub=np.zeros(R), A_eq=A_eq, b_eq=[1.0],
+                  bounds=np.column_stack([lb, np.full(C + 1, np.inf)]), presolve=False,
+                  what=f"{R}x{C} matrix game")
+    return -np.asarray(res.ineqlin.marginals), np.asarray(res.x[:C]), int(getattr(res, "nit", 0) or 0)
+
+
+def _maxmin_blocks(A, E, F, f):
+    """Constraint blocks of ``max f^T v s.t. F^T v - A^T x <= 0, E x = e, x >= 0``."""
+    n1, m2 = A.shape[0], F.shape[0]
+    A_ub = sp.hstack([-A.T, F.T], format="csr")
+    A_eq = sp.hstack([E, sp.csr_matrix((E.shape[0], m2))], format="csr")
+    bounds = [(0, None)] * n1 + [(None, None)] * m2
+    return A_ub, A_eq, bounds
+
+
+def sequence_form_maxmin(A, E, e, F, f, tol: float = HIGHS_FEASIBILITY_TOL, method: str = "highs",
+                         time_limit: float | None = None):
+    """Solve ``max_x min_y x^T A y`` over the plan polytopes ``E x = e``, ``F y = f``.
+
+    The inner minimum is dualised (Koller, Megiddo and von Stengel 1996, Thm 4.3):
+    ``max f^T v  s.t.  F^T v - A^T x <= 0,  E x = e,  x >= 0``; ``y`` is the dual of the
+    inequality rows (one per column of ``A``).
+
+    Returns
+    -------
+    (x, y, value, nit)
+        Plans clipped at 0, the LP value and HiGHS's iteration count.
+    """
+    n1 = A.shape[0]
+    A_ub, A_eq, bounds = _maxmin_blocks(A, E, F, f)
+    c = np.concatenate([np.zeros(n1), -f])
+    res = linprog(c, A_ub=A_ub, b_ub=np.zeros(A.shape[1]), A_eq=A_eq, b_eq=e, bounds=bounds,
+                  method=method, tol=tol, time_limit=time_limit, what="sequence-form LP")
+    x = np.clip(res.x[:n1], 0.0, None)
+    y = np.clip(-res.ineqlin.marginals, 0.0, None)
+    return x, y, -float(res.fun), int(getattr(res, "nit", 0) or 0)
+
+
+def sequence_form_range(A, E, e, F, f, value: float, slack: float, k: int):
+    """(min, max) of ``x[k]`` over the maxmin plans of the row player of ``A``.
+
+    The polytope is ``{x : E x = e, x >= 0, F^T v - A^T x <= 0, f^T v >= value - slack}``:
+    every plan guaranteeing the game value up to ``slack`` (the equilibrium strategies
+    when ``slack`` is 0).  Two LPs, minimising and maximising ``x[k]``.
+    """
+    n1, m2 = A.shape[0], F.shape[0]
+    A_ub, A_eq, bounds = _maxmin_blocks(A, E, F, f)
+    A_ub = sp.vstack([A_ub, sp.hstack([sp.csr_matrix((1, n1)), sp.csr_matrix(-f[None, :])])],
+                     format="csr")
+    b_ub = np.concatenate([np.zeros(A.shape[1]), [-(value - slack)]])
+    out = []
+    for sign in (1.0, -1.0):
+        c = np.zeros(n1 + m2)
+        c[k] = sign
+        res = linprog(c, A_ub=A_ub, b_ub=b_ub, A_eq=A_eq, b_eq=e, bounds=bounds,
+                      what="equilibrium-range LP")
+        out.append(sign * float(res.fun))
+    return out[0], out[1]
+
+
+# ------------------------------------------------------------------ highspy models
+def make_lp(cost, lower, upper, M, row_lower, row_upper, maximize: bool = False):
+    """A ``highspy.HighsLp`` from column data and a sparse row matrix ``M`` (any format)."""
+    import highspy
+
+    M = sp.csc_matrix(M)
+    M.sort_indices()
+    lp = highspy.HighsLp()
+    lp.num_col_, lp.num_row_ = M.shape[1], M.shape[0]
+    lp.col_cost_ = np.asarray(cost, dtype=float)
+    lp.col_lower_ = np.asarray(lower, dtype=float)
+    lp.col_upper_ = np.asarray(upper, dtype=float)
+    lp.row_lower_ = np.asarray(row_lower, dtype=float)
+    lp.row_upper_ = np.asarray(row_upper, dtype=float)
+    lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
+    lp.a_matrix_.start_ = M.indptr
+    lp.a_matrix_.index_ = M.indices
+    lp.a_matrix_.value_ = M.data
+    lp.a_matrix_.num_col_, lp.a_matrix_.num_row_ = M.shape[1], M.shape[0]
+    if maximize:
+        lp.sense_ = highspy.ObjSense.kMaximize
+    return lp
+
+
+_BANNER_SHOWN = False
+
+
+def _new_highs():
+    """A ``highspy.Highs`` with no output.  highspy prints its banner on the C stdout at
+    the first construction in a process, before any option can be set; the library
+    prints nothing, so that one construction runs with file descriptor 1 on /dev/null."""
+    global _BANNER_SHOWN
+    import os
+    import sys
+
+    import highspy
+
+    if _BANNER_SHOWN:
+        h = highspy.Highs()
+    else:
+        sys.stdout.flush()
+        saved = os.dup(1)
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(devnull, 1)
+            h = highspy.Highs()
+        finally:
+            os.dup2(saved, 1)
+            os.close(saved)
+            os.close(devnull)
+        _BANNER_SHOWN = True
+    h.setOptionValue("output_flag", False)
+    return h
+
+
+def _check(h, what):
+    import highspy
+
+    status = h.getModelStatus()
+    if status != highspy.HighsModelStatus.kOptimal:
+        raise SolverError(f"HiGHS did not solve the {what}: status {h.modelStatusToString(status)}")
+
+
+def run(lp, what: str, *, solver: str = "ipm", time_limit: float | None = None,
+        tol: float = HIGHS_FEASIBILITY_TOL):
+    """Solve a ``highspy`` model; return ``(h, seconds)`` with ``h`` the solved ``Highs``.
+
+    ``solver="ipm"`` runs the interior-point method to ``HIGHS_IPM_OPTIMALITY_TOL`` with
+    crossover (a vertex, so that duals and row generation work); ``"simplex"`` the
+    simplex.  One thread (the machine's cores are shared by the caller's processes).
+
+    Raises
+    ------
+    SolverError
+        The model status is not optimal (the message names it and ``what``).
+    """
+    h = _new_highs()
+    h.setOptionValue("threads", 1)
+    h.setOptionValue("solver", solver)
+    h.setOptionValue("primal_feasibility_tolerance", float(tol))
+    h.setOptionValue("dual_feasibility_tolerance", float(tol))
+    if solver == "ipm":
+        h.setOptionValue("ipm_optimality_tolerance", HIGHS_IPM_OPTIMALITY_TOL)
+        h.setOptionValue("run_crossover", "on")
+    if time_limit is not None:
+        h.setOptionValue("time_limit", float(time_limit))
+    h.passModel(lp)
+    t0 = time.perf_counter()
+    h.run()
+    secs = time.perf_counter() - t0
+    _check(h, what)
+    return h, secs
+
+
+def add_rows_and_resolve(h, what: str, row_lower, row_upper, starts, index, values) -> float:
+    """Add rows (CSR: ``starts``, ``index``, ``values``) to a solved model and re-solve by
+    the dual simplex from the previous basis (row generation); return the seconds."""
+    row_lower = np.asarray(row_lower, dtype=float)
+    index = np.asarray(index, dtype=np.int32)
+    h.addRows(len(row_lower), row_lower, np.asarray(row_upper, dtype=float), len(index),
+              np.asarray(starts, dtype=np.int32), index, np.asarray(values, dtype=float))
+    h.setOptionValue("solver", "simplex")
+    t0 = time.perf_counter()
+    h.run()
+    secs = time.perf_counter() - t0
+    _check(h, what)
+    return secs

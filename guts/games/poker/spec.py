@@ -1,0 +1,293 @@
+"""A limit poker game as data (:class:`PokerSpec`), and its two file forms.
+
+* **ACPC game definition** (the format of the Annual Computer Poker Competition's server,
+  read by OpenSpiel's ``universal_poker``; limit betting)::
+
+      GAMEDEF
+      limit
+      numPlayers = 2
+      numRounds = 2
+      blind = 1 1
+      raiseSize = 2 4
+      firstPlayer = 1 1
+      maxRaises = 2 2
+      numSuits = 2
+      numRanks = 3
+      numHoleCards = 1
+      numBoardCards = 0 1
+      END GAMEDEF
+
+  Keys are case-insensitive; ``stack`` is accepted and ignored (limit betting never
+  reaches it: ``universal_poker`` also plays limit games with unbounded stacks).
+  Players and rounds are 1-based in the file (``firstPlayer``) and 0-based here.
+
+* **Poker description (TOML)**, the same data with names, plus antes and the check option::
+
+      name = "leduc"
+      players = 2
+      blinds = [1, 1]            # or antes = [1, 1]
+      [deck]
+      ranks = 3                  # ranks 2, 3, 4 (the lowest of a standard deck)
+      suits = 2
+      [[rounds]]
+      hole_cards = 1             # private cards, first round only
+      board_cards = 0
+      raise_size = 2
+      max_raises = 2
+      first_player = 0
+      [[rounds]]
+      board_cards = 1
+      raise_size = 4
+      max_raises = 2
+      first_player = 0
+
+Betting (limit, the ACPC rules): in each round the players act in turn from
+``first_player`` (skipping folded players); a player facing a bet folds (``f``), calls
+(``c``) or raises by the round's ``raise_size`` (``r``, while fewer than ``max_raises``
+raises were made in the round); with nothing to call he checks (``c``) or bets (``r``),
+and cannot fold.  A round ends when every active player has acted and all have put in
+the same; board cards are then dealt one at a time (public chance); the hand ends when
+one player is left or at the showdown after the last round, where the best hand wins the
+pot (ties split).  Hands are ranked as in poker (best five cards when there are five or
+more; with fewer, by pairs, trips and quads then high cards; straights need five cards,
+the ace plays low in A-2-3-4-5 when the deck has all 13 ranks).
+"""
+from __future__ import annotations
+
+import math
+import os
+import re
+from dataclasses import dataclass, field
+
+from guts.errors import GutsInputError
+
+__all__ = ["PokerSpec", "PokerRound", "read_acpc", "read_poker_toml", "acpc_text", "RANK_CHARS", "SUIT_CHARS",
+           "MAX_PLAYERS"]
+
+RANK_CHARS = "23456789TJQKA"
+SUIT_CHARS = "cdhs"          # the ACPC server's suit order (card = rank * suits + suit)
+MAX_PLAYERS = 10
+
+
+@dataclass(frozen=True)
+class PokerRound:
+    """One betting round: board cards dealt before it, raise size and cap, first player."""
+
+    board_cards: int = 0
+    raise_size: float = 1.0
+    max_raises: int = 1
+    first_player: int = 0
+
+
+@dataclass(frozen=True)
+class PokerSpec:
+    """A limit poker game (module docstring).  Validated on construction."""
+
+    num_players: int
+    ranks: int
+    suits: int
+    hole_cards: int
+    rounds: tuple
+    blinds: tuple = ()
+    antes: tuple = ()
+    name: str = ""
+    source: str = field(default="", compare=False)
+
+    def __post_init__(self):
+        def whole(what, v, lo, hi):
+            if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
+                raise GutsInputError(f"{self._where()}{what} {v!r}; accepted: integers {lo}..{hi}")
+            return v
+
+        n = whole("players", self.num_players, 2, MAX_PLAYERS)
+        whole("ranks", self.ranks, 1, 13)
+        whole("suits", self.suits, 1, 4)
+        whole("hole cards", self.hole_cards, 1, 5)
+        if not self.rounds:
+            raise GutsInputError(f"{self._where()}no betting rounds; accepted: at least one round")
+        for i, r in enumerate(self.rounds):
+            whole(f"round {i + 1} board cards", r.board_cards, 0, 5)
+            whole(f"round {i + 1} max raises", r.max_raises, 0, 255)
+            whole(f"round {i + 1} first player", r.first_player, 0, n - 1)
+            if not (isinstance(r.raise_size, (int, float)) and math.isfinite(r.raise_size) and r.raise_size > 0):
+                raise GutsInputError(f"{self._where()}round {i + 1} raise size {r.raise_size!r}; "
+                                     "accepted: positive finite numbers")
+        for what, vals in (("blinds", self.blinds), ("antes", self.antes)):
+            if vals and (len(vals) != n or not all(isinstance(v, (int, float)) and math.isfinite(v) and v >= 0
+                                                   for v in vals)):
+                raise GutsInputError(f"{self._where()}{what} {list(vals)!r}; accepted: {n} numbers >= 0, "
+                                     "one per player")
+        deck = self.ranks * self.suits
+        need = n * self.hole_cards + sum(r.board_cards for r in self.rounds)
+        if need > deck:
+            raise GutsInputError(f"{self._where()}a deck of {deck} cards ({self.ranks} ranks x {self.suits} "
+                                 f"suits) cannot deal {n} x {self.hole_cards} hole cards and "
+                                 f"{need - n * self.hole_cards} board cards; accepted: decks of at least {need} cards")
+
+    def _where(self):
+        return f"{self.source}: " if self.source else ""
+
+    @property
+    def deck_size(self) -> int:
+        return self.ranks * self.suits
+
+    def card_label(self, c: int) -> str:
+        """ACPC card ``c = rank * suits + suit`` as text, e.g. ``"Kh"``."""
+        return RANK_CHARS[c // self.suits] + SUIT_CHARS[c % self.suits]
+
+
+_ACPC_INT_LISTS = {"blind": "blind", "raisesize": "raiseSize", "firstplayer": "firstPlayer",
+                   "maxraises": "maxRaises", "numboardcards": "numBoardCards", "stack": "stack"}
+_ACPC_INTS = {"numplayers": "numPlayers", "numrounds": "numRounds", "numsuits": "numSuits",
+              "numranks": "numRanks", "numholecards": "numHoleCards"}
+
+
+def _read_text(path_or_text, what):
+    text = str(path_or_text)
+    if "\n" in text:
+        return text, f"the {what} text"
+    try:
+        with open(os.fspath(path_or_text), encoding="utf-8") as fh:
+            return fh.read(), repr(os.fspath(path_or_text))
+    except OSError as exc:
+        raise GutsInputError(f"cannot read {path_or_text!r} ({exc.strerror}); accepted: a {what} file") from None
+
+
+def read_acpc(path_or_text) -> PokerSpec:
+    """Read an ACPC game definition (limit betting) as a :class:`PokerSpec`."""
+    text, src = _read_text(path_or_text, "ACPC game definition")
+    lines = [ln.split("#", 1)[0].strip() for ln in text.splitlines()]
+    lines = [ln for ln in lines if ln]
+    if not lines or lines[0].upper() != "GAMEDEF":
+        raise GutsInputError(f"{src}: an ACPC game definition starts with GAMEDEF; accepted: GAMEDEF ... END GAMEDEF")
+    betting = None
+    vals = {}
+    ended = False
+    for ln in lines[1:]:
+        low = ln.lower()
+        if low in ("end gamedef", "endgamedef"):
+            ended = True
+            break
+        if low in ("limit", "nolimit"):
+            betting = low
+            continue
+        m = re.match(r"^([A-Za-z]+)\s*=\s*(.*)$", ln)
+        if not m:
+            raise GutsInputError(f"{src}: cannot read line {ln!r}; accepted: key = values, limit, END GAMEDEF")
+        key = m.group(1).lower()
+        if key not in _ACPC_INT_LISTS and key not in _ACPC_INTS:
+            known = ", ".join(sorted(set(_ACPC_INT_LISTS.values()) | set(_ACPC_INTS.values())))
+            raise GutsInputError(f"{src}: unknown key {m.group(1)!r}; accepted: {known}")
+        try:
+            nums = [float(x) for x in m.group(2).split()]
+        except ValueError:
+            raise GutsInputError(f"{src}: {m.group(1)} = {m.group(2)!r} is not a list of numbers; "
+                                 "accepted: numbers separated by spaces") from None
+        if not nums:
+            raise GutsInputError(f"{src}: {m.group(1)} has no value; accepted: numbers separated by spaces")
+        vals[key] = nums
+    if not ended:
+        raise GutsInputError(f"{src}: no END GAMEDEF; accepted: GAMEDEF ... END GAMEDEF")
+    if betting != "limit":
+        raise GutsInputError(f"{src}: betting {betting or 'not given'!r}; accepted: limit (no-limit games are not supported)")
+    for k, name in _ACPC_INTS.items():
+        if k not in vals:
+            raise GutsInputError(f"{src}: {name} is missing; accepted: a definition with "
+                                 + ", ".join(_ACPC_INTS.values()))
+
+    def one(k):
+        v = vals[k]
+        if len(v) != 1 or v[0] != int(v[0]):
+            raise GutsInputError(f"{src}: {_ACPC_INTS[k]} {v!r}; accepted: one integer")
+        return int(v[0])
+
+    n, R = one("numplayers"), one("numrounds")
+    if not 1 <= R <= 4:
+        raise GutsInputError(f"{src}: numRounds {R}; accepted: 1..4")
+
+    def per_round(k, default, integer=True):
+        v = vals.get(k)
+        if v is None:
+            if default is None:
+                raise GutsInputError(f"{src}: {_ACPC_INT_LISTS[k]} is missing; accepted: {R} values, one per round")
+            return [default] * R
+        if len(v) < R:
+            raise GutsInputError(f"{src}: {_ACPC_INT_LISTS[k]} has {len(v)} values; accepted: {R}, one per round")
+        if integer and any(x != int(x) for x in v[:R]):
+            raise GutsInputError(f"{src}: {_ACPC_INT_LISTS[k]} {v!r}; accepted: integers")
+        return [int(x) if integer else x for x in v[:R]]
+
+    raise_size = per_round("raisesize", None, integer=False)
+    first = per_round("firstplayer", 1)
+    max_raises = per_round("maxraises", 255)
+    board = per_round("numboardcards", 0)
+    blind = vals.get("blind", [0.0] * n)
+    if len(blind) != n:
+        raise GutsInputError(f"{src}: blind has {len(blind)} values; accepted: {n}, one per player")
+    if any(f < 1 or f > n for f in first):
+        raise GutsInputError(f"{src}: firstPlayer {first}; accepted: players 1..{n}")
+    rounds = tuple(PokerRound(board_cards=b, raise_size=float(rs), max_raises=m, first_player=f - 1)
+                   for b, rs, m, f in zip(board, raise_size, max_raises, first))
+    return PokerSpec(num_players=n, ranks=one("numranks"), suits=one("numsuits"), hole_cards=one("numholecards"),
+                     rounds=rounds, blinds=tuple(float(b) for b in blind), name="", source=src)
+
+
+def acpc_text(spec: PokerSpec) -> str:
+    """The ACPC game definition of ``spec`` (antes have no ACPC form: refused)."""
+    if spec.antes and any(spec.antes):
+        raise GutsInputError("antes have no ACPC form; accepted: games with blinds only")
+    rs = spec.rounds
+
+    def g(x):
+        return f"{x:g}"
+    return "\n".join([
+        "GAMEDEF", "limit",
+        f"numPlayers = {spec.num_players}", f"numRounds = {len(rs)}",
+        "blind = " + " ".join(g(b) for b in (spec.blinds or (0,) * spec.num_players)),
+        "raiseSize = " + " ".join(g(r.raise_size) for r in rs),
+        "firstPlayer = " + " ".join(str(r.first_player + 1) for r in rs),
+        "maxRaises = " + " ".join(str(r.max_raises) for r in rs),
+        f"numSuits = {spec.suits}", f"numRanks = {spec.ranks}", f"numHoleCards = {spec.hole_cards}",
+        "numBoardCards = " + " ".join(str(r.board_cards) for r in rs),
+        "END GAMEDEF", ""])
+
+
+_TOML_TOP = {"name", "players", "blinds", "antes", "deck", "rounds"}
+_TOML_DECK = {"ranks", "suits"}
+_TOML_ROUND = {"hole_cards", "board_cards", "raise_size", "max_raises", "first_player"}
+
+
+def read_poker_toml(path_or_text) -> PokerSpec:
+    """Read a poker description (TOML, module docstring) as a :class:`PokerSpec`."""
+    import tomllib
+
+    text, src = _read_text(path_or_text, "poker description (TOML)")
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise GutsInputError(f"{src}: not valid TOML ({exc}); accepted: a TOML poker description") from None
+    for where, got, known in (("", doc, _TOML_TOP), ("[deck] ", doc.get("deck", {}), _TOML_DECK)):
+        if not isinstance(got, dict):
+            raise GutsInputError(f"{src}: {where or 'the file'} must be a table; accepted: see docs/your_own_game.md")
+        extra = set(got) - known
+        if extra:
+            raise GutsInputError(f"{src}: unknown key {where}{sorted(extra)[0]!r}; accepted: {', '.join(sorted(known))}")
+    rounds = doc.get("rounds")
+    if not isinstance(rounds, list) or not rounds or not all(isinstance(r, dict) for r in rounds):
+        raise GutsInputError(f"{src}: no [[rounds]]; accepted: one [[rounds]] table per betting round")
+    hole = rounds[0].get("hole_cards", 1)
+    out = []
+    for i, r in enumerate(rounds):
+        extra = set(r) - _TOML_ROUND
+        if extra:
+            raise GutsInputError(f"{src}: unknown key {sorted(extra)[0]!r} in round {i + 1}; accepted: "
+                                 + ", ".join(sorted(_TOML_ROUND)))
+        if i and r.get("hole_cards", 0):
+            raise GutsInputError(f"{src}: round {i + 1} deals hole cards; accepted: hole cards in the first round only")
+        out.append(PokerRound(board_cards=r.get("board_cards", 0), raise_size=r.get("raise_size", 1.0),
+                              max_raises=r.get("max_raises", 1), first_player=r.get("first_player", 0)))
+    deck = doc.get("deck", {})
+    players = doc.get("players", 2)
+    return PokerSpec(num_players=players, ranks=deck.get("ranks", 13), suits=deck.get("suits", 4),
+                     hole_cards=hole, rounds=tuple(out), blinds=tuple(doc.get("blinds", ())),
+                     antes=tuple(doc.get("antes", ())), name=str(doc.get("name", "")), source=src)

@@ -1,0 +1,174 @@
+"""Solve a user's game file (``guts solve-game``): load, solve, write the strategy.
+
+A game is named by a *spec*:
+
+* ``openspiel:NAME(params)`` — an OpenSpiel game (:func:`guts.engine.extensive.from_openspiel`);
+* a path ending in ``.efg`` — Gambit's format (:func:`guts.engine.extensive.read_efg`);
+* a path ending in ``.toml`` (poker description) or ``.game``/``.acpc`` (ACPC game
+  definition) — :func:`guts.games.poker.load_poker`.
+
+Strategies are written as a long CSV (``player, infoset, type, action, probability``)
+and a JSON file (values, certificate, ``strategies[p][infoset][type][action]``).
+"""
+from __future__ import annotations
+
+import json
+import math
+import os
+import time
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from guts.engine.extensive import cfr_plus, fictitious_play, read_efg, solve_lp, strategy_table
+from guts.errors import ConvergenceWarning, GutsInputError
+
+from .output import atomic_path, ensure_output_dir, write_csv
+
+__all__ = ["load_game", "solve_game", "write_solution", "METHODS", "SolveGameResult"]
+
+METHODS = ("lp", "cfr+", "dcfr", "fp")
+#: Default targets: CFR+/DCFR exploitability, fictitious play's per-player regret.
+DEFAULT_TARGET = 1e-3
+
+
+def load_game(spec: str):
+    """The engine game named by ``spec`` (see the module docstring)."""
+    spec = str(spec)
+    if spec.startswith("openspiel:"):
+        from guts.engine.extensive import from_openspiel
+
+        name = spec[len("openspiel:"):]
+        if not name:
+            raise GutsInputError("openspiel: needs a game name, e.g. openspiel:kuhn_poker; accepted: "
+                                 "openspiel:NAME(params)")
+        try:
+            import pyspiel  # noqa: F401
+        except ImportError:
+            raise GutsInputError(f"{spec!r} needs OpenSpiel; accepted: pip install open_spiel") from None
+        return from_openspiel(name)
+    ext = os.path.splitext(spec)[1].lower()
+    if ext in (".toml", ".game", ".acpc"):
+        if not os.path.isfile(spec):
+            raise GutsInputError(f"game file {spec!r} does not exist; accepted: an existing file")
+        try:
+            from guts.games.poker import load_poker
+        except ImportError:  # pragma: no cover - the poker family is part of the package
+            raise GutsInputError(f"{spec!r}: poker descriptions are not available in this version") from None
+        return load_poker(spec)
+    if ext == ".efg":
+        if not os.path.isfile(spec):
+            raise GutsInputError(f"game file {spec!r} does not exist; accepted: an existing file")
+        return read_efg(spec)
+    raise GutsInputError(f"game {spec!r}: unknown kind; accepted: FILE.efg, FILE.toml (poker description), "
+                         "FILE.game (ACPC definition) or openspiel:NAME(params)")
+
+
+@dataclass(frozen=True)
+class SolveGameResult:
+    """A solved user game: the engine result plus what was asked."""
+
+    game: object
+    result: object
+    method: str
+    target: float | None
+    build_seconds: float
+
+    @property
+    def values(self):
+        return self.result.values
+
+    @property
+    def converged(self) -> bool:
+        return self.result.converged
+
+
+def solve_game(game, method: str | None = None, target: float | None = None,
+               iterations: int | None = None, progress: bool = False) -> SolveGameResult:
+    """Solve ``game``: ``method`` None = ``lp`` for two-player zero-sum games, else ``cfr+``.
+
+    ``target``: CFR+/DCFR exploitability (NashConv / n), fictitious play's regret bound
+    (default 1e-3); ignored by the LP, whose certificate is its exploitability
+    (:data:`guts.engine.extensive.LP_CERT_TOL` x payoff scale).
+    """
+    two_zero = game.num_players == 2 and game.zero_sum
+    if method is None:
+        method = "lp" if two_zero else "cfr+"
+    if method not in METHODS:
+        raise GutsInputError(f"method {method!r}; accepted: {', '.join(METHODS)}")
+    if method == "lp" and not two_zero:
+        raise GutsInputError(f"--method lp needs a two-player zero-sum game; this one has "
+                             f"{game.num_players} players{'' if game.zero_sum else ' and is not zero-sum'}; "
+                             "accepted: cfr+, dcfr, fp")
+    t0 = time.perf_counter()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)   # reported by `converged` instead
+        if method == "lp":
+            r = solve_lp(game)
+        elif method in ("cfr+", "dcfr"):
+            if target is None and iterations is None:
+                target = DEFAULT_TARGET
+            r = cfr_plus(game, variant=method, target_exploitability=target, iterations=iterations,
+                         progress=progress)
+        else:
+            kw = {} if iterations is None else {"max_iterations": iterations}
+            r = fictitious_play(game, epsilon=DEFAULT_TARGET if target is None else target,
+                                progress=progress, **kw)
+    return SolveGameResult(game=game, result=r, method=method, target=target,
+                           build_seconds=max(0.0, time.perf_counter() - t0 - r.seconds))
+
+
+def _key(k) -> str:
+    """An information-set key as text: a public history ``("r", "c")`` -> ``"r/c"``, the
+    root ``()`` -> ``"root"``; explicit-form keys as they are."""
+    if isinstance(k, tuple):
+        return "/".join(map(str, k)) if k else "root"
+    return str(k)
+
+
+def strategy_frame(game, strategies) -> pd.DataFrame:
+    frames = []
+    for p in range(game.num_players):
+        df = strategy_table(game, strategies, p)
+        df.insert(0, "player", p)
+        frames.append(df)
+    out = pd.concat(frames, ignore_index=True).rename(columns={"history": "infoset"})
+    out["infoset"] = out["infoset"].map(_key)
+    return out
+
+
+def write_solution(solved: SolveGameResult, folder, efg: bool = False) -> list:
+    """Write ``strategy.csv``, ``solution.json`` (and ``game.efg``) into ``folder``; atomic."""
+    from guts.engine.extensive import write_efg
+
+    folder = ensure_output_dir(folder)
+    g, r = solved.game, solved.result
+    written = [write_csv(strategy_frame(g, r.strategies), Path(folder) / "strategy.csv")]
+    labels = g.deals.type_labels
+    strategies = [
+        {_key(k): {str(labels[p][t]): dict(zip(map(str, g.action_labels(p)[k]), map(float, arr[t])))
+                   for t in range(arr.shape[0])}
+         for k, arr in r.strategies[p].items()}
+        for p in range(g.num_players)]
+    doc = {
+        "game": g.name, "players": g.num_players, "method": solved.method,
+        "values": [float(v) for v in np.asarray(r.values)],
+        "exploitability": float(r.exploitability), "nash_conv": float(r.nash_conv),
+        "converged": bool(r.converged), "num_iter": int(r.num_iter), "seconds": float(r.seconds),
+        "target": solved.target,
+        "certificate": ("exploitability of these strategies by an exact best response "
+                        "(NashConv / players; OpenSpiel's definition)"),
+        "strategies": strategies,
+    }
+    target = Path(folder) / "solution.json"
+    with atomic_path(target) as tmp:
+        with open(tmp, "w", encoding="utf-8") as fh:
+            json.dump(doc, fh, indent=1, allow_nan=False,
+                      default=lambda x: None if isinstance(x, float) and not math.isfinite(x) else str(x))
+    written.append(target)
+    if efg:
+        written.append(Path(write_efg(g, Path(folder) / "game.efg")))
+    return written

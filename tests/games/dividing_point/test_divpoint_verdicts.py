@@ -1,0 +1,71 @@
+"""Honest verdicts of the dividing-point method off the patent's range (Hundal and Reitzen,
+US patent 6,129,631 (2000), FIG. 24): the printed order holds only on an interval of P,
+outside it the order is read from the mesh LP and certified, and order inference does not
+hinge on one mesh."""
+import argparse
+
+import pytest
+
+from guts.cli.guard import guarded
+from guts.errors import SolverError
+from guts.games.dividing_point import patent_layout, patent_rules, solve_layout, solve_patent_game
+from guts.games.dividing_point.discrete import solve_mesh
+from guts.games.dividing_point.infer import infer_and_solve
+from guts.games.dividing_point.method import CERTIFICATE_TOL
+from guts.games.dividing_point.patent import patent_order_interval
+
+
+def test_divpoint_patent_order_interval_ends_where_two_points_meet():
+    """At each end of the interval the stationary point of FIG. 24's order hits a tie of two
+    points (the order's edge), and just outside the order is broken by exactly that pair."""
+    lo, hi = patent_order_interval("c")
+    assert 0.5 < lo < 0.55 and 45 < hi < 55
+    rules, lay = patent_rules("c"), patent_layout("c")
+    for inside, outside, pair in ((lo, lo * 0.99, ("C2RR", "KR1")), (hi, hi * 1.01, ("kr1", "b2"))):
+        r_in = solve_layout(rules, lay, inside, warn=False)
+        assert r_in.converged and r_in.certificate <= CERTIFICATE_TOL
+        assert abs(r_in.points[pair[0]] - r_in.points[pair[1]]) < 1e-3  # the two points (nearly) meet
+        r_out = solve_layout(rules, lay, round(outside, 6), warn=False)
+        assert not r_out.converged and pair in r_out.order_violations
+
+
+def test_divpoint_game_c_is_certified_outside_the_printed_orders_interval():
+    pot = 60
+    r = solve_patent_game("c", pot)
+    assert r.converged and r.certificate <= CERTIFICATE_TOL
+    assert r.extra["order"] == "inferred" and "kr1 > b2" in r.extra["patent_failure"]
+    lo, hi = r.extra["patent_order_interval"]
+    assert not (lo <= pot <= hi)
+    # the value against the LP of the mesh game the order was read from (error ~ C M^-2)
+    M = r.extra["mesh"]
+    assert abs(r.extra["lp_value"] - r.value) < 2.0 * (1 + pot) / M**2
+
+
+def test_divpoint_cli_game_c_small_pot_is_an_equilibrium(capsys):
+    from guts.cli import dividing_point
+
+    root = argparse.ArgumentParser(prog="guts")
+    sub = root.add_subparsers(dest="command", required=True)
+    poker = sub.add_parser("poker")
+    dividing_point.add_subparser(poker.add_subparsers(dest="game_command", required=True))
+    args = root.parse_args(["poker", "dividing-point", "c", "--pot", "3/10"])
+    code, result = guarded("guts poker dividing-point", args.func, args)
+    out = capsys.readouterr().out
+    assert (code or result) == 0 and "equilibrium: True" in out
+    first = out.splitlines()[0]
+    assert "FIG. 24" in first and "0.5313 <= P <= 49.24" in first and "C2RR > KR1" in first
+
+
+def test_divpoint_inference_says_what_failed_and_tries_other_meshes():
+    """Game c at P = 0.3 read at 60 hands: the repaired order respects itself but a player
+    gains by deviating; the error names that (and the gain), not "a finer mesh".  With a
+    further mesh the same call certifies, its value within the mesh error of that mesh's LP value."""
+    rules = patent_rules("c")
+    sol = solve_mesh(rules, 0.3, 60)
+    with pytest.raises(SolverError) as exc:
+        infer_and_solve(rules, 0.3, 60, sol=sol, meshes=())
+    msg = str(exc.value)
+    assert "finer mesh" not in msg and "M = 60: the stationary point respects the order read but is not" in msg
+    io = infer_and_solve(rules, 0.3, 60, sol=sol, meshes=(80,))
+    assert io.result.converged and io.mesh == 80
+    assert abs(io.lp_value - io.result.value) < 2.0 * (1 + 0.3) / 80**2
