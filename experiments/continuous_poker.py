@@ -31,7 +31,7 @@ def main(argv=None):
     p.add_argument("--figures-only", action="store_true")
     p.add_argument("--lp-only", action="store_true")
     p.add_argument("--quiet", action="store_true")
-    add_sweep(p, cache=True, unit="LP points")
+    add_sweep(p, cache=True, unit="LP points", cache_default="OUT/.cache")
     args = p.parse_args(argv)
 
     def work():

@@ -155,7 +155,8 @@ def add_jobs(p, what: str = "parallel processes") -> None:
     p.add_argument("--jobs", type=jobs_arg, default=1, help=f"{what} (-1: all cores)")
 
 
-def add_sweep(p, what: str = "local processes", cache: bool = False, unit: str = "points") -> None:
+def add_sweep(p, what: str = "local processes", cache: bool = False, unit: str = "points",
+              cache_default: str = "results/.cache, or OUT/.cache with --out") -> None:
     """The scale-out options of a sweep: ``--jobs``, ``--backend``, ``--scheduler`` (and ``--cache``,
     ``--no-cache`` with ``cache=True``); :func:`sweep_args` turns them into the study's keywords."""
     from guts.studies.sweep import BACKENDS
@@ -167,8 +168,7 @@ def add_sweep(p, what: str = "local processes", cache: bool = False, unit: str =
                    help="Dask scheduler address, e.g. tcp://127.0.0.1:8786 (with --backend dask; default: none)")
     if cache:
         p.add_argument("--cache", default=None, metavar="DIR",
-                       help=f"cache of finished {unit}, so an interrupted sweep resumes (default: results/.cache, "
-                            "or OUT/.cache with --out)")
+                       help=f"cache of finished {unit}, so an interrupted sweep resumes (default: {cache_default})")
         p.add_argument("--no-cache", action="store_true", help="do not read or write the cache")
 
 

@@ -275,7 +275,7 @@ def run_lp_convergence(limits=LP_LIMITS, meshes=LP_MESHES, sizes=LP_SIZES, max_w
         save_figure(fig, out / "lp_convergence.png", dpi=110)
         plt.close(fig)
         write_meta(out / "lp_convergence.png", {"source": "lp_convergence.csv"})
-        return df, rates
+    return df, rates   # also with out=None (it returned None then)
 
 
 def figure_convergence(df):
