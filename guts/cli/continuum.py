@@ -1,7 +1,7 @@
 """``guts continuum``: the 1 v. N game without a mesh (continuum limit) and mesh refinement toward it."""
 from __future__ import annotations
 
-from guts.cli.options import add_jobs, add_out, add_quiet, add_sizes, number_arg, out_folder
+from guts.cli.options import add_out, add_quiet, add_sizes, add_sweep, number_arg, out_folder, sweep_args
 from guts.studies.continuum import DEFAULT_MESHES as _MESHES
 
 HELP = "the 1 v. N game without a mesh (continuum limit) and mesh refinement"
@@ -15,7 +15,7 @@ def add_subparser(subparsers):
     p.add_argument("--no-refinement", action="store_true", help="only the continuum table, no mesh refinement")
     p.add_argument("--tol", type=number_arg("tol", float, 0.0, strict=True), default=1e-10,
                    help="double-oracle gap tolerance")
-    add_jobs(p, "parallel processes")
+    add_sweep(p, "parallel processes")
     add_out(p, "continuum")
     add_quiet(p)
     p.set_defaults(func=run)
@@ -25,6 +25,6 @@ def add_subparser(subparsers):
 def run(args) -> int:
     from guts.studies.continuum import run_continuum_study
 
-    run_continuum_study(sizes=args.sizes, meshes=args.meshes, tol=args.tol, jobs=args.jobs, out=out_folder(args),
+    run_continuum_study(sizes=args.sizes, meshes=args.meshes, tol=args.tol, **sweep_args(args), out=out_folder(args),
                         progress=not args.quiet, refinement=not args.no_refinement, echo=print)
     return 0

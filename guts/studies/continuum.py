@@ -21,7 +21,7 @@ from guts.games.guts.continuum import (BLOC_ATOL, certify_coalition, certify_pla
 from guts._validate import check_int, check_positive_float
 from guts.errors import Interrupted
 from guts.studies.output import AUTO, meta_path as _meta_path, plan_output, save_figure, write_csv, write_meta
-from guts.studies.sweep import run_sweep
+from guts.studies.sweep import check_backend, run_sweep
 
 #: The full default run (``guts continuum``): the committed continuum.csv and mesh_refinement.csv.
 DEFAULT_MESHES = (21, 51, 101, 201, 401, 801)
@@ -190,7 +190,8 @@ def plot_mesh_refinement(ref: pd.DataFrame, rates: pd.DataFrame):
 
 
 def run_continuum_study(sizes=range(1, 16), meshes=DEFAULT_MESHES, tol: float = 1e-10,
-                        jobs: int = 1, out=AUTO, progress: bool = True, refinement: bool = True, echo=None):
+                        jobs: int = 1, out=AUTO, progress: bool = True, refinement: bool = True, echo=None,
+                        backend: str | None = None, scheduler: str | None = None):
     """Solve the continuum game for every N and (optionally) the meshes; write the results.
 
     Two stages, each written atomically as soon as it is done: ``continuum`` (continuum.csv)
@@ -207,6 +208,7 @@ def run_continuum_study(sizes=range(1, 16), meshes=DEFAULT_MESHES, tol: float = 
     sizes = [check_int("size", s, 1) for s in sizes]
     meshes = [check_int("mesh", m, 2) for m in meshes]
     tol = check_positive_float("tol", tol)
+    check_backend(backend, scheduler)
     run_params = {"sizes": sizes, "tol": tol, "meshes": meshes}
     full = dict(FULL_RUN)
     targets = ["continuum.csv"]
@@ -218,18 +220,19 @@ def run_continuum_study(sizes=range(1, 16), meshes=DEFAULT_MESHES, tol: float = 
     plan = plan_output("continuum", out, run_params, full, targets=targets, echo=echo)
     completed, stages = [], []
     try:
-        return _run_stages(sizes, meshes, tol, jobs, plan, progress, refinement, echo, completed, stages)
+        return _run_stages(sizes, meshes, tol, dict(jobs=jobs, backend=backend, scheduler=scheduler), plan,
+                           progress, refinement, echo, completed, stages)
     except KeyboardInterrupt:
         if completed:
             raise Interrupted(completed) from None
         raise
 
 
-def _run_stages(sizes, meshes, tol, jobs, plan, progress, refinement, echo, completed, stages):
+def _run_stages(sizes, meshes, tol, sweep, plan, progress, refinement, echo, completed, stages):
     out_dir = plan.folder
     t0 = time.perf_counter()
-    cont = pd.DataFrame(run_sweep(_continuum_item, [(N, tol) for N in sizes], jobs=jobs, progress=progress,
-                                  desc="continuum"))
+    cont = pd.DataFrame(run_sweep(_continuum_item, [(N, tol) for N in sizes], progress=progress,
+                                  desc="continuum", **sweep))
     wall_c = time.perf_counter() - t0
     if echo is not None:
         echo(f"{'N':>3} {'continuum value':>17} {'certified interval (coalition)':>36} {'q*':>10} "
@@ -251,7 +254,8 @@ def _run_stages(sizes, meshes, tol, jobs, plan, progress, refinement, echo, comp
         cvalue = dict(zip(cont["N"], cont["value"]))
         items = [(N, M, float(cvalue[N])) for N in sizes for M in meshes]
         t1 = time.perf_counter()
-        ref = pd.DataFrame(run_sweep(_refinement_item, items, jobs=jobs, progress=progress, desc="mesh refinement"))
+        ref = pd.DataFrame(run_sweep(_refinement_item, items, progress=progress, desc="mesh refinement",
+                                     **sweep))
         wall_r = time.perf_counter() - t1
         rates = refinement_rates(ref)
         pooled = pooled_rate(ref)
@@ -269,7 +273,7 @@ def _run_stages(sizes, meshes, tol, jobs, plan, progress, refinement, echo, comp
             plt.close(fig)
             write_csv(ref, target, float_format="%.15g")
             stages.append("mesh_refinement")
-            write_meta(target, {"sizes": sizes, "meshes": meshes, "tol": tol, "jobs": jobs},
+            write_meta(target, {"sizes": sizes, "meshes": meshes, "tol": tol, "jobs": sweep["jobs"]},
                        plan=plan, wall_seconds=wall_r, rates=rates.to_dict(orient="records"), pooled_rate=pooled,
                        stages_finished=list(stages))
             if echo is not None:
