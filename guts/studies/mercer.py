@@ -7,7 +7,7 @@ for figures) with a ``.meta.json`` beside it; ``guts mercer study <artefact>`` (
 is their command line, called by the thin ``experiments/mercer_*.py`` scripts.
 
 The artefacts made of independent solves (:data:`SWEPT`: values, collusion_epsilon,
-collusion_methods, beyond) run them through :func:`guts.studies.sweep.run_sweep`: ``jobs``
+collusion_methods, beyond, program_fp) run them through :func:`guts.studies.sweep.run_sweep`: ``jobs``
 local processes or a Dask cluster (``backend="dask", scheduler=ADDRESS``), rows in the
 sequential order whatever the backend, finished points kept in ``cache`` (``"default"``:
 ``<out>/.cache``) so an interrupted run resumes.
@@ -512,4 +512,4 @@ ARTEFACTS = {
     "program_fp": run_program_fp,
 }
 #: The artefacts made of independent solves, run through :func:`guts.studies.sweep.run_sweep`.
-SWEPT = ("values", "collusion_epsilon", "collusion_methods", "beyond")
+SWEPT = ("values", "collusion_epsilon", "collusion_methods", "beyond", "program_fp")
