@@ -67,3 +67,22 @@ def test_cli_sweep_options():
     p = subprocess.run([sys.executable, "-m", "guts", "mercer", "study", "sizes", "--jobs", "2", "--out", "/nonexistent"],
                        capture_output=True, text=True, timeout=120)
     assert p.returncode == 2 and "not a sweep" in p.stderr and "Traceback" not in p.stderr
+
+
+def test_mercer_beyond_on_a_local_cluster_gives_the_sequential_rows(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    from guts.studies.mercer import BEYOND, run_beyond
+
+    cases = BEYOND[:2]      # 2P-SMH as in the thesis, and with a free check
+    seq = run_beyond(out=tmp_path / "seq", cases=cases, progress=False)
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster:
+        got = run_beyond(out=tmp_path / "dask", cases=cases, progress=False, backend="dask",
+                         scheduler=cluster.scheduler_address, cache="default")
+    per_run = ["solve_seconds", "build_seconds", "peak_rss_mb"]
+    pd.testing.assert_frame_equal(got.drop(columns=per_run), seq.drop(columns=per_run))
+    assert list(got.note) == [label for label, *_ in cases]
+    assert (tmp_path / "dask" / ".cache").is_dir()      # cache="default": <out>/.cache
+    # zero-sum certificate brackets the value; a free check guarantees the showdown equity: value 0
+    assert (got.value_lower <= got.value_upper + 1e-12).all()
+    assert abs(got.value_0.iloc[1]) < 1e-9
