@@ -104,11 +104,16 @@ def run_study(args) -> int:
     import pandas as pd
 
     from guts.errors import GutsInputError
-    from guts.studies.mercer import ARTEFACTS, SWEPT
+    from guts.studies.mercer import ARTEFACTS, CACHED, SWEPT
 
     kw = {}
     if args.artefact in SWEPT:
         kw = dict(sweep_args(args), progress=not args.quiet)
+        if args.artefact not in CACHED:
+            if args.cache:
+                raise GutsInputError(f"--cache with artefact {args.artefact!r} (its solves are not cached); "
+                                     f"accepted: {', '.join(CACHED)}")
+            kw.pop("cache")
     elif args.jobs != 1 or args.backend or args.scheduler:
         raise GutsInputError(f"artefact {args.artefact!r} is not a sweep (--jobs, --backend, --scheduler); "
                              f"accepted: {', '.join(SWEPT)}")

@@ -6,8 +6,7 @@ Every ``run_*`` function computes one artefact and writes it under ``out`` (CSV,
 for figures) with a ``.meta.json`` beside it; ``guts mercer study <artefact>`` (:mod:`guts.cli.mercer`)
 is their command line, called by the thin ``experiments/mercer_*.py`` scripts.
 
-The artefacts made of independent solves (:data:`SWEPT`: values, collusion_epsilon,
-collusion_methods, beyond, program_fp) run them through :func:`guts.studies.sweep.run_sweep`: ``jobs``
+The artefacts made of independent solves (:data:`SWEPT`: every one but sizes) run them through :func:`guts.studies.sweep.run_sweep`: ``jobs``
 local processes or a Dask cluster (``backend="dask", scheduler=ADDRESS``), rows in the
 sequential order whatever the backend, finished points kept in ``cache`` (``"default"``:
 ``<out>/.cache``) so an interrupted run resumes.
@@ -33,7 +32,7 @@ from guts.studies.output import ensure_output_dir, peak_rss_mb, save_figure, wri
 from guts.studies.sweep import check_backend, run_sweep
 
 __all__ = ["run_sizes", "run_values", "run_tables", "run_table7", "table7_rows", "run_collusion_epsilon", "plot_collusion_epsilon",
-           "run_collusion_methods", "run_beyond", "to_pooled_strategies", "ARTEFACTS", "SWEPT"]
+           "run_collusion_methods", "run_beyond", "to_pooled_strategies", "ARTEFACTS", "SWEPT", "CACHED"]
 
 #: Precision of the three-player equilibria behind the strategy tables and Table 7.
 TABLE_EPSILON = 1e-3
@@ -158,28 +157,46 @@ def run_values(out="results/mercer", epsilon=SEED_EPSILON, jobs: int = 1, backen
 
 
 # ----------------------------------------------------------------------------- tables
-def _solutions_for_tables(epsilon):
-    """(label, BuiltGame, strategies, method) for every game the tables read."""
-    sols = {}
+def tables_items(epsilon) -> list:
+    """The solves the tables read: ``((variant, players, collusion, method), solve keywords)``."""
+    items = []
+    for v in ("smh", "mmh"):
+        items.append(((v, 2, None, "lp"), dict(variant=v, players=2, method="lp")))
+        items.append(((v, 2, None, "fp"), dict(variant=v, players=2, method="fp", epsilon=SEED_EPSILON)))
+    for m, eps in (("cfr+", epsilon), ("fp", SEED_EPSILON)):
+        items.append((("mmh", 3, None, m), dict(variant="mmh", players=3, method=m, epsilon=eps,
+                                                time_limit=SOLVE_TIME_LIMIT)))
+        items.append((("mmh", 3, "weak", m), dict(variant="mmh", players=3, method=m, epsilon=max(eps, WEAK_EPSILON),
+                                                  collusion="weak", team=(0, 1), time_limit=SOLVE_TIME_LIMIT)))
+    return items
+
+
+def tables_solution(item):
+    """One solve of :func:`tables_items` (module-level: a sweep pickles it)."""
+    _, kw = item
+    kw = dict(kw)
     with _quiet():
-        for v in ("smh", "mmh"):
-            r = solve(v, 2, "lp")
-            sols[(v, 2, None, "lp")] = r
-            r = solve(v, 2, "fp", epsilon=SEED_EPSILON)
-            sols[(v, 2, None, "fp")] = r
-        for m, eps in (("cfr+", epsilon), ("fp", SEED_EPSILON)):
-            sols[("mmh", 3, None, m)] = solve("mmh", 3, m, epsilon=eps, time_limit=SOLVE_TIME_LIMIT)
-            sols[("mmh", 3, "weak", m)] = solve("mmh", 3, m, epsilon=max(eps, WEAK_EPSILON), collusion="weak",
-                                                team=(0, 1), time_limit=SOLVE_TIME_LIMIT)
-    return sols
+        return solve(kw.pop("variant"), kw.pop("players"), kw.pop("method"), **kw)
 
 
-def run_tables(out="results/mercer", epsilon=TABLE_EPSILON) -> pd.DataFrame:
+def _solutions_for_tables(epsilon, jobs=1, backend=None, scheduler=None, progress=False):
+    """{(variant, players, collusion, method): result} for every game the tables read (whole
+    results with their games: not cached)."""
+    items = tables_items(epsilon)
+    res = _sweep(tables_solution, items, "table solves", None, jobs, backend, scheduler, None, progress)
+    return {key: r for (key, _), r in zip(items, res)}
+
+
+def run_tables(out="results/mercer", epsilon=TABLE_EPSILON, jobs: int = 1, backend: str | None = None,
+               scheduler: str | None = None, progress: bool = True) -> pd.DataFrame:
     """Tables 1-6 and 8 (bet percentages by holding, position, history), ours beside the
     thesis's. Two players: the exact LP equilibrium (and the thesis's fictitious play);
-    three players: CFR+ to NashConv <= ``epsilon`` and fictitious play to the thesis's 0.01."""
+    three players: CFR+ to NashConv <= ``epsilon`` and fictitious play to the thesis's 0.01.
+    ``jobs``, ``backend``, ``scheduler``, ``progress``: see the module (one point per solve; the
+    solves return whole games, so no cache)."""
+    check_backend(backend, scheduler)
     out = ensure_output_dir(out)
-    sols = _solutions_for_tables(epsilon)
+    sols = _solutions_for_tables(epsilon, jobs, backend, scheduler, progress)
     frames = []
     for name, spec in PAPER_TABLES.items():
         for (v, n, coll, m), r in sols.items():
@@ -267,7 +284,14 @@ def table7_rows(variant, epsilon=TABLE_EPSILON) -> list:
     return rows
 
 
-def run_table7(out="results/mercer", variants=("mmh", "smh"), epsilon=TABLE_EPSILON) -> pd.DataFrame:
+def table7_point(item) -> list:
+    """:func:`table7_rows` of one ``(variant, epsilon)`` (module-level: a sweep pickles it)."""
+    return table7_rows(*item)
+
+
+def run_table7(out="results/mercer", variants=("mmh", "smh"), epsilon=TABLE_EPSILON, jobs: int = 1,
+               backend: str | None = None, scheduler: str | None = None, cache=None,
+               progress: bool = True) -> pd.DataFrame:
     """Table 7: payoffs with collusion, strong and weak, public / private / suspicious,
     for every seating of the victim, and their average over seatings (the thesis rotates the
     dealer). Public: all play the collusion equilibrium; private: colluders play it, the
@@ -277,9 +301,12 @@ def run_table7(out="results/mercer", variants=("mmh", "smh"), epsilon=TABLE_EPSI
     The thesis prints Table 7 for 3P-MMH; 3P-SMH is computed too because the printed
     weak-collusion column (x 1e-3) has the size of the 3P-SMH effect, not of 3P-MMH's.
     ``nash_conv`` of a private or suspicious profile is large by construction (one side
-    plays a strategy of the other game); ``solve_nash_conv`` certifies the solves."""
+    plays a strategy of the other game); ``solve_nash_conv`` certifies the solves.
+    ``jobs``, ``backend``, ``scheduler``, ``cache``, ``progress``: see the module (one point per variant)."""
+    check_backend(backend, scheduler)
     out = ensure_output_dir(out)
-    df = pd.DataFrame([r for v in variants for r in table7_rows(v, epsilon)])
+    df = pd.DataFrame(_flat(_sweep(table7_point, [(v, epsilon) for v in variants], "table 7", out, jobs, backend,
+                                   scheduler, cache, progress)))
     # the thesis's layout: A = victim, B and C the next seats, averaged over the three seatings
     avg = (df.groupby(["variant", "kind", "scenario"], sort=False)
            .agg(value_A=("value_A", "mean"), value_B=("value_B", "mean"), value_C=("value_C", "mean"),
@@ -512,4 +539,6 @@ ARTEFACTS = {
     "program_fp": run_program_fp,
 }
 #: The artefacts made of independent solves, run through :func:`guts.studies.sweep.run_sweep`.
-SWEPT = ("values", "collusion_epsilon", "collusion_methods", "beyond", "program_fp")
+SWEPT = ("values", "tables", "table7", "collusion_epsilon", "collusion_methods", "beyond", "program_fp")
+#: The swept artefacts whose points (rows) are cached.
+CACHED = tuple(a for a in SWEPT if a != "tables")
