@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from guts.cli.options import add_out, add_quiet, add_sizes, add_sweep, number_arg, out_folder, sweep_args
-from guts.studies.large_n import DEFAULT_SIZES
+from guts.studies.large_n import DEFAULT_SIZES, MAX_CURVE_SIZE
 
 HELP = "coalition values for large N (pseudo-bloc, refined meshes) into results/large_n.csv"
 DEFAULT_CURVE_SIZES = DEFAULT_SIZES
@@ -10,7 +10,7 @@ DEFAULT_CURVE_SIZES = DEFAULT_SIZES
 
 def add_subparser(subparsers):
     p = subparsers.add_parser("curve", help=HELP, description=HELP)
-    add_sizes(p, DEFAULT_CURVE_SIZES, help="coalition sizes N, e.g. 1-30,50,100,200")
+    add_sizes(p, DEFAULT_CURVE_SIZES, maximum=MAX_CURVE_SIZE, help="coalition sizes N, e.g. 1-30,50,100,200")
     p.add_argument("--points", type=number_arg("points", int, 10), default=100,
                    help="points of the initial scaled mesh")
     p.add_argument("--target-width", type=number_arg("target-width", float, 0.0, strict=True), default=1e-9,

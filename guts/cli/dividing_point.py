@@ -13,13 +13,21 @@ Exit code 0 when the solution is a certified equilibrium, 1 otherwise, 2 on bad 
 from __future__ import annotations
 
 import argparse
+import sys
 from fractions import Fraction
 
-from guts.cli.options import int_arg
+from guts.cli.options import add_quiet, int_arg
 from guts.errors import GutsInputError
 
 HELP = "the patent's betting games (Hundal and Reitzen, US patent 6,129,631) by the dividing-point method: points, value, certificate"
 GAMES = ("a", "b", "c", "d")
+
+
+#: Pots accepted by ``--pot``: the continuum certificate (largest best-response gain, in
+#: floating point) still resolves an equilibrium to 1e-10 on game a from 1e-6 to 1e6 (measured:
+#: gain 3e-11 at 1e6, 1.5e-8 at 1e9; 1e12 and beyond raised SolverError, 1e400 OverflowError).
+MIN_POT, MAX_POT = Fraction(1, 10**6), Fraction(10**6)
+POT_ACCEPTED = f"a number in [{float(MIN_POT):g}, {float(MAX_POT):g}], e.g. 3, 5/2 or 2.5"
 
 
 def parse_pot(text) -> Fraction:
@@ -27,12 +35,19 @@ def parse_pot(text) -> Fraction:
 
     Checked when the command runs (``GutsInputError``, same one-line format as the parser's errors).
     """
+    t = str(text).strip()
+    if len(t) > 40:  # Fraction("1e999999999") would build a billion-digit integer
+        raise GutsInputError(f"--pot {t[:20]}...; accepted: {POT_ACCEPTED}")
     try:
-        v = Fraction(str(text).strip())
-    except (ValueError, ZeroDivisionError):
-        raise GutsInputError(f"--pot {str(text)!r}; accepted: a number > 0, e.g. 3, 5/2 or 2.5") from None
-    if v <= 0:
-        raise GutsInputError(f"--pot {text}; accepted: a number > 0, e.g. 3, 5/2 or 2.5")
+        if "/" not in t:  # decimal forms: range first, so 1e999999999 is not expanded exactly
+            f = float(t)
+            if not float(MIN_POT) <= f <= float(MAX_POT):
+                raise GutsInputError(f"--pot {t}; accepted: {POT_ACCEPTED}")
+        v = Fraction(t)
+    except (ValueError, ZeroDivisionError, OverflowError):
+        raise GutsInputError(f"--pot {t!r}; accepted: {POT_ACCEPTED}") from None
+    if not MIN_POT <= v <= MAX_POT:
+        raise GutsInputError(f"--pot {t}; accepted: {POT_ACCEPTED}")
     return v
 
 
@@ -55,8 +70,15 @@ def add_subparser(poker_subparsers):
                    help="also solve the M-hands-per-player mesh game by the engine's LP (0: no)")
     p.add_argument("--infer", action="store_true", help="read the order from the LP (needs --lp-mesh, "
                    "default 120) instead of the patent's")
+    add_quiet(p)
     p.set_defaults(func=run)
     return p
+
+
+def _stage(args, text: str) -> None:
+    """One line per long stage on stderr (a mesh LP, the order inference), unless --quiet."""
+    if not args.quiet:
+        print(f"guts poker dividing-point: {text} ...", file=sys.stderr, flush=True)
 
 
 def run(args) -> int:
@@ -65,10 +87,16 @@ def run(args) -> int:
     from guts.games.dividing_point.infer import infer_and_solve, same_polynomial
 
     pot = parse_pot(args.pot)
+    mesh = args.lp_mesh or (120 if args.infer else 0)
+    if mesh:  # the mesh game's payoff matrix, M^2 deals of 8 bytes (100 000: 74.5 GiB, measured in issue 20)
+        from guts._validate import check_memory
+
+        check_memory(f"the --lp-mesh {mesh} game", 8.0 * mesh * mesh, "use a smaller --lp-mesh")
     rules = patent_rules(args.game)
     lp = None
     if args.infer:
         mesh = args.lp_mesh or 120
+        _stage(args, f"reading the order from the {mesh}-hand mesh LP (other meshes if it does not certify)")
         io = infer_and_solve(rules, pot, mesh, game=args.game)
         r = io.result
         shape, renaming, same = same_polynomial(rules, patent_layout(args.game), io.layout)
@@ -84,6 +112,8 @@ def run(args) -> int:
         if not r.converged:  # the printed order holds only on an interval of P: say so, then infer
             from guts.games.dividing_point.patent import PATENT_FIGURES, patent_order_interval
 
+            _stage(args, "the printed order does not certify at this pot: computing its interval of P and "
+                         "reading the order from the mesh LP")
             lo, hi = patent_order_interval(args.game)
             r = solve_patent_game(args.game, pot, warn=False, mesh=args.lp_mesh or 120)
             print(f"the patent's order ({PATENT_FIGURES[args.game]}) gives an equilibrium only for "
@@ -92,6 +122,7 @@ def run(args) -> int:
             names = {k: k for k in r.points}
             lp_value = None
         if args.lp_mesh:
+            _stage(args, f"solving the {args.lp_mesh}-hand mesh game by the engine's LP")
             lp = solve_mesh(rules, pot, args.lp_mesh)
         lp_value = lp.value if lp else None
     print(f"game {args.game}: {rules.name}, P = {pot}")

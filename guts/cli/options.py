@@ -32,7 +32,8 @@ from guts.studies.output import AUTO
 from guts.studies.sweep import parse_sizes
 
 __all__ = ["DefaultsFormatter", "int_arg", "number_arg", "jobs_arg", "sizes_arg", "seed_arg", "out_folder",
-           "add_out", "add_jobs", "add_sweep", "sweep_args", "add_seed", "add_quiet", "add_sizes", "add_mesh", "add_size", "OUT_HELP"]
+           "path_arg", "add_out", "add_jobs", "add_sweep", "sweep_args", "add_seed", "add_quiet", "add_sizes",
+           "add_mesh", "add_size", "OUT_HELP"]
 
 
 class DefaultsFormatter(argparse.HelpFormatter):
@@ -114,12 +115,12 @@ def jobs_arg(text):
         raise _accepted(v, accepted) from None
 
 
-def sizes_arg(minimum: int = 1):
+def sizes_arg(minimum: int = 1, maximum: int | None = None):
     """Converter for a list of sizes: ``"1-15"``, ``"2,3,5"`` or ``"1-5,8,10-12"``."""
 
     def conv(text):
         try:
-            return parse_sizes(text, minimum=minimum, name=None)
+            return parse_sizes(text, minimum=minimum, name=None, maximum=maximum)
         except GutsInputError as exc:
             raise argparse.ArgumentTypeError(str(exc)) from None
 
@@ -137,6 +138,14 @@ def seed_arg(text):
         raise _accepted(repr(text), "integers >= 0, or fresh (a new seed, printed)") from None
 
 
+def path_arg(text):
+    """A file or folder path: any non-empty text without NUL bytes (checked for use later)."""
+    t = str(text)
+    if not t.strip() or "\0" in t:
+        raise _accepted(repr(t), "a non-empty path")
+    return t
+
+
 def out_folder(args):
     """The ``out`` of a study: ``AUTO`` when ``--out`` was not given."""
     return AUTO if args.out is None else args.out
@@ -148,7 +157,7 @@ OUT_HELP = ("output folder (default: results/ for the full default run, which re
 
 
 def add_out(p, command: str) -> None:
-    p.add_argument("--out", default=None, metavar="DIR", help=OUT_HELP.format(command=command))
+    p.add_argument("--out", type=path_arg, default=None, metavar="DIR", help=OUT_HELP.format(command=command))
 
 
 def add_jobs(p, what: str = "parallel processes") -> None:
@@ -167,7 +176,7 @@ def add_sweep(p, what: str = "local processes", cache: bool = False, unit: str =
     p.add_argument("--scheduler", default=None, metavar="ADDRESS",
                    help="Dask scheduler address, e.g. tcp://127.0.0.1:8786 (with --backend dask; default: none)")
     if cache:
-        p.add_argument("--cache", default=None, metavar="DIR",
+        p.add_argument("--cache", type=path_arg, default=None, metavar="DIR",
                        help=f"cache of finished {unit}, so an interrupted sweep resumes (default: {cache_default})")
         p.add_argument("--no-cache", action="store_true", help="do not read or write the cache")
 
@@ -191,9 +200,10 @@ def add_quiet(p) -> None:
     p.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
-def add_sizes(p, default: str = "1-15", help: str | None = None, option: str = "--sizes", minimum: int = 1) -> None:
+def add_sizes(p, default: str = "1-15", help: str | None = None, option: str = "--sizes", minimum: int = 1,
+              maximum: int | None = None) -> None:
     # a string default goes through the converter too, and the help shows it as typed
-    p.add_argument(option, type=sizes_arg(minimum), default=default, metavar=option.lstrip("-").upper(),
+    p.add_argument(option, type=sizes_arg(minimum, maximum), default=default, metavar=option.lstrip("-").upper(),
                    help=help or "coalition sizes N, e.g. 1-15, 2,3,5 or 1-5,8")
 
 

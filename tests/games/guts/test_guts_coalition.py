@@ -108,7 +108,7 @@ def test_csv_columns(tmp_path):
     disk = pd.read_csv(tmp_path / "table1.csv")
     required = ["N", "mesh", "opponent_value", "value_lower", "value_upper", "player1_strategy", "bloc_strategy",
                 "pseudo_bloc_strategy", "pseudo_bloc_weight", "player1_support", "coalition_support",
-                "iterations"]
+                "iterations", "status"]
     # the row times go to the meta file: a rerun of the default command leaves the CSV byte-identical
     assert set(required) <= set(disk.columns) and list(disk.columns) == [c for c in TABLE1_COLUMNS if c != "seconds"]
     meta = json.loads((tmp_path / "table1.meta.json").read_text())
