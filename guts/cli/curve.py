@@ -11,12 +11,12 @@ DEFAULT_CURVE_SIZES = DEFAULT_SIZES
 def add_subparser(subparsers):
     p = subparsers.add_parser("curve", help=HELP, description=HELP)
     add_sizes(p, DEFAULT_CURVE_SIZES, maximum=MAX_CURVE_SIZE, help="coalition sizes N, e.g. 1-30,50,100,200")
-    p.add_argument("--points", type=number_arg("points", int, 10), default=100,
-                   help="points of the initial scaled mesh")
+    p.add_argument("--mesh", "--points", dest="points", type=number_arg("mesh", int, 10), default=100,
+                   help="points of the initial scaled mesh (--points: its old name)")
     p.add_argument("--target-width", type=number_arg("target-width", float, 0.0, strict=True), default=1e-9,
                    help="refine until the certified bracket is this narrow")
-    p.add_argument("--max-rounds", type=number_arg("max-rounds", int, 1), default=10,
-                   help="mesh solves per N at most")
+    p.add_argument("--max-iterations", "--max-rounds", dest="max_rounds", type=number_arg("max-iterations", int, 1),
+                   default=10, help="mesh solves per N at most (--max-rounds: its old name)")
     p.add_argument("--study-points", type=number_arg("study-points", int, 0), default=400,
                    help="also solve on a plain scaled mesh of this many points, for the refinement study (0: skip)")
     add_sweep(p, "local processes", cache=True, unit="sizes")

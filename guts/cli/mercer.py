@@ -1,7 +1,7 @@
 """``guts mercer``: Mercer hold'em (Ullman 2015): solve a variant, print the tree sizes.
 
     guts mercer solve smh --players 2 --method lp
-    guts mercer solve mmh --players 3 --method cfr+ --epsilon 0.01 --collusion strong --team 1,2
+    guts mercer solve mmh --players 3 --method cfr+ --target 0.01 --collusion strong --team 1,2
     guts mercer solve smh --players 3 --bets 8      # consistent with the printed 3P-SMH values
     guts mercer sizes
     guts mercer study values [--out results/mercer]   # one artefact of results/mercer/
@@ -66,8 +66,10 @@ def add_subparser(subparsers):
                         "cfr+, dcfr, fp (the fictitious play of Ullman's 2015 program rjullman/poker-nasheq, "
                         "exactly: behaviour averages, its iteration count) or fp-realisation (classical "
                         "fictitious play, mixed-strategy average) (default: lp when exact, else cfr+)")
-    s.add_argument("--epsilon", type=number_arg("epsilon", float, MIN_EPSILON, maximum=MAX_EPSILON), default=None,
-                   help="target for cfr+ and dcfr (NashConv) and fp, fp-realisation (every player's regret); default 0.01")
+    s.add_argument("--target", "--epsilon", dest="target",
+                   type=number_arg("target", float, MIN_EPSILON, maximum=MAX_EPSILON), default=None,
+                   help="stopping target: NashConv for cfr+ and dcfr, every player's regret for fp "
+                        "and fp-realisation (--epsilon: its old name); default 0.01")
     s.add_argument("--collusion", choices=COLLUSION, type=str.lower, default=None,
                    help="3 players only. weak: the colluders pool their payoffs (a three-player game; "
                         "NashConv bounds one player's gain from deviating, not the colluders' joint "
@@ -149,7 +151,7 @@ def run_solve(args) -> int:
         method = "lp" if (args.players == 2 or (args.collusion or "").lower() == "strong") else "cfr+"
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)   # reported below instead
-        r = solve(args.variant, players=args.players, method=method, epsilon=args.epsilon,
+        r = solve(args.variant, players=args.players, method=method, target=args.target,
                   collusion=args.collusion, team=args.team, max_iterations=args.max_iterations,
                   time_limit=args.time_limit, check=args.check, betting=args.betting,
                   bets=args.bets, progress=not args.quiet, threads=args.threads)

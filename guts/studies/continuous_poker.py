@@ -19,6 +19,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from guts.errors import SolverError
 from guts.games.continuous_poker import limit_poker, limit_value, newman, von_neumann
 from guts.studies.output import AUTO, ensure_output_dir, plan_output, save_figure, write_csv, write_meta
 
@@ -219,7 +220,7 @@ def lp_point(item) -> dict:
     L, U, M, K = item
     r = solve_discretised(L, U, M, K)
     if not r.converged:
-        raise RuntimeError(f"LP certificate failed at L={L}, U={U}, M={M}, K={K}")  # pragma: no cover
+        raise SolverError(f"LP certificate failed at L={L}, U={U}, M={M}, K={K}")  # pragma: no cover
     return {"L": L, "U": U, "M": M, "K": r.sizes, "work": M * M * r.sizes, "lp_value": r.value,
             "closed_form_value": r.closed_form_value, "error": r.error,
             "exploitability": r.exploitability, "seconds": r.seconds}

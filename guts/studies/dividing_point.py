@@ -18,7 +18,6 @@ Writes, under ``<out>/dividing_point/`` (each with a ``.meta.json``):
 from __future__ import annotations
 
 import json
-import os
 import time
 
 import numpy as np
@@ -47,7 +46,7 @@ def sweep_point(item) -> tuple:
     r = solve_patent_game(g, pot)
     lp = solve_mesh(patent_rules(g), pot, lp_mesh) if lp_mesh else None
     row = {"game": g, "pot": pot, "value": r.value, "value_exact": r.value_exact,
-           "converged": r.converged, "certificate": r.certificate, "order_ok": r.order_ok,
+           "converged": r.converged, "certificate": r.max_gain, "order_ok": r.order_ok,
            "lp_mesh": lp_mesh, "lp_value": lp.value if lp else np.nan,
            "lp_minus_value": (lp.value - r.value) if lp else np.nan,
            "points": json.dumps({k: round(v, 12) for k, v in r.points.items()}),
@@ -120,7 +119,7 @@ def ordering(games=GAME_NAMES, pots=(1, 3, 10), meshes=(100, 150, 200)):
                 shape, _, same = same_polynomial(rules, patent_layout(g), io.layout)
                 rows.append({"game": g, "pot": pot, "mesh": M, "certified": io.result.converged,
                              "patent_order": bool(shape), "same_E1": bool(same), "value": io.result.value,
-                             "certificate": io.result.certificate, "steps": " ; ".join(io.steps),
+                             "certificate": io.result.max_gain, "steps": " ; ".join(io.steps),
                              "order": io.layout.describe().replace("\n", " / "),
                              "seconds": time.perf_counter() - t0})
     return pd.DataFrame(rows)
@@ -148,7 +147,7 @@ def verdicts(pots=(0.1, 0.3, 1, 3, 10, 60, 100), extended_meshes=tuple(range(80,
         r = solve_patent_game("c", pot, warn=False)
         rows.append({"game": "c", "pot": pot, "mesh": 120 if r.extra else 0, "mesh_used": r.extra.get("mesh", 0),
                      "order": r.extra.get("order", "patent"), "certified": r.converged,
-                     "certified_at_this_mesh": np.nan, "value": r.value, "certificate": r.certificate,
+                     "certified_at_this_mesh": np.nan, "value": r.value, "certificate": r.max_gain,
                      "why_not": "" if r.converged else "not certified",
                      "note": f"patent's order holds for {lo:.4g} <= P <= {hi:.4g}",
                      "seconds": time.perf_counter() - t0})

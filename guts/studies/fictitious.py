@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from guts._names import renamed
 from guts.games.guts.fictitious import fictitious_play, payoff_tensor
 from guts.games.guts.payoffs import symmetric_equilibrium
 from guts.studies.figures import plot_fictitious_play
@@ -49,7 +50,8 @@ def variant_run(item):
                            tol=tol, progress=progress)
 
 
-def run(mesh: int = 101, iterations: int = 50_000, seed: int = 0, out=AUTO, tol: float = 1e-3,
+@renamed(seed="random_state")
+def run(mesh: int = 101, iterations: int = 50_000, random_state: int = 0, out=AUTO, tol: float = 1e-3,
         echo=None, progress: bool = False, jobs: int = 1, backend: str | None = None,
         scheduler: str | None = None) -> pd.DataFrame:
     """Both variants (:data:`VARIANTS`), the CSVs and the figure; returns the summary table.
@@ -58,6 +60,7 @@ def run(mesh: int = 101, iterations: int = 50_000, seed: int = 0, out=AUTO, tol:
     :func:`guts.studies.sweep.run_sweep` (the same rows whatever the backend: each run is
     seeded by ``seed``).
     """
+    seed = random_state  # the files keep the column name "seed"
     check_backend(backend, scheduler)
     plan = plan_output("fp_three_player", out, {"mesh": mesh, "iterations": iterations, "seed": seed, "tol": tol},
                        {"mesh": 101, "iterations": 50_000, "seed": 0, "tol": 1e-3},

@@ -134,7 +134,7 @@ def values_row(item) -> dict:
     """One row of :func:`run_values` (module-level: a sweep pickles it)."""
     v, n, m, eps, opts, note = item
     with _quiet():
-        r = solve(v, n, m, epsilon=eps, **opts)
+        r = solve(v, n, m, target=eps, **opts)
     return _result_row(r, PAPER_VALUES.get((v, n)), note)
 
 
@@ -162,11 +162,11 @@ def tables_items(epsilon) -> list:
     items = []
     for v in ("smh", "mmh"):
         items.append(((v, 2, None, "lp"), dict(variant=v, players=2, method="lp")))
-        items.append(((v, 2, None, "fp"), dict(variant=v, players=2, method="fp", epsilon=SEED_EPSILON)))
+        items.append(((v, 2, None, "fp"), dict(variant=v, players=2, method="fp", target=SEED_EPSILON)))
     for m, eps in (("cfr+", epsilon), ("fp", SEED_EPSILON)):
-        items.append((("mmh", 3, None, m), dict(variant="mmh", players=3, method=m, epsilon=eps,
+        items.append((("mmh", 3, None, m), dict(variant="mmh", players=3, method=m, target=eps,
                                                 time_limit=SOLVE_TIME_LIMIT)))
-        items.append((("mmh", 3, "weak", m), dict(variant="mmh", players=3, method=m, epsilon=max(eps, WEAK_EPSILON),
+        items.append((("mmh", 3, "weak", m), dict(variant="mmh", players=3, method=m, target=max(eps, WEAK_EPSILON),
                                                   collusion="weak", team=(0, 1), time_limit=SOLVE_TIME_LIMIT)))
     return items
 
@@ -242,11 +242,11 @@ def _collusion_solution(v, kind, team, epsilon):
     deviations only)."""
     with _quiet():
         if kind == "strong":
-            res = solve(v, 3, "cfr+", epsilon=epsilon, collusion="strong", team=team,
+            res = solve(v, 3, "cfr+", target=epsilon, collusion="strong", team=team,
                         time_limit=SOLVE_TIME_LIMIT)
             game = _pooled(v, kind, team)
             return game, to_pooled_strategies(res.built, res.strategies, game), res.nash_conv
-        res = solve(v, 3, "cfr+", epsilon=max(epsilon, WEAK_EPSILON), collusion=kind, team=team,
+        res = solve(v, 3, "cfr+", target=max(epsilon, WEAK_EPSILON), collusion=kind, team=team,
                     time_limit=SOLVE_TIME_LIMIT)
         return res.built.game, res.strategies, res.nash_conv
 
@@ -257,7 +257,7 @@ def table7_rows(variant, epsilon=TABLE_EPSILON) -> list:
     Seats are also named cyclically from the victim, as the thesis's dealer rotation does:
     A = the victim, B = the seat after A, C = the seat after B."""
     with _quiet():
-        base = solve(variant, 3, "cfr+", epsilon=epsilon, time_limit=SOLVE_TIME_LIMIT)
+        base = solve(variant, 3, "cfr+", target=epsilon, time_limit=SOLVE_TIME_LIMIT)
     game0, strat0 = base.built.game, base.strategies
     rows = []
     for kind in ("strong", "weak"):
@@ -331,7 +331,7 @@ def collusion_epsilon_rows(item) -> list:
     variant, eps = item
     rows = []
     with _quiet():
-        base = solve(variant, 3, "cfr+", epsilon=eps)
+        base = solve(variant, 3, "cfr+", target=eps)
         for kind in ("weak", "strong"):
             if kind == "weak" and eps < WEAK_EPSILON:
                 continue        # below what CFR reaches on the weak game (WEAK_EPSILON)
@@ -406,7 +406,7 @@ def collusion_methods_rows(item) -> list:
         runs = [("strong", m) for m in METHODS] + [("strong-separate", "cfr+")]
         for kind, m in runs:
             r = exact if (kind, m) == ("strong", "lp") else solve(
-                v, 3, m, epsilon=epsilon, collusion=kind, team=team, time_limit=SOLVE_TIME_LIMIT)
+                v, 3, m, target=epsilon, collusion=kind, team=team, time_limit=SOLVE_TIME_LIMIT)
             if kind == "strong":
                 within = r.certified_lower - 1e-9 <= exact.team_value <= r.certified_upper + 1e-9
             else:
@@ -498,7 +498,7 @@ def beyond_row(item) -> dict:
         exact = n == 2 and size <= LP_MAX_INFO_SETS
         m = "lp" if exact else "cfr+"
         eps = None if exact else (BEYOND_EPSILON_2P if n == 2 else epsilon)
-        r = solve(v, n, m, epsilon=eps, time_limit=None if exact else SOLVE_TIME_LIMIT,
+        r = solve(v, n, m, target=eps, time_limit=None if exact else SOLVE_TIME_LIMIT,
                   cfr_options=None if exact else BEYOND_CFR, **opts)
     row = _result_row(r, note=label)
     row.update(public_states=r.stats.public_states, info_sets=r.stats.info_sets,

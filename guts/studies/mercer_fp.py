@@ -61,10 +61,10 @@ def program_fp_row(case) -> dict:
         game = build_game(variant_rules(variant, players),
                           Collusion(team, collusion) if collusion else None).game
         t0 = time.perf_counter()
-        r = fictitious_play(game, epsilon=eps, averaging="behavioural", max_iterations=MAX_ITERATIONS,
+        r = fictitious_play(game, target=eps, averaging="behavioural", max_iterations=MAX_ITERATIONS,
                             action_priority=program_action_priority)
         sec = time.perf_counter() - t0
-        c = fictitious_play(game, epsilon=eps, averaging="realisation", max_iterations=MAX_ITERATIONS)
+        c = fictitious_play(game, target=eps, averaging="realisation", max_iterations=MAX_ITERATIONS)
     printed = r.regrets[:-1].max(axis=1)
     return dict(game=_label(variant, players, collusion, team), epsilon=eps, source=source,
                 program_iterations=n_ref, iterations=r.num_iter,
@@ -143,7 +143,7 @@ def program_fp_tables(quick: bool = False) -> pd.DataFrame:
             if quick and variant == "mmh" and players == 3:
                 continue
             built = build_game(variant_rules(variant, players), Collusion(team, collusion) if collusion else None)
-            r = fictitious_play(built.game, epsilon=eps, averaging="behavioural", max_iterations=MAX_ITERATIONS,
+            r = fictitious_play(built.game, target=eps, averaging="behavioural", max_iterations=MAX_ITERATIONS,
                                 action_priority=program_action_priority)
             for name in names:
                 df = table_frame(name, built, r.strategies, method="fp")
