@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 
 from guts._validate import available_cores
-from guts.cli.options import add_quiet, int_arg, number_arg, path_arg
+from guts.cli.options import add_quiet, add_sweep, int_arg, number_arg, path_arg, sweep_args
 
 #: Mirrors guts.games.mercer.solve.METHODS / COLLUSION (kept here: the cli imports games lazily).
 METHODS = ("lp", "cfr+", "dcfr", "fp", "fp-realisation")
@@ -98,13 +98,16 @@ def add_subparser(subparsers):
     z = sub.add_parser("sizes", help="tree sizes of SMH / MMH with 2 and 3 players",
                        description="Public states, information sets and deals of the four variants.")
     z.set_defaults(func=run_sizes)
-    from guts.studies.mercer import ARTEFACTS
+    from guts.studies.mercer import ARTEFACTS, SWEPT
 
     a = sub.add_parser("study", help="write one artefact of results/mercer/ (sizes, values, tables, ...)",
                        description="Compute one artefact of the Mercer hold'em study and write it (CSV/PNG "
                                    "with a .meta.json) under --out.")
     a.add_argument("artefact", choices=sorted(ARTEFACTS), help="the artefact")
     a.add_argument("--out", type=path_arg, default="results/mercer", help="output folder (default results/mercer)")
+    add_sweep(a, "local processes (artefacts " + ", ".join(SWEPT) + ")", cache=True, unit="solves",
+              cache_default="OUT/.cache")
+    add_quiet(a)
     a.set_defaults(func=run_study)
     return p
 
@@ -115,10 +118,22 @@ def run_study(args) -> int:
 
     import pandas as pd
 
-    from guts.studies.mercer import ARTEFACTS
+    from guts.errors import GutsInputError
+    from guts.studies.mercer import ARTEFACTS, CACHED, SWEPT
 
+    kw = {}
+    if args.artefact in SWEPT:
+        kw = dict(sweep_args(args), progress=not args.quiet)
+        if args.artefact not in CACHED:
+            if args.cache:
+                raise GutsInputError(f"--cache with artefact {args.artefact!r} (its solves are not cached); "
+                                     f"accepted: {', '.join(CACHED)}")
+            kw.pop("cache")
+    elif args.jobs != 1 or args.backend or args.scheduler:
+        raise GutsInputError(f"artefact {args.artefact!r} is not a sweep (--jobs, --backend, --scheduler); "
+                             f"accepted: {', '.join(SWEPT)}")
     t0 = time.perf_counter()
-    df = ARTEFACTS[args.artefact](args.out)
+    df = ARTEFACTS[args.artefact](args.out, **kw)
     with pd.option_context("display.width", 200, "display.max_columns", 30, "display.max_rows", 200):
         print(df.to_string(index=False))
     print(f"wall time {time.perf_counter() - t0:.1f} s", file=sys.stderr)
