@@ -17,6 +17,7 @@ True
 """
 from __future__ import annotations
 
+from guts.games.guts.result import OneVsCoalition
 from guts.engine.tolerances import MAX_FIXED_POINT_TOL
 
 import time
@@ -27,7 +28,7 @@ import numpy as np
 from guts._names import renamed
 from guts._validate import check_choice, check_int, check_memory, check_positive_float
 from guts.games.guts.strategies import STRUCTURES, coalition_profiles, count_profiles, resolve_grid
-from guts.engine.recursive import (METHODS, SOLVERS, Certificate, CertifiedInterval, FixedPointResult,
+from guts.engine.recursive import (METHODS, SOLVERS, Certificate, FixedPointResult,
                                    solve_both_sides, support)
 from guts.engine.tolerances import FIXED_POINT_TOL
 from guts.games.guts.stage import GutsStage
@@ -37,7 +38,7 @@ __all__ = ["CoalitionResult", "solve_coalition", "coalition_stage", "format_prof
 
 
 @dataclass(frozen=True)
-class CoalitionResult(CertifiedInterval):
+class CoalitionResult(OneVsCoalition):
     """Solution of the 1 v. N recursive game.
 
     Attributes
@@ -104,21 +105,6 @@ class CoalitionResult(CertifiedInterval):
     player1_grid: np.ndarray = field(repr=False)
     coalition_profiles: np.ndarray = field(repr=False)
 
-
-    @property
-    def value(self) -> float:
-        """Player 1's value (the :class:`~guts.engine.result.Result` protocol)."""
-        return self.player1_value
-
-    @property
-    def values(self) -> tuple:
-        """``(player1_value, coalition_value)``: what each side forces from its own termination value."""
-        return (self.player1_value, self.coalition_value)
-
-    @property
-    def strategies(self) -> tuple:
-        """``(player1_strategy, coalition_strategy)``."""
-        return (self.player1_strategy, self.coalition_strategy)
 
     @property
     def epsilon(self) -> float:

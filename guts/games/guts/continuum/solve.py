@@ -3,6 +3,7 @@
 """
 from __future__ import annotations
 
+from guts.games.guts.result import OneVsCoalition
 from guts.engine.tolerances import MAX_GAP_TOL
 
 import math
@@ -15,7 +16,7 @@ from scipy.optimize import minimize
 
 from guts._names import renamed
 from guts._validate import check_int, check_positive_float, check_thresholds
-from guts.engine.recursive import CertifiedInterval, certificate_problem, fixed_point
+from guts.engine.recursive import certificate_problem, fixed_point
 from guts.engine.tolerances import SUPPORT_TOL
 from guts.errors import ConvergenceWarning
 from guts.games.guts.payoffs import alpha_matrix, beta_matrix
@@ -29,7 +30,7 @@ from guts.games.guts.continuum.oracle import _double_oracle, _initial_sets
 
 
 @dataclass(frozen=True)
-class ContinuumResult(CertifiedInterval):
+class ContinuumResult(OneVsCoalition):
     """The 1 v. N pseudo-bloc recursive game without a mesh.
 
     Attributes
@@ -101,21 +102,6 @@ class ContinuumResult(CertifiedInterval):
     certificate_lower: ContinuumCertificate = field(repr=False)
     certificate_upper: ContinuumCertificate = field(repr=False)
 
-
-    @property
-    def value(self) -> float:
-        """Player 1's value (the :class:`~guts.engine.result.Result` protocol)."""
-        return self.player1_value
-
-    @property
-    def values(self) -> tuple:
-        """``(player1_value, coalition_value)``: what each side forces from its own termination value."""
-        return (self.player1_value, self.coalition_value)
-
-    @property
-    def strategies(self) -> tuple:
-        """``(player1_strategy, coalition_strategy)``."""
-        return (self.player1_strategy, self.coalition_strategy)
 
     @property
     def method(self) -> str:

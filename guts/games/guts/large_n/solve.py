@@ -3,6 +3,7 @@
 """
 from __future__ import annotations
 
+from guts.games.guts.result import OneVsCoalition
 from guts.engine.tolerances import MAX_FIXED_POINT_TOL
 
 import math
@@ -13,7 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from guts._validate import check_int, check_positive_float
-from guts.engine.recursive import CertifiedInterval, FixedPointResult, solve_both_sides, support
+from guts.engine.recursive import FixedPointResult, solve_both_sides, support
 from guts.engine.tolerances import SUPPORT_TOL
 from guts.errors import ConvergenceWarning
 from guts.games.guts.pseudo_bloc import PseudoBlocStage
@@ -25,7 +26,7 @@ HELD_WARNING_WIDTH = 1e-8
 
 
 @dataclass(frozen=True)
-class LargeNResult(CertifiedInterval):
+class LargeNResult(OneVsCoalition):
     """The 1 v. N pseudo-bloc game on one threshold mesh.
 
     Attributes
@@ -77,21 +78,6 @@ class LargeNResult(CertifiedInterval):
     player1: FixedPointResult = field(repr=False)
     coalition: FixedPointResult = field(repr=False)
 
-
-    @property
-    def value(self) -> float:
-        """Player 1's value (the :class:`~guts.engine.result.Result` protocol)."""
-        return self.player1_value
-
-    @property
-    def values(self) -> tuple:
-        """``(player1_value, coalition_value)``: what each side forces from its own termination value."""
-        return (self.player1_value, self.coalition_value)
-
-    @property
-    def strategies(self) -> tuple:
-        """``(player1_strategy, coalition_strategy)``."""
-        return (self.player1_strategy, self.coalition_strategy)
 
     @property
     def method(self) -> str:
