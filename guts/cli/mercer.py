@@ -12,7 +12,7 @@ import argparse
 
 from guts.cli.options import add_quiet, int_arg, number_arg
 
-#: Mirrors guts.games.mercer.solve.METHODS / COLLUSION (kept here: the cli imports games lazily).
+#: Mirrors guts.games.poker.mercer.solve.METHODS / COLLUSION (kept here: the cli imports games lazily).
 METHODS = ("lp", "cfr+", "dcfr", "fp", "fp-realisation")
 COLLUSION = ("weak", "strong", "strong-separate")
 
@@ -114,7 +114,7 @@ def run_solve(args) -> int:
     import warnings
 
     from guts.errors import ConvergenceWarning
-    from guts.games.mercer import solve
+    from guts.games.poker.mercer import solve
 
     method = args.method
     if method is None:
@@ -148,7 +148,7 @@ def run_solve(args) -> int:
 
 
 def run_sizes(args) -> int:
-    from guts.games.mercer import build_game, variant_rules
+    from guts.games.poker.mercer import build_game, variant_rules
 
     print(f"{'variant':10s} {'public states':>13s} {'decisions':>9s} {'info sets':>9s} {'deals':>6s} "
           f"{'thesis tree nodes':>15s}")

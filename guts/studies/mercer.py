@@ -18,10 +18,10 @@ import pandas as pd
 
 from guts.engine.extensive import expected_values
 from guts.errors import ConvergenceWarning
-from guts.games.mercer import Collusion, build_game, variant_rules
-from guts.games.mercer.paper import PAPER_TABLE7, PAPER_TABLE7_ERROR, PAPER_TABLES, PAPER_VALUES
-from guts.games.mercer.solve import br_gains, solve
-from guts.games.mercer.tables import add_equilibrium_ranges, table_frame
+from guts.games.poker.mercer import Collusion, build_game, variant_rules
+from guts.games.poker.mercer.paper import PAPER_TABLE7, PAPER_TABLE7_ERROR, PAPER_TABLES, PAPER_VALUES
+from guts.games.poker.mercer.solve import br_gains, solve
+from guts.games.poker.mercer.tables import add_equilibrium_ranges, table_frame
 from guts.studies.mercer_fp import run_program_fp
 from guts.studies.output import ensure_output_dir, peak_rss_mb, save_figure, write_csv, write_meta
 
@@ -336,7 +336,7 @@ def run_collusion_methods(out="results/mercer", variants=("smh", "mmh"), epsilon
     Nash equilibrium) is listed beside it: its NashConv bounds unilateral deviations only,
     and ``within_certificate`` there asks whether its team value happens to lie within its
     NashConv of the team's."""
-    from guts.games.mercer.solve import METHODS
+    from guts.games.poker.mercer.solve import METHODS
 
     out = ensure_output_dir(out)
     rows = []
@@ -431,7 +431,7 @@ def run_beyond(out="results/mercer", epsilon=SEED_EPSILON, cases=BEYOND) -> pd.D
                note="fixed = the thesis's model (each player puts in one allowed amount or folds, "
                     "nobody has to match); with a free check, checking guarantees every player his "
                     "showdown equity, so the 2P value is exactly 0; limit = call/raise (module "
-                    "guts.games.mercer.rules); peak_rss_mb: this process's peak resident memory "
+                    "guts.games.poker.rules); peak_rss_mb: this process's peak resident memory "
                     "after the row's solve (monotone over the rows); a solve capped by "
                     "SOLVE_TIME_LIMIT has converged=False and reports the NashConv it reached")
     return df

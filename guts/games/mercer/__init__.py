@@ -1,13 +1,8 @@
-"""Mercer hold'em and other hold'em-like games built from a deck, rounds and an evaluator
-(Ullman 2015: Standard and Multiround Mercer Hold'em, 2 and 3 players, collusion)."""
-from .cards import Deck
-from .evaluators import HandEvaluator, holdem_evaluator, mercer_evaluator
-from .rules import Round, Rules, mmh_rules, smh_rules, variant_rules
-from .builder import BuiltGame, Collusion, TreeStats, build_game
-from .solve import MercerResult, solve
-
-__all__ = [
-    "Deck", "HandEvaluator", "mercer_evaluator", "holdem_evaluator",
-    "Round", "Rules", "smh_rules", "mmh_rules", "variant_rules",
-    "build_game", "BuiltGame", "Collusion", "TreeStats", "solve", "MercerResult",
-]
+"""Alias of :mod:`guts.games.poker.mercer`: Mercer hold'em moved into the poker family, whose
+generic builder it shares (issue 24); ``guts.games.mercer`` and its submodules still import.
+Each submodule here IS the module of its new home (``sys.modules`` alias)."""
+# the alias submodules are loaded first, so that the public names below (e.g. the function
+# ``solve``) are not replaced by the submodule of the same name on a later import
+from . import builder, cards, eqrange, evaluators, paper, rules, solve, tables  # noqa: F401
+from guts.games.poker.mercer import *  # noqa: F401,F403,E402
+from guts.games.poker.mercer import __all__  # noqa: F401,E402

@@ -1,0 +1,136 @@
+"""Payoff evaluators: the strength of a player's best hand from his private and shared
+cards (Ullman 2015, §3.2 "the payoff evaluator", §4.2 and footnote 4).
+
+The Mercer ranking (four cards, no suits): four of a kind > three of a kind > two pair >
+pair > high card; within a category the ranks are compared ordered by multiplicity, then
+by rank (the original program's ``FourCardEvaluator``: trips then kicker, high pair then
+low pair, pair then kickers high to low, high cards high to low). Equal strengths split
+the pot.
+
+The hold'em-style evaluator (five cards, optional straights and flushes) uses the usual
+categories: high card < pair < two pair < trips < straight < flush < full house < quads <
+straight flush (< five of a kind, possible only with five or more copies).
+
+Strengths are plain integers, larger is better, equal means a tie.
+"""
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from dataclasses import dataclass
+
+from guts._validate import check_int
+from guts.errors import GutsInputError
+
+__all__ = ["HandEvaluator", "mercer_evaluator", "holdem_evaluator"]
+
+# category order (index = strength of the category)
+_HIGH, _PAIR, _TWO_PAIR, _TRIPS, _STRAIGHT, _FLUSH, _FULL, _QUADS, _SFLUSH, _FIVE = range(10)
+CATEGORY_NAMES = ("high card", "pair", "two pair", "three of a kind", "straight", "flush",
+                  "full house", "four of a kind", "straight flush", "five of a kind")
+
+
+def _pattern_category(counts: tuple) -> int:
+    """Category of a multiplicity pattern (sorted decreasing), ignoring straights/flushes."""
+    top = counts[0]
+    if top >= 5:
+        return _FIVE
+    if top == 4:
+        return _QUADS
+    if top == 3:
+        return _FULL if len(counts) > 1 and counts[1] >= 2 else _TRIPS
+    if top == 2:
+        return _TWO_PAIR if len(counts) > 1 and counts[1] == 2 else _PAIR
+    return _HIGH
+
+
+@dataclass(frozen=True)
+class HandEvaluator:
+    """Best ``hand_size``-card hand out of a player's private and shared cards.
+
+    Parameters
+    ----------
+    hand_size : int
+        Cards in a hand (4 for Mercer hold'em, 5 for hold'em).
+    straights : bool
+        Count ``hand_size`` consecutive ranks as a straight (ace also low when 14 and
+        2.. are in play).
+    flushes : bool
+        Count ``hand_size`` cards of one suit as a flush (needs a deck with suits).
+
+    Examples
+    --------
+    >>> ev = mercer_evaluator()
+    >>> ev.strength((3, 3, 6, 2)) > ev.strength((2, 2, 6, 5))     # pair of 3s beats pair of 2s
+    True
+    >>> ev.strength((2, 2, 3, 3)) > ev.strength((6, 6, 5, 4))     # two pair beats a pair
+    True
+    >>> ev.strength((4, 4, 6, 2)) > ev.strength((4, 4, 5, 3))     # kickers: 6 beats 5
+    True
+    >>> ev.strength((4, 2, 5, 6)) == ev.strength((6, 5, 4, 2))    # order does not matter
+    True
+    """
+
+    hand_size: int = 4
+    straights: bool = False
+    flushes: bool = False
+
+    def __post_init__(self):
+        check_int("hand_size", self.hand_size, 1, 7)
+
+    def strength(self, ranks, suits=None) -> int:
+        """Strength of exactly ``hand_size`` cards (ranks, and suits when flushes count)."""
+        ranks = tuple(int(r) for r in ranks)
+        if len(ranks) != self.hand_size:
+            raise GutsInputError(f"a hand has {self.hand_size} cards; got {len(ranks)}")
+        cnt = Counter(ranks)
+        # ranks ordered by multiplicity, then by rank (the thesis's tie-break)
+        order = sorted(cnt, key=lambda r: (cnt[r], r), reverse=True)
+        pattern = tuple(cnt[r] for r in order)
+        cat = _pattern_category(pattern)
+        kickers = [r for r in order]
+        if len(cnt) == self.hand_size and self.hand_size >= 2:
+            straight_top = None
+            if self.straights:
+                s = sorted(cnt)
+                if s[-1] - s[0] == self.hand_size - 1:
+                    straight_top = s[-1]
+                elif 14 in cnt and s[:-1] == list(range(2, 2 + self.hand_size - 1)):
+                    straight_top = s[-2]           # the wheel: ace plays low
+            flush = bool(self.flushes and suits is not None and len(set(suits)) == 1)
+            if straight_top is not None and flush:
+                cat, kickers = _SFLUSH, [straight_top]
+            elif flush:
+                cat = _FLUSH
+            elif straight_top is not None:
+                cat, kickers = _STRAIGHT, [straight_top]
+        value = cat
+        for i in range(self.hand_size):
+            value = value * 16 + (kickers[i] if i < len(kickers) else 0)
+        return value
+
+    def best(self, ranks, suits=None) -> int:
+        """Strength of the best ``hand_size``-card hand among the given cards."""
+        ranks = tuple(ranks)
+        if len(ranks) < self.hand_size:
+            raise GutsInputError(
+                f"a {self.hand_size}-card hand needs at least {self.hand_size} cards; got {len(ranks)}")
+        if len(ranks) == self.hand_size:
+            return self.strength(ranks, suits)
+        idx = range(len(ranks))
+        return max(self.strength([ranks[i] for i in c], None if suits is None else [suits[i] for i in c])
+                   for c in itertools.combinations(idx, self.hand_size))
+
+    def category(self, strength: int) -> str:
+        """Name of the category of a strength returned by :meth:`strength`."""
+        return CATEGORY_NAMES[strength // 16 ** self.hand_size]
+
+
+def mercer_evaluator() -> HandEvaluator:
+    """The thesis's four-card evaluator (no straights, no flushes)."""
+    return HandEvaluator(4, straights=False, flushes=False)
+
+
+def holdem_evaluator() -> HandEvaluator:
+    """Five-card hold'em-style evaluator: best five cards, straights and flushes count."""
+    return HandEvaluator(5, straights=True, flushes=True)
