@@ -1,8 +1,15 @@
 """Alias of :mod:`guts.games.poker.mercer`: Mercer hold'em moved into the poker family, whose
-generic builder it shares (issue 24); ``guts.games.mercer`` and its submodules still import.
-Each submodule here IS the module of its new home (``sys.modules`` alias)."""
-# the alias submodules are loaded first, so that the public names below (e.g. the function
-# ``solve``) are not replaced by the submodule of the same name on a later import
-from . import builder, cards, eqrange, evaluators, paper, rules, solve, tables  # noqa: F401
+generic builder it shares (issue 24); ``guts.games.mercer`` and its old submodules still
+import, each as the very module of its new home (registered in ``sys.modules``; no files
+here, so that git follows the moved files)."""
+import importlib as _importlib
+import sys as _sys
+
+for _sub, _home in (("builder", "guts.games.poker.builder"), ("rules", "guts.games.poker.rules"),
+                    ("cards", "guts.games.poker.cards"), ("evaluators", "guts.games.poker.evaluators"),
+                    ("solve", "guts.games.poker.mercer.solve"), ("tables", "guts.games.poker.mercer.tables"),
+                    ("paper", "guts.games.poker.mercer.paper"), ("eqrange", "guts.games.poker.mercer.eqrange")):
+    _sys.modules[f"{__name__}.{_sub}"] = _importlib.import_module(_home)
+
 from guts.games.poker.mercer import *  # noqa: F401,F403,E402
 from guts.games.poker.mercer import __all__  # noqa: F401,E402

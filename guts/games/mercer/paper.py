@@ -1,1 +1,0 @@
-import importlib, sys; sys.modules[__name__] = importlib.import_module("guts.games.poker.mercer.paper")  # alias, see __init__
