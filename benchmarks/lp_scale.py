@@ -15,7 +15,8 @@ CPU count and load average at start and end) and prints the table.
 * ``mercer``: two-player Mercer hold'em variants (Ullman 2015, and the variants beyond
   it): the memory estimate of the sequence-form LP (computed before building it) and,
   where it is solved here, the time, value and certificate (``--large`` adds the
-  20 400-information-set 2P-MMH limit game with a check, a few minutes).
+  20 400-information-set 2P-MMH limit game with a check, a few minutes; ``--xlarge`` the
+  54 225-information-set 2P-MMH fixed game with a check, about 8 minutes under load).
 """
 from __future__ import annotations
 
@@ -32,11 +33,11 @@ MESH = [  # (min_bet, max_bet, hands, sizes)
     (0.5, 2.0, 400, 8),
 ]
 MESH_QUICK = [(1.0, 1.0, 100, 1), (0.5, 2.0, 80, 4)]
-MERCER = [  # (label, variant, rules, solve here: "yes" / "large" / "no")
+MERCER = [  # (label, variant, rules, solve here: "yes" / "large" / "xlarge" / "no")
     ("2P-MMH paper (fixed bet 4, no check)", "mmh", {}, "yes"),
     ("2P-MMH limit (call / raise 4)", "mmh", dict(betting="limit"), "yes"),
     ("2P-MMH limit, check allowed", "mmh", dict(betting="limit", check=True), "large"),
-    ("2P-MMH fixed, check allowed", "mmh", dict(check=True), "no"),
+    ("2P-MMH fixed, check allowed", "mmh", dict(check=True), "xlarge"),
     ("2P-MMH limit, raise 4 or 8", "mmh", dict(betting="limit", bets=(4.0, 8.0)), "no"),
 ]
 
@@ -63,7 +64,7 @@ def mesh_rows(cases):
     return rows
 
 
-def mercer_rows(large):
+def mercer_rows(large, xlarge=False):
     from guts.engine.extensive import solve_sequence_form_lp
     from guts.engine.extensive.lp import lp_memory_estimate
     from guts.games.poker.mercer import build_game, variant_rules
@@ -75,7 +76,7 @@ def mercer_rows(large):
         nnz, need = lp_memory_estimate(built.game)
         row = dict(family="mercer", case=label, info_sets=built.stats.info_sets,
                    lp_nonzeros_estimate=nnz, lp_memory_estimate_gb=need / 2**30)
-        if when == "yes" or (when == "large" and large):
+        if when == "yes" or (when == "large" and large) or (when == "xlarge" and xlarge):
             t0 = time.perf_counter()
             r = solve_sequence_form_lp(built.game)
             row.update(new_seconds=time.perf_counter() - t0, new_value=r.value,
@@ -98,15 +99,17 @@ def main(argv=None) -> int:
     ap.add_argument("--out", default="results")
     ap.add_argument("--quick", action="store_true", help="small meshes, small Mercer games")
     ap.add_argument("--large", action="store_true", help="also the 20 400-information-set Mercer LP")
+    ap.add_argument("--xlarge", action="store_true",
+                    help="also the 54 225-information-set Mercer LP (~8 min, ~0.75 GB)")
     args = ap.parse_args(argv)
     out = ensure_output_dir(args.out)
     load_start = [round(x, 2) for x in os.getloadavg()]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
-        rows = mesh_rows(MESH_QUICK if args.quick else MESH) + mercer_rows(args.large and not args.quick)
+        rows = mesh_rows(MESH_QUICK if args.quick else MESH) + mercer_rows(args.large and not args.quick, args.xlarge and not args.quick)
     df = pd.DataFrame(rows)
     write_csv(df, out / "benchmarks_lp_scale.csv")
-    write_meta(out / "benchmarks_lp_scale.csv", {"quick": args.quick, "large": args.large},
+    write_meta(out / "benchmarks_lp_scale.csv", {"quick": args.quick, "large": args.large, "xlarge": args.xlarge},
                command="python benchmarks/lp_scale.py " + " ".join(argv if argv is not None else sys.argv[1:]),
                machine=f"{platform.machine()} {platform.processor() or platform.platform()}",
                cpus=os.cpu_count(), load_average_start=load_start,

@@ -97,7 +97,6 @@ def main(argv=None) -> int:
     load_start = list(os.getloadavg())
     cases = CASES[:3] if args.quick else CASES
     rows = []
-    load_start = [round(x, 2) for x in os.getloadavg()]   # a shared machine: times scale with the load
     for case in cases:
         for method in METHODS:
             r = run_case(case, method, args.epsilon, args.time_limit)
@@ -135,8 +134,7 @@ def main(argv=None) -> int:
     extra["load_average_end"] = list(os.getloadavg())
     extra["jit_warm_up"] = "excluded: every worker solves 2P-SMH and 3P-SMH first, untimed"
     write_meta(out / "benchmarks.csv", {"epsilon": args.epsilon, "quick": args.quick,
-                                        "time_limit": args.time_limit, "cpus": os.cpu_count()},
-               load_average_start=load_start, load_average_end=[round(x, 2) for x in os.getloadavg()], **extra)
+                                        "time_limit": args.time_limit, "cpus": os.cpu_count()}, **extra)
     print(df.drop(columns=["values"]).to_string(index=False))
     for k, v in extra.items():
         print(k, v)

@@ -46,22 +46,23 @@ DOCUMENTED_COMMANDS = [
     ("guts poker continuous --no-limit --certify", "Newman's no-limit poker, certified"),
     ("guts poker dividing-point b --pot 3 --lp-mesh 200", "the patent's game b, with the 200-hand mesh LP"),
     ("guts poker dividing-point b --pot 3 --infer", "game b, order read from the mesh LP"),
+    ("guts poker dividing-point c --pot 0.3", "game c outside the printed order's interval of P"),
     ("guts holdem solve --max-raise 40", "hold'em raise game, R = 40"),
     ("guts holdem solve --max-raise 6 --reraise 5,10,20,40,80,160", "raise game with Bob's re-raises"),
     ("guts mercer solve mmh --players 3 --method cfr+ --epsilon 0.01", "3P multiround Mercer hold'em, CFR+"),
     ("guts mercer solve smh --players 3 --collusion strong --team 1,2", "3P standard Mercer, strong collusion"),
     ("guts continuum --no-refinement", "the continuum table"),
     ("guts continuum --sizes 2-5 --meshes 21,51,101", "continuum and mesh refinement, small"),
-    ("guts continuum", "continuum table, mesh refinement and figure (1 process)"),
-    ("guts curve --jobs 2", "54 coalition sizes up to N = 100 000, 2 processes"),
     ("guts fit", "the value-curve fit (Buck et al. 2022, section 5)"),
     ("python experiments/teams.py", "m v. n teams"),
     ("python experiments/figures_1_2.py", "Figures 1-2 of Buck et al. (2022)"),
     ("python experiments/fp_three_player.py", "three-player fictitious play, 50 000 steps"),
+    ("python experiments/holdem_raise_game.py", "the R = 40 raise-game artefacts"),
+    ("guts continuum", "continuum table, mesh refinement and figure (1 process)"),
+    ("guts curve --jobs 2", "54 coalition sizes up to N = 100 000, 2 processes"),
     ("python experiments/full_vs_pseudo_bloc.py", "full against pseudo-bloc coalitions (peak ~2 GB)"),
     ("python experiments/dividing_point.py", "the dividing-point artefacts"),
     ("python experiments/holdem_equities.py", "exact preflop equities (tables)"),
-    ("python experiments/holdem_raise_game.py", "the R = 40 raise-game artefacts"),
     ("python experiments/holdem_reraise.py", "the re-raise game artefacts"),
     ("python benchmarks/holdem_scaling.py", "hold'em LP scaling benchmark"),
 ]
@@ -95,12 +96,12 @@ def time_command(command: str, cwd=None, env=None) -> dict:
 
 def documented_table(rows) -> str:
     """The markdown table of ``rows`` (from :func:`time_command`) for ``docs/performance.md``."""
-    lines = ["| command | what | wall (s) | CPU (s) | load before -> after | cores | measured (UTC) |",
+    lines = ["| command | what | wall (s) | CPU (s) | load before -> after | cores | measured (UTC), commit |",
              "| --- | --- | --- | --- | --- | --- | --- |"]
     for r in rows:
         lines.append(f"| `{r['command']}` | {r['what']} | {r['wall_seconds']:.1f} | "
                      f"{r['cpu_seconds']:.1f} | {r['load1_before']:.1f} -> {r['load1_after']:.1f} | {r['cores']} | "
-                     f"{r['when_utc']} |")
+                     f"{r['when_utc']}, {r.get('commit', '')} |")
     return "\n".join(lines)
 
 
@@ -111,6 +112,8 @@ def run_documented(root: Path) -> list[dict]:
     rows = []
     with tempfile.TemporaryDirectory(prefix="guts-timings-") as tmp:
         scratch = Path(tmp) / "repo"
+        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=root, capture_output=True,
+                                text=True).stdout.strip()
         subprocess.run(["git", "worktree", "add", "--detach", str(scratch), "HEAD"], cwd=root, check=True,
                        capture_output=True)
         try:
@@ -118,11 +121,18 @@ def run_documented(root: Path) -> list[dict]:
             for command, what in DOCUMENTED_COMMANDS:
                 r = time_command(command, cwd=scratch, env=env)
                 r["command"], r["what"] = command, what
+                r["commit"] = commit
                 rows.append(r)
                 print(f"{r['wall_seconds']:8.1f} s wall {r['cpu_seconds']:8.1f} s CPU  load {r['load1_before']:.1f}"
                       f" -> {r['load1_after']:.1f}  exit {r['exit_code']}  {command}", flush=True)
+                _publish(root, rows)  # after every command: an interrupted run keeps what it measured
         finally:
             subprocess.run(["git", "worktree", "remove", "--force", str(scratch)], cwd=root, capture_output=True)
+    return rows
+
+
+def _publish(root: Path, rows) -> None:
+    """Write results/timings.csv and the table in docs/performance.md (each atomically)."""
     target = root / "results" / "timings.csv"
     tmp = target.with_suffix(".csv.tmp")
     with tmp.open("w", newline="") as fh:
@@ -139,7 +149,6 @@ def run_documented(root: Path) -> list[dict]:
         tmp_page = page.with_suffix(".md.tmp")
         tmp_page.write_text(new, encoding="utf-8")
         os.replace(tmp_page, page)
-    return rows
 
 
 def main(argv=None) -> int:

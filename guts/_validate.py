@@ -56,15 +56,32 @@ def check_thresholds(name: str, values) -> np.ndarray:
     return arr
 
 
-def check_positive_float(name: str, value, allow_zero: bool = False) -> float:
-    """Return ``value`` as a finite float > 0 (or >= 0) or raise ``GutsInputError``."""
+def check_positive_float(name: str, value, allow_zero: bool = False, maximum: float | None = None) -> float:
+    """Return ``value`` as a finite float > 0 (or >= 0), at most ``maximum``, or raise ``GutsInputError``.
+
+    Booleans are refused (``True`` is not a tolerance).
+    """
+    rng = f"{'>=' if allow_zero else '>'} 0" + ("" if maximum is None else f" and <= {maximum:g}")
+    if isinstance(value, (bool, np.bool_)):
+        raise GutsInputError(f"{name} must be a finite number {rng}; got {value!r}")
     try:
         v = float(value)
-    except (TypeError, ValueError):
-        raise GutsInputError(f"{name} must be a number; got {value!r}") from None
-    if not math.isfinite(v) or v < 0 or (v == 0 and not allow_zero):
-        raise GutsInputError(f"{name} must be a finite number {'>=' if allow_zero else '>'} 0; got {value!r}")
+    except (TypeError, ValueError, OverflowError):
+        raise GutsInputError(f"{name} must be a number {rng}; got {value!r}") from None
+    if not math.isfinite(v) or v < 0 or (v == 0 and not allow_zero) or (maximum is not None and v > maximum):
+        raise GutsInputError(f"{name} must be a finite number {rng}; got {value!r}")
     return v
+
+
+def check_bool(name: str, value) -> bool:
+    """Return ``value`` if it is a real boolean (``True``/``False``, numpy's too), else ``GutsInputError``.
+
+    Strict on purpose: ``check="no"`` is a non-empty string, hence truthy; accepting it would
+    turn on what the caller asked to turn off.
+    """
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    raise GutsInputError(f"{name} must be True or False; got {value!r}")
 
 
 def check_matrix(name: str, m) -> np.ndarray:
@@ -100,15 +117,56 @@ def _parse_bytes(text: str) -> int:
     return int(value)
 
 
+def memory_limits() -> dict:
+    """Hard limits on this process's memory: ``{"ulimit -v": bytes, "cgroup memory.max": bytes}``.
+
+    ``RLIMIT_AS`` (``ulimit -v``) bounds the address space, the cgroup v2 ``memory.max``
+    (or v1 ``memory.limit_in_bytes``) the resident memory of the container; absent or
+    unlimited ones are left out.
+    """
+    limits = {}
+    try:
+        import resource
+
+        soft = resource.getrlimit(resource.RLIMIT_AS)[0]
+        if soft not in (resource.RLIM_INFINITY, -1) and soft > 0:
+            limits["ulimit -v"] = int(soft)
+    except (ImportError, OSError, ValueError):  # pragma: no cover - not POSIX
+        pass
+    for path in ("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"):
+        try:
+            text = open(path).read().strip()
+        except OSError:
+            continue
+        if text.isdigit() and int(text) < 2**60:
+            limits["cgroup memory.max"] = int(text)
+            break
+    return limits
+
+
+#: Fraction of a hard limit (``ulimit -v``, cgroup) one request may use: the interpreter,
+#: NumPy, SciPy and HiGHS already hold a few hundred MB of address space before it starts.
+HARD_LIMIT_FRACTION = 0.75
+
+
 def memory_budget() -> int:
-    """Bytes one request may allocate: ``$GUTS_MEMORY_BUDGET`` or half the physical memory."""
+    """Bytes one request may allocate.
+
+    ``$GUTS_MEMORY_BUDGET`` if set, else half the physical memory; in both cases at most
+    :data:`HARD_LIMIT_FRACTION` of the ``ulimit -v`` and cgroup limits (:func:`memory_limits`),
+    which the process cannot exceed whatever it is told.
+    """
     env = os.environ.get(MEMORY_BUDGET_ENV)
     if env:
-        return _parse_bytes(env)
-    try:
-        return int(MEMORY_BUDGET_FRACTION * os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES"))
-    except (ValueError, OSError, AttributeError):  # pragma: no cover - not POSIX
-        return _FALLBACK_BUDGET
+        budget = _parse_bytes(env)
+    else:
+        try:
+            budget = int(MEMORY_BUDGET_FRACTION * os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES"))
+        except (ValueError, OSError, AttributeError):  # pragma: no cover - not POSIX
+            budget = _FALLBACK_BUDGET
+    for limit in memory_limits().values():
+        budget = min(budget, int(HARD_LIMIT_FRACTION * limit))
+    return budget
 
 
 def _human(nbytes: float) -> str:
@@ -129,7 +187,8 @@ def check_memory(what: str, nbytes: float, hint: str = "") -> None:
     if nbytes > budget:
         raise GutsInputError(
             f"{what} needs about {_human(nbytes)}, more than the memory budget of {_human(budget)}"
-            + (f"; {hint}" if hint else "") + f" (set {MEMORY_BUDGET_ENV}, e.g. 16G, to allow more)")
+            + (f"; {hint}" if hint else "") + f" (set {MEMORY_BUDGET_ENV}, e.g. 16G, to allow more"
+            + "".join(f"; {k} is {_human(v)}" for k, v in memory_limits().items()) + ")")
 
 
 def available_cores() -> int:

@@ -12,20 +12,42 @@ every error is one line ``guts <command>: error: <what> <value>; accepted: <rang
 stderr with exit code 2 (argparse's own errors are rewritten to that form, no usage dump;
 nested commands are named in full, ``guts poker continuous: error: ...``); Ctrl-C gives
 exit code 130; never a traceback.
+
+Exit codes (every command):
+
+===  ==========================================================================
+0    done, and every result certified
+1    ran, but some result is not certified (its certificate failed; the output
+     and the CSV ``status`` column say "not certified")
+2    bad input (one line ``guts <command>: error: ...; accepted: ...``)
+74   an output could not be written (disk full, ...): one line naming the error
+130  interrupted (Ctrl-C); 143 terminated (SIGTERM)
+141  stdout closed early (``guts ... | head``): silent, as standard tools
+===  ==========================================================================
+
+Warnings (e.g. :class:`guts.errors.ConvergenceWarning`) are printed as one line
+``guts <command>: warning: ...`` on stderr.
 """
 from __future__ import annotations
 
 import argparse
 import ast
+import contextlib
 import importlib
 import importlib.util
 import re
 import sys
+import warnings
 
 from guts.cli.options import DefaultsFormatter
 from guts.cli.guard import guarded
 
-__all__ = ["main", "build_parser", "guarded", "SUBCOMMANDS", "COMMANDS", "Parser", "iter_commands"]
+__all__ = ["main", "build_parser", "guarded", "SUBCOMMANDS", "COMMANDS", "Parser", "iter_commands", "EXIT_OK",
+           "EXIT_NOT_CERTIFIED", "EXIT_BAD_INPUT", "EXIT_INTERRUPTED", "EXIT_TERMINATED", "EXIT_IO_ERROR",
+           "EXIT_BROKEN_PIPE", "run_command"]
+
+EXIT_OK, EXIT_NOT_CERTIFIED, EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_TERMINATED = 0, 1, 2, 130, 143
+EXIT_IO_ERROR, EXIT_BROKEN_PIPE = 74, 141  # sysexits EX_IOERR; 128 + SIGPIPE
 
 #: ``(command, module)`` of every subcommand, in the order ``guts --help`` lists them.
 COMMANDS = (
@@ -155,8 +177,113 @@ def main(argv=None) -> int:
             getattr(args, "_parser", parser).error(f"unrecognized arguments: {' '.join(extra)}")
     except SystemExit as exc:  # --help, --version (0) or a bad argument (2)
         return exc.code if isinstance(exc.code, int) else 2
-    code, result = guarded(getattr(args, "_prog", f"guts {args.command}"), args.func, args)
-    return code if code else int(result or 0)
+    prog = getattr(args, "_prog", f"guts {args.command}")
+    sub = getattr(args, "_parser", parser)
+    for action in sub._actions:  # argparse turns `--opt=--` into [] without calling the converter
+        if action.option_strings and action.nargs is None and getattr(args, action.dest, None) == []:
+            return _exit_code(sub.error, f"argument {'/'.join(action.option_strings)}: expected one argument")
+    return run_command(prog, args.func, args)
+
+
+def _exit_code(fn, *a) -> int:
+    try:
+        fn(*a)
+    except SystemExit as exc:
+        return exc.code if isinstance(exc.code, int) else 2
+    return 2  # pragma: no cover - error() always exits
+
+
+class _Terminated(KeyboardInterrupt):
+    """SIGTERM, raised in the main thread so that the same clean-up as Ctrl-C runs."""
+
+
+_Terminated.seen = False
+
+
+def _on_sigterm(signum, frame):
+    _Terminated.seen = True
+    raise _Terminated()
+
+
+def _numba_interrupts(func):
+    """``func`` with a Ctrl-C inside compiled (numba) code seen as the KeyboardInterrupt it is.
+
+    A signal handler that raises while numba runs surfaces as ``SystemError: ... returned a result
+    with an exception set`` whose context is the KeyboardInterrupt (Mercer CFR+, issue 20).
+    """
+    def call(*a, **k):
+        try:
+            return func(*a, **k)
+        except SystemError as exc:
+            inner = exc.__cause__ or exc.__context__
+            if isinstance(inner, KeyboardInterrupt):
+                raise inner from None
+            raise
+
+    return call
+
+
+def run_command(prog: str, func, *args) -> int:
+    """Run one command: warnings as one line, SIGTERM like Ctrl-C (code 143), a closed
+    stdout silent (141), a failed write one line (74); see the exit codes above."""
+    import errno
+    import os
+    import signal
+
+    terminated = False
+    old = None
+    try:
+        old = signal.signal(signal.SIGTERM, _on_sigterm)
+    except (ValueError, OSError):  # not the main thread
+        pass
+    try:
+        with one_line_warnings(prog):
+            try:
+                code, result = guarded(prog, _numba_interrupts(func), *args)
+            except _Terminated:  # pragma: no cover - guarded maps KeyboardInterrupt itself
+                code, result = EXIT_INTERRUPTED, None
+            terminated = code == EXIT_INTERRUPTED and _Terminated.seen
+            code = code if code else int(result or 0)
+            sys.stdout.flush()  # inside the try: a closed pipe or a full disk is reported here
+        return EXIT_TERMINATED if terminated else code
+    except BrokenPipeError:
+        # stdout's reader went away (| head): exit silently; stdout now points to /dev/null so
+        # that the interpreter's final flush does not complain either
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except (OSError, ValueError):  # pragma: no cover - stdout without a file descriptor
+            pass
+        return EXIT_BROKEN_PIPE
+    except OSError as exc:
+        if exc.errno == errno.EPIPE:  # pragma: no cover - same as BrokenPipeError
+            return EXIT_BROKEN_PIPE
+        where = f" {exc.filename}" if getattr(exc, "filename", None) else ""
+        print(f"{prog}: error: cannot write{where}: {exc.strerror or exc}", file=sys.stderr)
+        try:  # leave nothing buffered for the interpreter's final flush to fail on again
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (OSError, ValueError):  # pragma: no cover
+            pass
+        return EXIT_IO_ERROR
+    finally:
+        _Terminated.seen = False
+        if old is not None:
+            signal.signal(signal.SIGTERM, old)
+
+
+@contextlib.contextmanager
+def one_line_warnings(prog: str):
+    """Show every warning as one line ``<prog>: warning: <message>`` on stderr (no source line)."""
+    def show(message, category, filename, lineno, file=None, line=None):
+        text = " ".join(str(message).split())
+        print(f"{prog}: warning: {text}", file=sys.stderr if file is None else file)
+
+    from guts.errors import ConvergenceWarning
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("default", ConvergenceWarning)  # reported (exit code 1), never raised
+        warnings.showwarning = show
+        yield
 
 
 if __name__ == "__main__":  # pragma: no cover

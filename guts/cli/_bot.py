@@ -4,7 +4,7 @@ from __future__ import annotations
 import argparse
 
 from guts._validate import GutsInputError
-from guts.cli.options import add_mesh, add_seed, add_size
+from guts.cli.options import path_arg, add_mesh, add_seed, add_size
 from guts.games.guts.bot import MAX_OPPONENTS, bot_strategy
 from guts.studies.bot import load_bot_strategy
 
@@ -26,7 +26,7 @@ def add_bot_options(p, seed_default, seed_what):
     add_size(p, MAX_OPPONENTS)
     add_mesh(p, default=None, maximum=1001,
              help="mesh points of the solved game (>= 2; default 101, as the paper's bot; not with --table)")
-    p.add_argument("--table", default=None, metavar="CSV",
+    p.add_argument("--table", type=path_arg, default=None, metavar="CSV",
                    help="read the strategies from a Table 1 CSV (e.g. results/table1.csv) instead of solving "
                         "(default: solve on the spot)")
     add_seed(p, seed_what, default=seed_default)

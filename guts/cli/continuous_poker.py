@@ -14,6 +14,12 @@ import argparse
 
 from guts.cli.options import int_arg, number_arg
 from guts.errors import GutsInputError
+from guts.games.continuous_poker.closed_forms import MAX_BET
+
+#: ``--certify`` certifies the closed form when no hand of either side gains more than this
+#: by deviating (per unit of probability) and the closed-form value lies in the quadrature's
+#: certified interval widened by it.
+CERTIFY_GAIN_TOL = 1e-7
 
 HELP = "continuous poker: von Neumann (--bet), Newman (--no-limit) or limit (--min-bet/--max-bet) in closed form"
 
@@ -21,11 +27,11 @@ HELP = "continuous poker: von Neumann (--bet), Newman (--no-limit) or limit (--m
 def add_subparser(poker_subparsers):
     """Add ``continuous`` to the ``guts poker`` group's subparsers; sets ``func``."""
     p = poker_subparsers.add_parser("continuous", help=HELP, description=HELP)
-    p.add_argument("--min-bet", type=number_arg("min-bet", float, 0.0), default=None, metavar="L",
+    p.add_argument("--min-bet", type=number_arg("min-bet", float, 0.0, maximum=MAX_BET), default=None, metavar="L",
                    help="minimum bet, fraction of the pot (default: 0.5; with only --max-bet U: 0.5)")
-    p.add_argument("--max-bet", type=number_arg("max-bet", float, 0.0, strict=True), default=None, metavar="U",
+    p.add_argument("--max-bet", type=number_arg("max-bet", float, 0.0, strict=True, maximum=MAX_BET), default=None, metavar="U",
                    help="maximum bet, fraction of the pot (default: 1; with only --min-bet L: max(1, L))")
-    p.add_argument("--bet", type=number_arg("bet", float, 0.0, strict=True), default=None, metavar="B",
+    p.add_argument("--bet", type=number_arg("bet", float, 0.0, strict=True, maximum=MAX_BET), default=None, metavar="B",
                    help="von Neumann's game: the one bet size B (default: none, the limit game)")
     p.add_argument("--no-limit", action="store_true", help="Newman's no-limit game")
     p.add_argument("--bet-sizes", dest="bet_sizes", type=str, default=None, metavar="S1,S2,...",
@@ -75,6 +81,7 @@ def run(args) -> int:
         raise GutsInputError("--check with an unbounded bet (--no-limit); accepted: a finite maximum bet "
                              "(the discretised game has K sizes in [L, U])")
     print(game.summary(sizes))
+    code = 0
     if args.certify:
         from guts.games.continuous_poker.bestresponse import check_equilibrium
 
@@ -83,6 +90,9 @@ def run(args) -> int:
               f"of a caller hand facing a size {r.max_caller_gain:.2e}")
         print(f"  integrated gains: bettor {r.bettor_gain:.2e}, caller {r.caller_gain:.2e}; "
               f"value by quadrature {r.value:.12f} in [{r.certified_lower:.12f}, {r.certified_upper:.12f}]")
+        problem = certify_problem(r)
+        print(f"status: {'not certified: ' + problem if problem else 'certified'}")
+        code = 1 if problem else 0
     if args.check is not None:
         from guts.games.continuous_poker.discrete import solve_discretised
 
@@ -91,4 +101,21 @@ def run(args) -> int:
         print(f"discretised game, M = {r.hands} hands, K = {r.sizes} sizes (sequence-form LP, "
               f"{r.seconds:.2f} s): value {r.value:.12f}, closed form {r.closed_form_value:.12f}, "
               f"difference {r.error:+.3e}, LP exploitability {r.exploitability:.1e}")
-    return 0
+    return code
+
+
+def certify_problem(r) -> str:
+    """Why a :class:`~guts.games.continuous_poker.bestresponse.ContinuumCheck` does not certify ("" if it does)."""
+    import math
+
+    gains = (r.max_bettor_gain, r.max_caller_gain, r.bettor_gain, r.caller_gain, r.certified_lower,
+             r.certified_upper, r.closed_form_value)
+    if not all(math.isfinite(g) for g in gains):
+        return "a best-response gain or bound is not finite"
+    if max(r.max_bettor_gain, r.max_caller_gain) > CERTIFY_GAIN_TOL:
+        return (f"a hand gains {max(r.max_bettor_gain, r.max_caller_gain):.2e} by deviating "
+                f"(tolerance {CERTIFY_GAIN_TOL:g})")
+    if not r.certified_lower - CERTIFY_GAIN_TOL <= r.closed_form_value <= r.certified_upper + CERTIFY_GAIN_TOL:
+        return (f"closed-form value {r.closed_form_value:.12f} outside the certified interval "
+                f"[{r.certified_lower:.12f}, {r.certified_upper:.12f}]")
+    return ""

@@ -1,8 +1,8 @@
 """``guts curve``: coalition values for large N (pseudo-bloc, refined meshes) into results/large_n.csv."""
 from __future__ import annotations
 
-from guts.cli.options import add_jobs, add_out, add_quiet, add_sizes, number_arg, out_folder
-from guts.studies.large_n import DEFAULT_SIZES
+from guts.cli.options import path_arg, add_jobs, add_out, add_quiet, add_sizes, number_arg, out_folder
+from guts.studies.large_n import DEFAULT_SIZES, MAX_CURVE_SIZE
 from guts.studies.sweep import BACKENDS
 
 HELP = "coalition values for large N (pseudo-bloc, refined meshes) into results/large_n.csv"
@@ -11,7 +11,7 @@ DEFAULT_CURVE_SIZES = DEFAULT_SIZES
 
 def add_subparser(subparsers):
     p = subparsers.add_parser("curve", help=HELP, description=HELP)
-    add_sizes(p, DEFAULT_CURVE_SIZES, help="coalition sizes N, e.g. 1-30,50,100,200")
+    add_sizes(p, DEFAULT_CURVE_SIZES, maximum=MAX_CURVE_SIZE, help="coalition sizes N, e.g. 1-30,50,100,200")
     p.add_argument("--points", type=number_arg("points", int, 10), default=100,
                    help="points of the initial scaled mesh")
     p.add_argument("--target-width", type=number_arg("target-width", float, 0.0, strict=True), default=1e-9,
@@ -25,7 +25,7 @@ def add_subparser(subparsers):
                    help="joblib backend (default: in-process for --jobs 1, else loky); dask needs --scheduler")
     p.add_argument("--scheduler", default=None, metavar="ADDRESS",
                    help="Dask scheduler address, e.g. tcp://127.0.0.1:8786 (with --backend dask; default: none)")
-    p.add_argument("--cache", default=None, metavar="DIR",
+    p.add_argument("--cache", type=path_arg, default=None, metavar="DIR",
                    help="cache of finished sizes, so an interrupted sweep resumes (default: results/.cache, "
                         "or OUT/.cache with --out)")
     p.add_argument("--no-cache", action="store_true", help="do not read or write the cache")

@@ -22,17 +22,31 @@ HELP = "the patent's betting games (Hundal and Reitzen, US patent 6,129,631) by 
 GAMES = ("a", "b", "c", "d")
 
 
+#: Pots accepted by ``--pot``: the continuum certificate (largest best-response gain, in
+#: floating point) still resolves an equilibrium to 1e-10 on game a from 1e-6 to 1e6 (measured:
+#: gain 3e-11 at 1e6, 1.5e-8 at 1e9; 1e12 and beyond raised SolverError, 1e400 OverflowError).
+MIN_POT, MAX_POT = Fraction(1, 10**6), Fraction(10**6)
+POT_ACCEPTED = f"a number in [{float(MIN_POT):g}, {float(MAX_POT):g}], e.g. 3, 5/2 or 2.5"
+
+
 def parse_pot(text) -> Fraction:
     """``--pot``: an exact positive number (``3``, ``5/2``, ``2.5``) as a Fraction, for exact arithmetic.
 
     Checked when the command runs (``GutsInputError``, same one-line format as the parser's errors).
     """
+    t = str(text).strip()
+    if len(t) > 40:  # Fraction("1e999999999") would build a billion-digit integer
+        raise GutsInputError(f"--pot {t[:20]}...; accepted: {POT_ACCEPTED}")
     try:
-        v = Fraction(str(text).strip())
-    except (ValueError, ZeroDivisionError):
-        raise GutsInputError(f"--pot {str(text)!r}; accepted: a number > 0, e.g. 3, 5/2 or 2.5") from None
-    if v <= 0:
-        raise GutsInputError(f"--pot {text}; accepted: a number > 0, e.g. 3, 5/2 or 2.5")
+        if "/" not in t:  # decimal forms: range first, so 1e999999999 is not expanded exactly
+            f = float(t)
+            if not float(MIN_POT) <= f <= float(MAX_POT):
+                raise GutsInputError(f"--pot {t}; accepted: {POT_ACCEPTED}")
+        v = Fraction(t)
+    except (ValueError, ZeroDivisionError, OverflowError):
+        raise GutsInputError(f"--pot {t!r}; accepted: {POT_ACCEPTED}") from None
+    if not MIN_POT <= v <= MAX_POT:
+        raise GutsInputError(f"--pot {t}; accepted: {POT_ACCEPTED}")
     return v
 
 
@@ -65,6 +79,11 @@ def run(args) -> int:
     from guts.games.dividing_point.infer import infer_and_solve, same_polynomial
 
     pot = parse_pot(args.pot)
+    mesh = args.lp_mesh or (120 if args.infer else 0)
+    if mesh:  # the mesh game's payoff matrix, M^2 deals of 8 bytes (100 000: 74.5 GiB, measured in issue 20)
+        from guts._validate import check_memory
+
+        check_memory(f"the --lp-mesh {mesh} game", 8.0 * mesh * mesh, "use a smaller --lp-mesh")
     rules = patent_rules(args.game)
     lp = None
     if args.infer:

@@ -10,7 +10,11 @@ from __future__ import annotations
 
 import argparse
 
-from guts.cli.options import int_arg
+from guts.cli.options import path_arg, int_arg
+
+#: Largest raise size (the same bound as :data:`guts.games.holdem.raise_game.MAX_RAISE`, kept
+#: here so that building the parser does not import the solver).
+MAX_RAISE = 1000
 
 HELP = "heads-up hold'em raise game (the hold'em note): exact equities and the one-LP solution"
 
@@ -20,9 +24,13 @@ def _sizes_arg(text):
     from guts.studies.holdem import parse_sizes_list
 
     try:
-        return parse_sizes_list(text)
+        vals = parse_sizes_list(text)
     except GutsInputError:
-        raise argparse.ArgumentTypeError(f"{text!r}; accepted: comma-separated integers >= 2, e.g. 4,8,16") from None
+        vals = None
+    if vals is None or any(v > MAX_RAISE for v in vals) or len(vals) > MAX_RAISE:
+        raise argparse.ArgumentTypeError(f"{text!r}; accepted: comma-separated integers 2..{MAX_RAISE}, "
+                                         "e.g. 4,8,16") from None
+    return vals
 
 
 def add_subparser(subparsers):
@@ -33,7 +41,7 @@ def add_subparser(subparsers):
                        description="Enumerate every board for every pair of the 169 classes (card removal "
                                    "exact) and write the cached table with its sha256 checksum.")
     e.add_argument("--threads", type=int_arg("threads", 1), default=1, help="numba threads (default 1)")
-    e.add_argument("--out", default=None, help="table path (default: the package's data/equity_table.npz)")
+    e.add_argument("--out", type=path_arg, default=None, help="table path (default: the package's data/equity_table.npz)")
     e.add_argument("--check", action="store_true",
                    help="only compare the regenerated table with the cached checksum; write nothing")
     e.set_defaults(func=run_equities)
@@ -41,11 +49,11 @@ def add_subparser(subparsers):
                        description="Alice folds, calls or raises by 2..R; Bob calls or folds (or re-raises by "
                                    "--reraise sizes, then Alice calls or folds). Exact LP, certified by the "
                                    "engine's best response.")
-    s.add_argument("--max-raise", type=int_arg("max-raise", 2), required=True, help="largest raise R (>= 2)")
+    s.add_argument("--max-raise", type=int_arg("max-raise", 2, MAX_RAISE), required=True, help="largest raise R (>= 2)")
     s.add_argument("--reraise", type=_sizes_arg, default=(), help="Bob's re-raise sizes, e.g. 5,10,20 (default none)")
     s.add_argument("--method", choices=["auto", "lp", "oracle", "engine"], default="auto",
                    help="structured LP, raise-size generation, or the engine's sequence-form LP (default auto)")
-    s.add_argument("--out", default=None,
+    s.add_argument("--out", type=path_arg, default=None,
                    help="output folder (default: a fresh results/runs/holdem-solve-<time>/; the committed "
                         "results/holdem/ artefacts come from `guts holdem raise-game` and `reraise`)")
     s.add_argument("--no-write", action="store_true", help="print only")
@@ -56,23 +64,23 @@ def add_subparser(subparsers):
     g = sub.add_parser("raise-game", help="the raise game's artefacts (strategies, plots, comparison with "
                        "Hundal and Reitzen's figures) into results/holdem/",
                        description="Solve the raise game and write its artefacts.")
-    g.add_argument("--max-raise", type=int_arg("max-raise", 2), default=40, help="largest raise R (>= 2)")
+    g.add_argument("--max-raise", type=int_arg("max-raise", 2, MAX_RAISE), default=40, help="largest raise R (>= 2)")
     g.add_argument("--method", choices=["auto", "lp", "oracle", "engine"], default="auto",
                    help="structured LP, raise-size generation, or the engine's sequence-form LP")
-    g.add_argument("--out", default=str(DEFAULT_OUT), help="output folder")
+    g.add_argument("--out", type=path_arg, default=str(DEFAULT_OUT), help="output folder")
     g.set_defaults(func=run_raise_game)
     r = sub.add_parser("reraise", help="Bob re-raises: value and Alice's strategy into results/holdem/",
                        description="Solve the game where Bob may re-raise and the same game without.")
     x = r.add_mutually_exclusive_group()
     x.add_argument("--raises", type=_sizes_arg, default=",".join(map(str, SEED_RAISES)), help="Alice's raise sizes")
-    x.add_argument("--max-raise", type=int_arg("max-raise", 2), default=None,
+    x.add_argument("--max-raise", type=int_arg("max-raise", 2, MAX_RAISE), default=None,
                    help="Alice raises 2..R instead of --raises (default: use --raises)")
     r.add_argument("--reraise", type=_sizes_arg, default=",".join(map(str, SEED_RERAISES)), help="Bob's re-raise sizes")
-    r.add_argument("--out", default=str(DEFAULT_OUT), help="output folder")
+    r.add_argument("--out", type=path_arg, default=str(DEFAULT_OUT), help="output folder")
     r.set_defaults(func=run_reraise)
     q = sub.add_parser("equity-summaries", help="equity summaries of the cached exact table into results/holdem/",
                        description="Summarise the cached 169 x 169 equity table (against a random hand; matrix).")
-    q.add_argument("--out", default=str(DEFAULT_OUT), help="output folder")
+    q.add_argument("--out", type=path_arg, default=str(DEFAULT_OUT), help="output folder")
     q.set_defaults(func=run_equity_summaries)
     return p
 

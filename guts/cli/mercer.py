@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import argparse
 
-from guts.cli.options import add_quiet, int_arg, number_arg
+from guts.cli.options import add_quiet, int_arg, number_arg, path_arg
 
 #: Mirrors guts.games.poker.mercer.solve.METHODS / COLLUSION (kept here: the cli imports games lazily).
 METHODS = ("lp", "cfr+", "dcfr", "fp", "fp-realisation")
@@ -18,6 +18,15 @@ COLLUSION = ("weak", "strong", "strong-separate")
 
 HELP = "Mercer hold'em (Ullman 2015): solve SMH / MMH with 2 or 3 players, with collusion"
 
+
+#: ``--epsilon`` range: below 1e-8 the iterative methods' NashConv (a sum of floating-point
+#: best-response values of order 1) cannot certify it (``--epsilon 1e-300`` ran forever, issue 20);
+#: above 10 chips it certifies nothing (the antes and bets are a few chips).
+MIN_EPSILON, MAX_EPSILON = 1e-8, 10.0
+#: ``--max-iterations``: at least 1 (0 used to mean "the default" silently), at most 1e9.
+MAX_ITERATIONS = 10**9
+#: ``--time-limit``: at most a week, in seconds.
+MAX_TIME_LIMIT = 7 * 24 * 3600.0
 
 def _team(text: str):
     """``--team``: two distinct seats of three, e.g. ``0,1`` (the game module re-checks)."""
@@ -56,7 +65,7 @@ def add_subparser(subparsers):
                         "cfr+, dcfr, fp (the fictitious play of Ullman's 2015 program rjullman/poker-nasheq, "
                         "exactly: behaviour averages, its iteration count) or fp-realisation (classical "
                         "fictitious play, mixed-strategy average) (default: lp when exact, else cfr+)")
-    s.add_argument("--epsilon", type=number_arg("epsilon", float, 0.0, strict=True), default=None,
+    s.add_argument("--epsilon", type=number_arg("epsilon", float, MIN_EPSILON, maximum=MAX_EPSILON), default=None,
                    help="target for cfr+ and dcfr (NashConv) and fp, fp-realisation (every player's regret); default 0.01")
     s.add_argument("--collusion", choices=COLLUSION, type=str.lower, default=None,
                    help="3 players only. weak: the colluders pool their payoffs (a three-player game; "
@@ -74,10 +83,10 @@ def add_subparser(subparsers):
     s.add_argument("--bets", type=_bets, default=(4.0,),
                    help="allowed bet sizes in chips, e.g. 4,8; the paper's is 4; with 8 the 3P-SMH "
                         "values are consistent with its printed ones (default: 4)")
-    s.add_argument("--max-iterations", type=int, default=None,
+    s.add_argument("--max-iterations", type=int_arg("max-iterations", 1, MAX_ITERATIONS), default=None,
                    help="iteration cap (cfr+, dcfr, fp, fp-realisation; default: the method's own)")
-    s.add_argument("--time-limit", type=number_arg("time-limit", float, 0.0, strict=True), default=None,
-                   help="seconds (cfr+, dcfr, fp, fp-realisation; default: no limit)")
+    s.add_argument("--time-limit", type=number_arg("time-limit", float, 0.0, strict=True, maximum=MAX_TIME_LIMIT),
+                   default=None, help="seconds (cfr+, dcfr, fp, fp-realisation; default: no limit)")
     add_quiet(s)
     s.set_defaults(func=run_solve)
     z = sub.add_parser("sizes", help="tree sizes of SMH / MMH with 2 and 3 players",
@@ -89,7 +98,7 @@ def add_subparser(subparsers):
                        description="Compute one artefact of the Mercer hold'em study and write it (CSV/PNG "
                                    "with a .meta.json) under --out.")
     a.add_argument("artefact", choices=sorted(ARTEFACTS), help="the artefact")
-    a.add_argument("--out", default="results/mercer", help="output folder (default results/mercer)")
+    a.add_argument("--out", type=path_arg, default="results/mercer", help="output folder (default results/mercer)")
     a.set_defaults(func=run_study)
     return p
 

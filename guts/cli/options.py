@@ -30,7 +30,7 @@ from guts.studies.output import AUTO
 from guts.studies.sweep import parse_sizes
 
 __all__ = ["DefaultsFormatter", "int_arg", "number_arg", "jobs_arg", "sizes_arg", "seed_arg", "out_folder",
-           "add_out", "add_jobs", "add_seed", "add_quiet", "add_sizes", "add_mesh", "add_size", "OUT_HELP"]
+           "path_arg", "add_out", "add_jobs", "add_seed", "add_quiet", "add_sizes", "add_mesh", "add_size", "OUT_HELP"]
 
 
 class DefaultsFormatter(argparse.HelpFormatter):
@@ -112,12 +112,12 @@ def jobs_arg(text):
         raise _accepted(v, accepted) from None
 
 
-def sizes_arg(minimum: int = 1):
+def sizes_arg(minimum: int = 1, maximum: int | None = None):
     """Converter for a list of sizes: ``"1-15"``, ``"2,3,5"`` or ``"1-5,8,10-12"``."""
 
     def conv(text):
         try:
-            return parse_sizes(text, minimum=minimum, name=None)
+            return parse_sizes(text, minimum=minimum, name=None, maximum=maximum)
         except GutsInputError as exc:
             raise argparse.ArgumentTypeError(str(exc)) from None
 
@@ -135,6 +135,14 @@ def seed_arg(text):
         raise _accepted(repr(text), "integers >= 0, or fresh (a new seed, printed)") from None
 
 
+def path_arg(text):
+    """A file or folder path: any non-empty text without NUL bytes (checked for use later)."""
+    t = str(text)
+    if not t.strip() or "\0" in t:
+        raise _accepted(repr(t), "a non-empty path")
+    return t
+
+
 def out_folder(args):
     """The ``out`` of a study: ``AUTO`` when ``--out`` was not given."""
     return AUTO if args.out is None else args.out
@@ -146,7 +154,7 @@ OUT_HELP = ("output folder (default: results/ for the full default run, which re
 
 
 def add_out(p, command: str) -> None:
-    p.add_argument("--out", default=None, metavar="DIR", help=OUT_HELP.format(command=command))
+    p.add_argument("--out", type=path_arg, default=None, metavar="DIR", help=OUT_HELP.format(command=command))
 
 
 def add_jobs(p, what: str = "parallel processes") -> None:
@@ -163,9 +171,10 @@ def add_quiet(p) -> None:
     p.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
-def add_sizes(p, default: str = "1-15", help: str | None = None, option: str = "--sizes", minimum: int = 1) -> None:
+def add_sizes(p, default: str = "1-15", help: str | None = None, option: str = "--sizes", minimum: int = 1,
+              maximum: int | None = None) -> None:
     # a string default goes through the converter too, and the help shows it as typed
-    p.add_argument(option, type=sizes_arg(minimum), default=default, metavar=option.lstrip("-").upper(),
+    p.add_argument(option, type=sizes_arg(minimum, maximum), default=default, metavar=option.lstrip("-").upper(),
                    help=help or "coalition sizes N, e.g. 1-15, 2,3,5 or 1-5,8")
 
 

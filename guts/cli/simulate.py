@@ -13,7 +13,7 @@ HELP = "simulate many games against the guts-bot: mean return vs the game value"
 def add_subparser(subparsers):
     p = subparsers.add_parser("simulate", help=HELP, description=HELP)
     add_bot_options(p, 0, "the simulated games")
-    p.add_argument("--games", type=int_arg("games", 2), default=200_000, help="games to play")
+    p.add_argument("--games", type=int_arg("games", 2, 10**9), default=200_000, help="games to play")
     p.add_argument("--player1", type=player1_arg, default="optimal", metavar="Q",
                    help="player 1's threshold in [0, 1], or 'optimal' (its fixed-point mixture)")
     p.set_defaults(func=run)

@@ -32,4 +32,5 @@ def run(args) -> int:
     print(f"coalition         {row['coalition_support']}")
     print(f"iterations        player 1 {r.iterations}, coalition {r.coalition_iterations}; "
           f"{r.num_solves} stage solves; {r.seconds:.2f} s; converged {r.converged}")
+    print(f"status            {row['status']}")
     return 0 if r.converged else 1

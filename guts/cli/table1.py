@@ -63,7 +63,17 @@ def run(args) -> int:
     from guts.studies.table1 import run_table1
 
     warn_slow(args, args._prog, len(args.sizes))
-    run_table1(sizes=args.sizes, mesh=args.mesh, structure=args.structure, solver=args.solver, method=args.method,
+    df = run_table1(sizes=args.sizes, mesh=args.mesh, structure=args.structure, solver=args.solver, method=args.method,
                jobs=args.jobs, out=out_folder(args), fp_iterations=args.fp_iterations, random_state=args.seed,
                progress=not args.quiet, echo=print)
-    return 0
+    return not_certified_exit(args._prog, df["N"], df["converged"])
+
+
+def not_certified_exit(prog: str, keys, converged, what: str = "N") -> int:
+    """Exit code of a table run: 0 if every row is certified, else 1 with one line naming the rows."""
+    bad = [str(k) for k, ok in zip(keys, converged) if not bool(ok)]
+    if not bad:
+        return 0
+    print(f"{prog}: warning: not certified: {what} = {', '.join(bad)} (status column 'not certified'; "
+          f"exit code 1)", file=sys.stderr)
+    return 1

@@ -45,8 +45,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from guts._validate import GutsInputError, check_choice, check_int, check_positive_float
-from guts.engine.tolerances import (ACCEPT_REL, CERT_ROUNDING, FIXED_POINT_TOL, NO_ENTRY_REL, ORACLE_STAGE_TOL,
-                                    PROBABILITY_SUM_TOL, SLOPE_MARGIN)
+from guts.engine.tolerances import (ACCEPT_REL, CERT_ROUNDING, CERT_VALUE_TOL, FIXED_POINT_TOL,
+                                    MAX_FIXED_POINT_TOL, NO_ENTRY_REL, ORACLE_STAGE_TOL, PROBABILITY_SUM_TOL,
+                                    SLOPE_MARGIN)
 from guts.engine.matrix_game import MatrixGameSolution, _solve_lp, double_oracle, solve_fp
 from guts.errors import ConvergenceWarning
 from guts.engine.stage import StageGame, as_stage
@@ -237,7 +238,7 @@ def fixed_point(A, B=None, v0: float = -1.0, solver: str = "lp", method: str = "
     if not math.isfinite(v0):
         raise GutsInputError(f"v0 must be a finite number; got {v0!r}")
     check_choice("method", method, METHODS)
-    tol = check_positive_float("tol", tol)
+    tol = check_positive_float("tol", tol, maximum=MAX_FIXED_POINT_TOL)
     max_iter = check_int("max_iter", max_iter, 1)
     solve = StageSolver(stage, solver, fp_iterations=fp_iterations, random_state=random_state)
     bound = cap if cap is not None else 1e9 * max(1.0, abs(v0))
@@ -484,11 +485,45 @@ def solve_both_sides(stage: StageGame, v_row: float, v_col: float, certify_resul
         hi = _certify(stage.transpose(), col.row_strategy, v_col, CERT_ROUNDING)
     else:
         lo = hi = NOT_CERTIFIED
+    c_lo = lo.v_certified if lo.valid else math.nan
+    c_hi = -hi.v_certified if hi.valid else math.nan
+    converged = row.converged and col.converged
+    if converged and certify_result:
+        # no allowance for an approximate inner solver's gap: the values printed are the fixed
+        # points', so they count as certified only where the strategies' certificates put them
+        problem = certificate_problem(row.value, -col.value, c_lo, c_hi)
+        if problem:
+            converged = False
+            warnings.warn(f"the fixed points stopped but the result is not certified: {problem}",
+                          ConvergenceWarning, stacklevel=2)
     return TwoSidedResult(
         row=row, col=col, certificate_lower=lo, certificate_upper=hi,
-        certified_lower=lo.v_certified if lo.valid else math.nan,
-        certified_upper=-hi.v_certified if hi.valid else math.nan,
-        converged=row.converged and col.converged, num_iter=row.num_iter + col.num_iter,
+        certified_lower=c_lo, certified_upper=c_hi,
+        converged=converged, num_iter=row.num_iter + col.num_iter,
         num_solves=row.num_solves + col.num_solves,
     )
+
+
+def certificate_problem(lower: float, upper: float, certified_lower: float, certified_upper: float,
+                        allowance: float = 0.0) -> str:
+    """Why ``[lower, upper]`` is not certified by ``[certified_lower, certified_upper]`` ("" if it is).
+
+    A two-sided result is certified when both ends of its interval are finite, ordered
+    (``certified_lower <= certified_upper``) and both reported values lie inside it, up to
+    :data:`~guts.engine.tolerances.CERT_VALUE_TOL` (relative) plus ``allowance`` (an
+    approximate inner solver's reported gap).  Used by every two-sided solver and by the
+    readers of result tables, which re-certify rather than trust a file.
+    """
+    vals = (lower, upper, certified_lower, certified_upper)
+    if not all(isinstance(v, (int, float, np.floating, np.integer)) and math.isfinite(v) for v in vals):
+        return (f"certified interval [{certified_lower}, {certified_upper}] or value [{lower}, {upper}] "
+                "is not finite (a certificate failed)")
+    slack = CERT_VALUE_TOL * (1.0 + max(abs(lower), abs(upper))) + allowance
+    if certified_lower > certified_upper + slack:
+        return f"certified lower {certified_lower:.12g} > certified upper {certified_upper:.12g}"
+    for name, v in (("lower", lower), ("upper", upper)):
+        if not certified_lower - slack <= v <= certified_upper + slack:
+            return (f"value {name} {v:.12g} lies outside its certified interval "
+                    f"[{certified_lower:.12g}, {certified_upper:.12g}]")
+    return ""
 

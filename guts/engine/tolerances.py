@@ -65,6 +65,16 @@ SLOPE_MARGIN = 1e-12
 #: ``x A``, ``x B`` (entries are O(n); closed-form entries agree with the exact enumeration
 #: to ~1e-14, see tests/games/guts/test_guts_payoffs.py).
 CERT_ROUNDING = 1e-12
+#: A reported value counts as certified when it lies in its own certified interval widened by
+#: this (relative to ``1 + |v|``); the exact solvers' fixed points land within ~1e-11 of
+#: their certified ends, fictitious play's usually do not (its values are then reported as
+#: not certified, which is what they are).
+CERT_VALUE_TOL = 1e-8
+#: Largest fixed-point tolerance accepted by the public solvers: beyond it "converged" would
+#: certify nothing (``tol=1e6`` stops at the first iterate).
+MAX_FIXED_POINT_TOL = 1e-3
+#: Largest duality-gap tolerance of the continuum double oracle (same reason).
+MAX_GAP_TOL = 1e-3
 #: A mixed strategy's entries must sum to one within this.
 PROBABILITY_SUM_TOL = 1e-9
 

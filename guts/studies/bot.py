@@ -9,11 +9,14 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from guts._validate import check_int
+import numpy as np
+
+from guts._validate import check_choice, check_int
 from guts.errors import GutsInputError
 from guts.games.guts.bot import BotStrategy, parse_support
+from guts.games.guts.strategies import STRUCTURES
 
-__all__ = ["load_bot_strategy"]
+__all__ = ["load_bot_strategy", "recertify_table_row", "TABLE_CERT_TOL"]
 
 
 def load_bot_strategy(path, size: int) -> BotStrategy:
@@ -37,12 +40,57 @@ def load_bot_strategy(path, size: int) -> BotStrategy:
     if rows.empty:
         raise GutsInputError(f"{str(path)!r} has no row N = {size}; it has N = {sorted(df.N.tolist())}")
     row = rows.iloc[0]
+    where = f"{str(path)!r} row N = {size}"
+    try:
+        mesh = int(row.mesh)
+        structure = check_choice("structure", str(row.structure), STRUCTURES)
+        value = float(row.value_lower)
+    except (TypeError, ValueError, OverflowError) as exc:
+        raise GutsInputError(f"{where}: unreadable cell ({exc}); accepted: a Table 1 CSV written by "
+                             "guts table1") from None
+    if not math.isfinite(value):
+        raise GutsInputError(f"{where}: value_lower {row.value_lower}; accepted: a finite number")
+    mesh = check_int(f"{where}: mesh", mesh, 2)
     profiles, weights = parse_support(row.coalition_support, size)
     p1, p1w = parse_support(row.player1_support, 1)
-    get = lambda name: float(row[name]) if name in row.index else math.nan  # noqa: E731
+    lo, hi = recertify_table_row(size, mesh, structure, p1.ravel(), p1w, profiles, weights)
+    slack = TABLE_CERT_TOL * (1.0 + abs(value))
+    if not lo - slack <= value <= hi + slack:
+        raise GutsInputError(f"{where}: value_lower {value:.12g} is not certified by the row's own strategies "
+                             f"(recomputed Theorem 1.2 interval [{lo:.12g}, {hi:.12g}]); accepted: a table "
+                             "whose values its strategies certify (regenerate it with guts table1)")
     return BotStrategy(
-        size=size, mesh=int(row.mesh), structure=str(row.structure), profiles=profiles, weights=weights,
-        player1_thresholds=p1.ravel(), player1_weights=p1w, value=float(row.value_lower),
-        certified_lower=get("certified_lower"), certified_upper=get("certified_upper"),
-        source=f"{path} (row N = {size})",
+        size=size, mesh=mesh, structure=structure, profiles=profiles, weights=weights,
+        player1_thresholds=p1.ravel(), player1_weights=p1w, value=value,
+        certified_lower=lo, certified_upper=hi, source=f"{path} (row N = {size})",
     )
+
+
+#: A table's printed value must lie within this (relative to ``1 + |v|``) of the interval its
+#: own strategies certify: the CSV rounds probabilities to 6 decimals, which moves the bounds
+#: by about that much.
+TABLE_CERT_TOL = 1e-5
+
+
+def recertify_table_row(size, mesh, structure, p1_thresholds, p1_weights, profiles, weights):
+    """Theorem 1.2 interval ``(lower, upper)`` for player 1's value, recomputed from a table's mixtures.
+
+    A file is not trusted: player 1's mixture is certified against every coalition profile
+    of the row's mesh and structure, the coalition's against every threshold of the mesh
+    (paper §1, Theorem 1.2).  Raises :class:`GutsInputError` when a mixture certifies nothing.
+    """
+    from guts.engine.recursive import certify
+    from guts.games.guts.coalition import check_coalition_memory
+    from guts.games.guts.stage import GutsStage
+    from guts.games.guts.strategies import coalition_profiles, resolve_grid
+
+    check_coalition_memory(size, mesh, structure)
+    grid = resolve_grid(mesh, "mesh")
+    w1 = np.asarray(p1_weights, float) / np.sum(p1_weights)
+    w2 = np.asarray(weights, float) / np.sum(weights)
+    c1 = certify(GutsStage(p1_thresholds, coalition_profiles(size, grid, structure)), strategy=w1, v_start=-1.0)
+    c2 = certify(GutsStage(grid, profiles).transpose(), strategy=w2, v_start=-float(size))
+    if not (c1.valid and c2.valid):
+        raise GutsInputError(f"the table's mixtures for N = {size} certify no value ({c1.reason if not c1.valid else c2.reason})"
+                             "; accepted: a table written by guts table1")
+    return float(c1.v_certified), float(-c2.v_certified)

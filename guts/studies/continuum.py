@@ -8,6 +8,8 @@ strategies force in the continuum) and ``mesh_refinement.png``, each with a
 """
 from __future__ import annotations
 
+from guts.engine.tolerances import MAX_GAP_TOL
+
 import math
 import time
 
@@ -18,7 +20,8 @@ from guts.games.guts.coalition import solve_coalition
 from guts.games.guts.strategies import classify_components
 from guts.games.guts.continuum import (BLOC_ATOL, certify_coalition, certify_player1, full_coalition_response,
                                        solve_continuum)
-from guts._validate import check_int, check_positive_float
+from guts._validate import GutsInputError, check_int, check_jobs, check_positive_float
+from guts.games.guts.coalition import check_coalition_memory
 from guts.errors import Interrupted
 from guts.studies.output import AUTO, meta_path as _meta_path, plan_output, save_figure, write_csv, write_meta
 from guts.studies.sweep import run_sweep
@@ -72,6 +75,7 @@ def continuum_row(size: int, tol: float = 1e-10) -> dict:
         "num_iter": r.num_iter,
         "polished": r.polished,
         "converged": r.converged,
+        "status": "certified" if r.converged else "not certified",
         "seconds": r.seconds,
     }
 
@@ -189,6 +193,11 @@ def plot_mesh_refinement(ref: pd.DataFrame, rates: pd.DataFrame):
     return fig
 
 
+#: Largest coalition size of the continuum solver: N = 50 converges and certifies in about a
+#: minute (0.8 GB); N = 100 fails inside SciPy's optimiser (measured for issue 20, 2026-11-23).
+MAX_CONTINUUM_SIZE = 50
+
+
 def run_continuum_study(sizes=range(1, 16), meshes=DEFAULT_MESHES, tol: float = 1e-10,
                         jobs: int = 1, out=AUTO, progress: bool = True, refinement: bool = True, echo=None):
     """Solve the continuum game for every N and (optionally) the meshes; write the results.
@@ -204,9 +213,14 @@ def run_continuum_study(sizes=range(1, 16), meshes=DEFAULT_MESHES, tol: float = 
     -------
     (continuum, refinement, rates) : pandas.DataFrame, DataFrame or None, DataFrame or None
     """
-    sizes = [check_int("size", s, 1) for s in sizes]
+    sizes = [check_int("size", s, 1, MAX_CONTINUUM_SIZE) for s in sizes]
+    if not sizes:
+        raise GutsInputError("sizes must not be empty")
     meshes = [check_int("mesh", m, 2) for m in meshes]
-    tol = check_positive_float("tol", tol)
+    tol = check_positive_float("tol", tol, maximum=MAX_GAP_TOL)
+    check_jobs(jobs)
+    if refinement and meshes:  # pre-flight: the largest mesh game must fit before the first stage runs
+        check_coalition_memory(max(sizes), max(meshes), "pseudo-bloc", "oracle")
     run_params = {"sizes": sizes, "tol": tol, "meshes": meshes}
     full = dict(FULL_RUN)
     targets = ["continuum.csv"]

@@ -35,7 +35,7 @@ from pathlib import Path
 
 from guts._validate import GutsInputError
 
-__all__ = ["AUTO", "RESULTS", "RUNS", "peak_rss_mb", "ensure_output_dir", "atomic_path", "write_csv", "meta_path", "write_meta",
+__all__ = ["lock_output_dir", "remove_stale_temporaries", "file_sha256", "AUTO", "RESULTS", "RUNS", "peak_rss_mb", "ensure_output_dir", "atomic_path", "write_csv", "meta_path", "write_meta",
            "read_meta", "save_figure", "OutputPlan", "plan_output", "parameter_differences", "artefact_status",
            "check_full", "run_folder"]
 
@@ -75,6 +75,47 @@ def ensure_output_dir(path) -> Path:
         raise GutsInputError(f"output folder {str(p)!r} is not writable ({exc.strerror or exc}); "
                              "accepted: a writable folder") from None
     return p
+
+
+_LOCKS: dict = {}
+
+
+def lock_output_dir(folder) -> None:
+    """Take the output folder's lock, or raise :class:`GutsInputError` if another run holds it.
+
+    Two runs writing to one ``--out`` would mix their files (issue 20); the second is refused
+    before any work.  The lock (``fcntl.flock`` on the folder) is released when the
+    process exits, however it exits; a process keeps the locks it took (one run at a time).
+    The lock is an ``flock`` on the folder itself: no lock file is left among the artefacts.
+    """
+    key = str(Path(folder).resolve())
+    if key in _LOCKS:
+        return
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not POSIX: no lock
+        return
+    fd = os.open(Path(folder), os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        raise GutsInputError(f"output folder {str(folder)!r} is in use by another guts run; accepted: another "
+                             "--out folder, or wait for that run to finish") from None
+    _LOCKS[key] = fd
+
+
+def remove_stale_temporaries(folder) -> list:
+    """Delete temporaries left by an interrupted writer (``.<name>.<hex>.tmp``); we hold the lock."""
+    import re
+
+    removed = []
+    for p in Path(folder).glob(".*.tmp"):
+        if re.fullmatch(r"\..+\.[0-9a-f]{8}\.tmp", p.name):
+            with contextlib.suppress(OSError):
+                p.unlink()
+                removed.append(p)
+    return removed
 
 
 def _create_temp(target: Path) -> Path:
@@ -134,6 +175,10 @@ def write_meta(target, parameters: dict, plan: "OutputPlan | None" = None, **ext
     path = meta_path(target)
     meta = {
         "file": target.name,
+        # the meta file is written last: its hash of the artefact ties the pair together, so a
+        # reader sees an artefact whose meta file describes another version (a run interrupted
+        # between the two renames) as inconsistent, not as this meta file's result
+        **({"sha256": file_sha256(target)} if target.is_file() else {}),
         "parameters": parameters,
         "command": " ".join(sys.argv),
         "guts_version": __version__,
@@ -147,6 +192,17 @@ def write_meta(target, parameters: dict, plan: "OutputPlan | None" = None, **ext
     with atomic_path(path) as tmp:
         tmp.write_text(json.dumps(meta, indent=2, default=str) + "\n")
     return path
+
+
+def file_sha256(path) -> str:
+    """Hex SHA-256 of a file's bytes."""
+    import hashlib
+
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
 
 
 def read_meta(target) -> dict | None:
@@ -254,6 +310,8 @@ def artefact_status(path) -> str:
     meta = read_meta(p)
     if meta is None:
         return "unknown"
+    if "sha256" in meta and meta["sha256"] != file_sha256(p):
+        return "unknown"  # the meta file describes another version of the file (an interrupted run)
     return "partial" if meta.get("partial", False) else "full"
 
 
@@ -313,6 +371,8 @@ def plan_output(command: str, out, parameters: dict, full: dict, targets=(), ech
                     f"({describe_differences(diffs)}); accepted: another --out folder (or none: the run then "
                     f"goes to {RESULTS / RUNS}/<command>-<time>/), or the full default parameters")
     ensure_output_dir(folder)
+    lock_output_dir(folder)
+    remove_stale_temporaries(folder)
     if echo is not None:
         if diffs and auto:
             echo(f"partial run ({describe_differences(diffs)}): writing to {folder}/, "

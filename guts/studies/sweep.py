@@ -8,7 +8,7 @@ Two extensions for sweeps at scale:
 * ``backend="dask", scheduler="tcp://host:8786"`` runs the same sweep on a Dask
   distributed cluster through joblib's Dask backend (``parallel_config("dask")``
   with a ``distributed.Client`` connected to the scheduler);
-* ``cache="results/.cache"`` (a folder or a :class:`joblib.Memory`) stores every
+* ``cache="results/.cache"`` (a folder or a :class:`JsonCache`) stores every
   finished point as soon as it completes, so an interrupted sweep resumes where it
   stopped: cached points are loaded locally and only the missing ones are sent out.
   The cache is keyed by the function's code and its argument; it does not see
@@ -16,28 +16,39 @@ Two extensions for sweeps at scale:
   changing them.
 
 Outputs of a sweep are written by the callers with :mod:`guts.studies.output` (atomic);
-joblib writes cache entries atomically too (temporary file, then rename).
+cache entries are JSON (data, never pickles: a crafted file cannot run code) and written
+atomically too (temporary file, then rename).
 """
 from __future__ import annotations
 
+import hashlib
+import json
 import numbers
+import os
 from pathlib import Path
 from typing import Callable, Sequence
 
 from guts._validate import GutsInputError, check_choice, check_jobs
 
-__all__ = ["run_sweep", "parse_sizes", "BACKENDS", "sweep_cache", "check_backend"]
+__all__ = ["run_sweep", "parse_sizes", "BACKENDS", "sweep_cache", "check_backend", "JsonCache", "MAX_SIZES_COUNT"]
 
 BACKENDS = ("loky", "threading", "multiprocessing", "dask")
 
 
-def _sizes_error(name, text, reason, minimum) -> GutsInputError:
+#: At most this many sizes in one list (``1-1000000000`` would build a billion-entry set
+#: before anything else could refuse it).
+MAX_SIZES_COUNT = 10_000
+
+
+def _sizes_error(name, text, reason, minimum, maximum=None) -> GutsInputError:
     head = f"{name} {text!r}" if name else repr(str(text))
-    return GutsInputError(f"{head} ({reason}); accepted: integers >= {minimum}, comma-separated, "
-                          f"ranges a-b with a <= b (e.g. {minimum}-15 or {minimum},3,5)")
+    rng = f">= {minimum}" if maximum is None else f"in {minimum}..{maximum}"
+    return GutsInputError(f"{head} ({reason}); accepted: integers {rng}, comma-separated, "
+                          f"ranges a-b with a <= b (e.g. {minimum}-15 or {minimum},3,5), at most "
+                          f"{MAX_SIZES_COUNT} of them")
 
 
-def parse_sizes(text: str, minimum: int = 1, name: str | None = "sizes") -> list[int]:
+def parse_sizes(text: str, minimum: int = 1, name: str | None = "sizes", maximum: int | None = None) -> list[int]:
     """Parse ``"1-15"``, ``"2,3,5"`` or ``"1-5,8,10-12"`` into a sorted list of ints.
 
     Bad input raises :class:`GutsInputError` ``"<name> '<text>' (<reason>); accepted: ..."``
@@ -49,7 +60,9 @@ def parse_sizes(text: str, minimum: int = 1, name: str | None = "sizes") -> list
     out: set[int] = set()
     s = str(text).strip()
     if not s:
-        raise _sizes_error(name, text, "empty", minimum)
+        raise _sizes_error(name, text, "empty", minimum, maximum)
+    if len(s) > 10 * MAX_SIZES_COUNT:
+        raise _sizes_error(name, s[:30] + "...", "too long", minimum, maximum)
     for part in s.split(","):
         part = part.strip()
         if "-" in part[1:] and not part.startswith("-"):
@@ -57,18 +70,27 @@ def parse_sizes(text: str, minimum: int = 1, name: str | None = "sizes") -> list
             try:
                 lo, hi = int(a), int(b)
             except ValueError:
-                raise _sizes_error(name, text, f"{part!r} is not a range a-b of integers", minimum) from None
+                raise _sizes_error(name, text, f"{part!r} is not a range a-b of integers", minimum, maximum) from None
             if hi < lo:
-                raise _sizes_error(name, text, f"range {part} is descending", minimum)
+                raise _sizes_error(name, text, f"range {part} is descending", minimum, maximum)
+            if maximum is not None and hi > maximum:
+                raise _sizes_error(name, text, f"{hi} is above {maximum}", minimum, maximum)
+            if hi - lo + 1 + len(out) > MAX_SIZES_COUNT:  # checked before the range is built
+                raise _sizes_error(name, text, f"more than {MAX_SIZES_COUNT} sizes", minimum, maximum)
             out.update(range(lo, hi + 1))
         else:
             try:
                 out.add(int(part))
             except ValueError:
-                raise _sizes_error(name, text, f"{part!r} is not an integer", minimum) from None
+                raise _sizes_error(name, text, f"{part!r} is not an integer", minimum, maximum) from None
     bad = [v for v in out if v < minimum]
     if bad:
-        raise _sizes_error(name, text, f"{min(bad)} is below {minimum}", minimum)
+        raise _sizes_error(name, text, f"{min(bad)} is below {minimum}", minimum, maximum)
+    big = [v for v in out if maximum is not None and v > maximum]
+    if big:
+        raise _sizes_error(name, text, f"{max(big)} is above {maximum}", minimum, maximum)
+    if len(out) > MAX_SIZES_COUNT:
+        raise _sizes_error(name, text, f"more than {MAX_SIZES_COUNT} sizes", minimum, maximum)
     return sorted(out)
 
 
@@ -82,20 +104,100 @@ def check_backend(backend, scheduler) -> None:
         raise GutsInputError(f"a scheduler address is only used with backend 'dask'; got backend {backend!r}")
 
 
-def sweep_cache(cache):
-    """A :class:`joblib.Memory` for ``cache`` (a folder, a Memory, or None for no cache)."""
-    from joblib import Memory
+class JsonCache:
+    """Finished points of a sweep as JSON files, one per point: data, never code.
 
-    if cache is None or isinstance(cache, Memory):
+    The sweep cache used to be a :class:`joblib.Memory`, whose entries are pickles: a file
+    dropped into the cache folder ran its code on the next ``guts curve`` (issue 20).  Here
+    an entry is ``<function>-<key>.json`` holding ``{"key": ..., "result": ...}`` where the key
+    hashes the function's module, name and byte code and the item (as JSON); it is read with
+    :func:`json.loads`, which builds only dicts, lists, strings, numbers, booleans and None.
+    A result that JSON cannot hold exactly is simply not cached.
+    """
+
+    def __init__(self, folder):
+        self.folder = Path(folder)
+
+    @staticmethod
+    def _func_id(func) -> str:
+        code = getattr(func, "__code__", None)
+        body = (code.co_code.hex() + repr(code.co_consts)) if code is not None else ""
+        return f"{getattr(func, '__module__', '')}.{getattr(func, '__qualname__', repr(func))}:{body}"
+
+    def path(self, func, item) -> Path:
+        text = json.dumps(item, sort_keys=True, default=repr)
+        key = hashlib.sha256((self._func_id(func) + "\0" + text).encode()).hexdigest()[:32]
+        name = getattr(func, "__name__", "func").replace("/", "_")
+        return self.folder / f"{name}-{key}.json"
+
+    def get(self, func, item):
+        """``(True, result)`` for a cached point, else ``(False, None)`` (unreadable entries ignored)."""
+        p = self.path(func, item)
+        try:
+            data = json.loads(p.read_text())
+        except (OSError, ValueError):
+            return False, None
+        if not isinstance(data, dict) or "result" not in data:
+            return False, None
+        return True, data["result"]
+
+    def put(self, func, item, result) -> None:
+        """Store ``result`` if JSON holds it exactly (a round trip gives it back); else skip."""
+        try:
+            text = json.dumps({"item": json.loads(json.dumps(item, default=repr)), "result": result},
+                              default=_plain)
+        except (TypeError, ValueError):
+            return
+        if json.loads(text)["result"] != _plain_deep(result):
+            return
+        from guts.studies.output import atomic_path
+
+        try:
+            with atomic_path(self.path(func, item)) as tmp:
+                tmp.write_text(text)
+        except OSError:  # a cache that cannot be written only costs the resume
+            pass
+
+
+def _plain(v):
+    """numpy scalars as Python numbers (anything else: not JSON)."""
+    import numpy as np
+
+    if isinstance(v, np.generic):
+        return v.item()
+    raise TypeError(f"{type(v).__name__} is not JSON")
+
+
+def _plain_deep(v):
+    if isinstance(v, dict):
+        return {k: _plain_deep(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [_plain_deep(x) for x in v]
+    try:
+        return _plain(v)
+    except TypeError:
+        return v
+
+
+def sweep_cache(cache):
+    """A :class:`JsonCache` for ``cache`` (a folder or a JsonCache), or None for no cache.
+
+    The folder must be writable (checked before any work starts).
+    """
+    if cache is None or isinstance(cache, JsonCache):
         return cache
     path = Path(cache)
     if path.exists() and not path.is_dir():
-        raise GutsInputError(f"cache folder {str(path)!r} exists and is not a folder")
+        raise GutsInputError(f"cache folder {str(path)!r} exists and is not a folder; accepted: a writable folder")
     try:
         path.mkdir(parents=True, exist_ok=True)
+        probe = path / f".write-test-{os.getpid()}"
+        probe.write_text("")
+        probe.unlink()
     except OSError as exc:
-        raise GutsInputError(f"cache folder {str(path)!r} cannot be created ({exc.strerror or exc})") from None
-    return Memory(str(path), verbose=0)
+        raise GutsInputError(f"cache folder {str(path)!r} is not writable ({exc.strerror or exc}); accepted: a "
+                             "writable folder, or --no-cache") from None
+    return JsonCache(path)
 
 
 def run_sweep(func: Callable, items: Sequence, jobs: int = 1, progress: bool = True, desc: str = "",
@@ -120,7 +222,7 @@ def run_sweep(func: Callable, items: Sequence, jobs: int = 1, progress: bool = T
     scheduler : str, optional
         Address of the Dask scheduler (``tcp://host:8786``); required by, and only
         accepted with, ``backend="dask"``.
-    cache : path, joblib.Memory or None
+    cache : path, JsonCache or None
         Cache of finished points (see the module docstring).
 
     Returns
@@ -152,17 +254,23 @@ def run_sweep(func: Callable, items: Sequence, jobs: int = 1, progress: bool = T
         if client is not None:
             client.close()
         raise
-    call = memory.cache(func) if memory is not None else func
-
+    call = func
     results = [None] * len(items)
     pending = list(range(len(items)))
     if memory is not None:  # finished points: load them here, send out only the rest
         pending = []
         for k, it in enumerate(items):
-            if call.check_call_in_cache(it):
-                results[k] = call(it)
+            hit, value = memory.get(func, it)
+            if hit:
+                results[k] = value
             else:
                 pending.append(k)
+
+    def store(k, res):  # in this process, as each point arrives: an interrupted sweep resumes
+        results[k] = res
+        if memory is not None:
+            memory.put(func, items[k], res)
+
     done = len(items) - len(pending)
     bar = tqdm(total=len(items), initial=done, desc=desc + (f" ({done} cached)" if done else ""),
                disable=not progress, leave=False)
@@ -171,24 +279,41 @@ def run_sweep(func: Callable, items: Sequence, jobs: int = 1, progress: bool = T
             pass
         elif backend is None and jobs == 1:
             for k in pending:
-                results[k] = call(items[k])
+                store(k, call(items[k]))
                 bar.update()
         elif backend == "dask":
             with parallel_config(backend="dask", client=client):
                 par = Parallel(n_jobs=-1 if jobs == 1 else jobs, return_as="generator_unordered")
                 for k, res in par(delayed(_indexed)(call, k, items[k]) for k in pending):
-                    results[k] = res
+                    store(k, res)
                     bar.update()
         else:
-            par = Parallel(n_jobs=jobs, backend=backend, return_as="generator_unordered")
+            # joblib's multiprocessing backend returns lists only (no generator): the bar jumps at the end
+            how = "list" if backend == "multiprocessing" else "generator_unordered"
+            par = Parallel(n_jobs=jobs, backend=backend, return_as=how)
             for k, res in par(delayed(_indexed)(call, k, items[k]) for k in pending):
-                results[k] = res
+                store(k, res)
                 bar.update()
+    except BaseException:
+        _stop_local_workers()  # Ctrl-C/SIGTERM: no worker keeps computing (or holding memory) after us
+        raise
     finally:
         bar.close()
         if client is not None:
             client.close()
     return results
+
+
+def _stop_local_workers() -> None:
+    """Kill joblib's reusable loky workers (they would otherwise idle for minutes holding memory)."""
+    try:
+        from joblib.externals.loky import reusable_executor
+
+        executor = getattr(reusable_executor, "_executor", None)  # None: no worker was ever started
+        if executor is not None:
+            executor.shutdown(wait=False, kill_workers=True)
+    except Exception:  # pragma: no cover - best effort on the way out
+        pass
 
 
 def _dask_client(address: str):

@@ -17,7 +17,7 @@ from importlib import resources
 
 import pandas as pd
 
-from guts._validate import check_choice, check_int
+from guts._validate import check_choice, check_int, check_jobs
 from guts.games.guts.strategies import STRUCTURES
 from guts.games.guts.coalition import CoalitionResult, check_coalition_memory, format_profile, solve_coalition
 from guts.games.guts.strategies import BLOC_STEPS, classify_components, mesh_step, pseudo_bloc_parts
@@ -47,8 +47,11 @@ TABLE1_COLUMNS = [
     "certified_lower", "certified_upper", "certified_width", "epsilon", "player1_strategy",
     "bloc_strategy", "pseudo_bloc_strategy", "pseudo_bloc_free", "pseudo_bloc_weight",
     "player1_support", "coalition_support", "iterations", "coalition_iterations", "num_solves",
-    "converged", "seconds",
+    "converged", "status", "seconds",
 ]
+#: The ``status`` column: a row is ``certified`` only when its fixed points converged and the
+#: values lie in their own Theorem 1.2 interval (:func:`guts.engine.recursive.certificate_problem`).
+CERTIFIED, NOT_CERTIFIED = "certified", "not certified"
 
 
 def _fmt_support(items) -> str:
@@ -100,6 +103,7 @@ def table1_row(r: CoalitionResult) -> dict:
         "coalition_iterations": r.coalition_iterations,
         "num_solves": r.num_solves,
         "converged": r.converged,
+        "status": CERTIFIED if r.converged else NOT_CERTIFIED,
         "seconds": r.seconds,
     }
 
@@ -153,6 +157,8 @@ def run_table1(sizes=range(1, 16), mesh: int = 101, structure: str = "pseudo-blo
     check_choice("structure", structure, STRUCTURES)
     check_choice("solver", solver, SOLVERS)
     check_choice("method", method, METHODS)
+    check_int("fp_iterations", fp_iterations, 1)  # pre-flight: every input before any work
+    check_jobs(jobs)
     check_coalition_memory(max(sizes), mesh, structure, solver)  # before any worker starts
     plan = plan_output("table1", out, full_run_parameters(sizes, mesh, structure, solver, method), FULL_RUN,
                        targets=["table1.csv"], echo=echo)

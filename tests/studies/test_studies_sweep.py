@@ -92,3 +92,41 @@ def test_parse_sizes():
     assert parse_sizes("1-3, 7,5") == [1, 2, 3, 5, 7]
     with pytest.raises(GutsInputError):
         parse_sizes("3-1")
+
+
+def test_cache_entries_are_data_and_a_crafted_pickle_is_never_run(tmp_path):
+    """Issue 20: the cache held pickles, and a crafted file in the folder ran a shell command."""
+    import pickle
+
+    cache = tmp_path / "cache"
+    log = str(tmp_path / "calls.log")
+    items = [(x, log, -1) for x in range(3)]
+    assert run_sweep(logged_cube, items, cache=cache, progress=False) == [0, 1, 8]
+    entries = sorted(cache.iterdir())
+    assert entries and all(p.suffix == ".json" for p in entries)
+
+    class Boom:
+        def __reduce__(self):
+            return (Path(tmp_path / "pwned").write_text, ("ran",))
+
+    for p in entries:  # replace every entry by a pickle that would write a file when loaded
+        p.write_bytes(pickle.dumps(Boom()))
+        (cache / (p.stem + ".pkl")).write_bytes(pickle.dumps(Boom()))
+    assert run_sweep(logged_cube, items, cache=cache, progress=False) == [0, 1, 8]  # recomputed
+    assert not (tmp_path / "pwned").exists()
+    assert len(Path(log).read_text().split()) == 6
+
+
+def test_sizes_refused_before_they_are_built():
+    import time
+
+    t0 = time.perf_counter()
+    with pytest.raises(GutsInputError, match="above 100"):
+        parse_sizes("1-1000000000", maximum=100)
+    with pytest.raises(GutsInputError, match="more than"):
+        parse_sizes("1-1000000000")
+    assert time.perf_counter() - t0 < 1.0
+
+
+def test_multiprocessing_backend_keeps_the_order():
+    assert run_sweep(slow_square, list(range(4)), jobs=2, backend="multiprocessing", progress=False) == [0, 1, 4, 9]

@@ -13,7 +13,7 @@ import numpy as np
 
 from .tree import Deals, Terminal
 
-__all__ = ["pair_deals", "showdown_share", "uniform_mesh", "fold_terminal"]
+__all__ = ["pair_deals", "showdown_share", "uniform_mesh", "fold_payoff", "fold_terminal"]
 
 
 def pair_deals(prob, type_labels) -> Deals:
@@ -54,7 +54,7 @@ def uniform_mesh(M: int, type_labels=None) -> tuple[Deals, np.ndarray]:
     return deals, showdown_share(np.where(i > j, 1.0, np.where(i == j, 0.5, 0.0)))
 
 
-def fold_terminal(contrib, winner: int) -> Terminal:
+def fold_payoff(contrib, winner: int) -> np.ndarray:
     """Everybody but ``winner`` has folded: he takes the pot.
 
     ``payoff[p] = -contrib[p]`` for every player, plus ``sum(contrib)`` for ``winner``
@@ -63,4 +63,9 @@ def fold_terminal(contrib, winner: int) -> Terminal:
     c = np.asarray(contrib, dtype=float).ravel()
     pay = -c.copy()
     pay[int(winner)] += c.sum()
-    return Terminal(pay)
+    return pay
+
+
+def fold_terminal(contrib, winner: int) -> Terminal:
+    """The terminal of :func:`fold_payoff` (a constant payoff vector)."""
+    return Terminal(fold_payoff(contrib, winner))

@@ -309,6 +309,8 @@ def to_openspiel_policy(game, strategies, os_game=None, *, link: OpenSpielLink |
         The correspondence, for a game built without :func:`from_openspiel` (see
         :func:`openspiel_link`).
 
+    Notes
+    -----
     Every OpenSpiel information state must be one (player, key, type) of the link;
     states no strategy reaches get the row of that key anyway (it exists: the maps are
     one to one).

@@ -50,7 +50,14 @@ import numpy as np
 from guts._validate import check_positive_float
 from guts.errors import GutsInputError
 
-__all__ = [
+#: Largest bet size (fraction of the pot) the closed forms accept.  Beyond it the thresholds
+#: lose all precision in double arithmetic (von Neumann's bluff region B/((1+2B)(2+B)) rounds
+#: to nothing near 1e8; the limit formulas overflow near 1e102) and the continuum best-response
+#: check of a limit game with U = 1e4 already finds caller gains of 3e-5 (1e6: 28.6), so the
+#: accepted range stops where that check still certifies the equilibrium to 1e-7.
+MAX_BET = 1e3
+
+__all__ = ["MAX_BET",
     "ANTE",
     "POT",
     "Region",
@@ -348,7 +355,7 @@ def von_neumann(bet: float = 1.0) -> VonNeumannPoker:
     >>> round(g.bluff_threshold * 9, 12), round(g.value_threshold * 9, 12), round(g.calling_threshold * 9, 12)
     (1.0, 7.0, 5.0)
     """
-    B = check_positive_float("bet", bet)
+    B = check_positive_float("bet", bet, maximum=MAX_BET)
     D = (1.0 + 2.0 * B) * (2.0 + B)
     return VonNeumannPoker(bet=B, bluff_threshold=B / D, value_threshold=(1.0 + 4.0 * B + 2.0 * B * B) / D,
                            calling_threshold=B * (3.0 + 2.0 * B) / D, value=B / (2.0 * D))
@@ -474,7 +481,8 @@ def _check_limits(min_bet, max_bet):
         raise GutsInputError(f"max_bet must be a number; got {max_bet!r}") from None
     if math.isinf(u) and u > 0:
         raise GutsInputError("max_bet must be finite; use newman() for the no-limit game (L -> 0, U -> inf)")
-    U = check_positive_float("max_bet", max_bet)
+    U = check_positive_float("max_bet", max_bet, maximum=MAX_BET)
+    L = check_positive_float("min_bet", min_bet, allow_zero=True, maximum=MAX_BET)
     if L > U:
         raise GutsInputError(f"min_bet must be <= max_bet; got min_bet={L:g} > max_bet={U:g}")
     return L, U

@@ -47,21 +47,18 @@ def discretised_game(rules: BettingRules, pot, mesh: int, perturbation: float = 
     indifference, to one where more aggressive plans go with better hands.  It is only a
     selection device: every solution is then certified on the *unperturbed* game.
     """
-    from guts.engine.extensive import Deals, Decision, PublicTreeGame, Terminal
+    from guts.engine.extensive import Decision, PublicTreeGame, Terminal
+    from guts.engine.extensive.building import fold_terminal, uniform_mesh
 
     from .method import exact_pot
 
     p = float(exact_pot(pot))
     mesh = check_int("mesh", mesh, 2)
     structure = derive(rules)
-    i, j = np.meshgrid(np.arange(mesh), np.arange(mesh), indexing="ij")
-    info = np.stack([i.ravel(), j.ravel()]).astype(np.int64)
-    D = mesh * mesh
-    prob = np.full(D, 1.0 / D)
-    s0 = np.where(info[0] > info[1], 1.0, np.where(info[0] == info[1], 0.5, 0.0))
-    share = np.stack([s0, 1.0 - s0])  # one array shared by every showdown terminal
     labels = tuple(f"{h:.6g}" for h in mesh_hands(mesh))
-    deals = Deals(prob=prob, info=info, type_labels=(labels, labels))
+    deals, share = uniform_mesh(mesh, labels)  # one share table for every showdown terminal
+    info = deals.info
+    D = mesh * mesh
 
     def num(x):
         return float(sp.sympify(x).subs(P, p))
@@ -85,10 +82,7 @@ def discretised_game(rules: BettingRules, pot, mesh: int, perturbation: float = 
                 return Terminal(pay)
             if node.folder is None:
                 return Terminal.showdown(contrib, share)
-            w = 1 - node.folder
-            pay = -contrib.copy()
-            pay[w] = contrib.sum() - contrib[w]
-            return Terminal(pay)
+            return fold_terminal(contrib, winner=1 - node.folder)
         return Decision(node.player, {a: build(ch) for a, ch in node.actions.items()})
 
     return PublicTreeGame(build(structure.root), deals, 2, name=f"{rules.name} P={pot} M={mesh}")

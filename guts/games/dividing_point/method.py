@@ -21,6 +21,7 @@ from functools import lru_cache
 import sympy as sp
 
 from guts._validate import check_positive_float
+from guts.engine.tolerances import CERTIFICATE_TOL as ENGINE_CERTIFICATE_TOL
 from guts.errors import ConvergenceWarning, SolverError
 
 from .continuum import best_response_gains, strategy_from_points
@@ -38,8 +39,9 @@ __all__ = [
     "exact_pot",
 ]
 
-#: Largest best-response gain on the continuum accepted as "an equilibrium".
-CERTIFICATE_TOL = 1e-9
+#: Largest best-response gain on the continuum accepted as "an equilibrium" (the
+#: engine's one certificate threshold, guts.engine.tolerances.CERTIFICATE_TOL).
+CERTIFICATE_TOL = ENGINE_CERTIFICATE_TOL
 #: Two points of the order closer than this count as tied (the patent's ``C2 <= C1``).
 ORDER_SLACK = 1e-12
 

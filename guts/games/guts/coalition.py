@@ -17,6 +17,8 @@ True
 """
 from __future__ import annotations
 
+from guts.engine.tolerances import MAX_FIXED_POINT_TOL
+
 import time
 from dataclasses import dataclass, field
 
@@ -203,7 +205,7 @@ def solve_coalition(size: int, mesh=101, structure: str = "pseudo-bloc", solver:
     size = check_int("size", size, 1)
     check_choice("solver", solver, SOLVERS)
     check_choice("method", method, METHODS)
-    check_positive_float("tol", tol)
+    check_positive_float("tol", tol, maximum=MAX_FIXED_POINT_TOL)
     check_choice("structure", structure, STRUCTURES)
     check_coalition_memory(size, mesh, structure, solver, coalition_mesh)
     stage = coalition_stage(size, mesh, structure, coalition_mesh)

@@ -28,6 +28,8 @@ True
 """
 from __future__ import annotations
 
+from guts.engine.tolerances import MAX_FIXED_POINT_TOL
+
 import time
 from dataclasses import dataclass, field
 
@@ -261,7 +263,7 @@ def solve_teams(m: int, n: int, mesh=21, structure="full", solver: str = "auto",
     n = check_int("n", n, 1)
     check_choice("solver", solver, ("auto",) + SOLVERS)
     check_choice("method", method, METHODS)
-    check_positive_float("tol", tol)
+    check_positive_float("tol", tol, maximum=MAX_FIXED_POINT_TOL)
     s1, s2 = _structures(structure)
     g = resolve_grid(mesh)
     cells = count_profiles(m, g.size, s1) * count_profiles(n, g.size, s2)

@@ -152,16 +152,22 @@ class RaiseGameResult:
         return w @ self.alice_strategy
 
 
+#: Largest raise (and re-raise) size and most sizes in one game: ``--max-raise 100000`` and
+#: ``--reraise 1000000000`` ran for minutes without output before any check (issue 20); the
+#: hold'em note's game is R = 40, the re-raise study's largest size 160.
+MAX_RAISE = 1000
+
+
 def resolve_raises(max_raise=None, raises=None, *, name="raise sizes") -> tuple:
     """The raise sizes: ``raises`` if given (distinct integers >= 2), else 2..max_raise."""
     if raises is None:
         if max_raise is None:
             raise GutsInputError("give max_raise (an integer >= 2) or an explicit list of raise sizes")
-        r = check_int("max_raise", max_raise, 2)
+        r = check_int("max_raise", max_raise, 2, MAX_RAISE)
         return tuple(range(2, r + 1))
     if isinstance(raises, (str, bytes)) or not hasattr(raises, "__iter__"):
         raise GutsInputError(f"{name} must be a list of integers >= 2; got {raises!r}")
-    vals = [check_int(name[:-1] if name.endswith("s") else name, v, 2) for v in raises]
+    vals = [check_int(name[:-1] if name.endswith("s") else name, v, 2, MAX_RAISE) for v in raises]
     if not vals and name == "raise sizes":
         raise GutsInputError("raise sizes must contain at least one integer >= 2")
     if len(set(vals)) != len(vals):

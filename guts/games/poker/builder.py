@@ -26,6 +26,7 @@ import numpy as np
 
 from guts._validate import check_choice
 from guts.engine.extensive import Chance, Deals, Decision, PublicTreeGame, Terminal
+from guts.engine.extensive.building import fold_payoff
 from guts.errors import GutsInputError
 
 from .rules import Rules
@@ -217,10 +218,7 @@ class _Builder:
         """Terminal if one player is left (he takes the pot), else ``cont()``."""
         if sum(active) == 1:
             self.n_terminal += 1
-            w = active.index(True)
-            pay = -contrib.copy()
-            pay[w] += contrib.sum()
-            return Terminal(self._merge_rows(pay))
+            return Terminal(self._merge_rows(fold_payoff(contrib, winner=active.index(True))))
         return cont()
 
     def _decision(self, p, actions):

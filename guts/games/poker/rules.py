@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from guts._validate import check_choice, check_int, check_positive_float
+from guts._validate import check_bool, check_choice, check_int, check_positive_float
 from guts.errors import GutsInputError
 
 from .cards import Deck
@@ -40,6 +40,10 @@ __all__ = ["Round", "Rules", "smh_rules", "mmh_rules", "VARIANTS", "variant_rule
 BETTING_MODELS = ("fixed", "limit")
 VARIANTS = ("smh", "mmh")
 
+
+#: Largest bet size accepted (in antes): pots stay exact in double arithmetic (every payoff
+#: below 2**53 / 1e6) whatever the number of orbits and players.
+MAX_BET_SIZE = 1e6
 
 @dataclass(frozen=True)
 class Round:
@@ -74,11 +78,12 @@ class Round:
         check_int("hole_cards", self.hole_cards, 0, 10)
         check_int("shared_cards", self.shared_cards, 0, 10)
         check_int("orbits", self.orbits, 0, 10)
-        bets = tuple(check_positive_float("bet size", b) for b in self.bets)
+        bets = tuple(check_positive_float("bet size", b, maximum=MAX_BET_SIZE) for b in self.bets)
         if len(set(bets)) != len(bets):
             raise GutsInputError(f"bet sizes must be distinct; got {self.bets!r}")
         object.__setattr__(self, "bets", tuple(sorted(bets)))
-        object.__setattr__(self, "check", bool(self.check))
+        # strict: check="no" is a truthy string; bool() would turn checking on
+        object.__setattr__(self, "check", check_bool("check", self.check))
         check_choice("betting model", self.betting, BETTING_MODELS)
         if self.orbits and not bets and not self.check:
             raise GutsInputError("a betting round needs at least one bet size or the check option")

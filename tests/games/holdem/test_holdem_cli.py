@@ -40,7 +40,7 @@ def test_solve_writes_strategies_with_parameters(tmp_path, capsys):
 
 @pytest.mark.parametrize("argv,msg", [
     (["holdem", "solve", "--max-raise", "1"], "max-raise"),
-    (["holdem", "solve", "--max-raise", "5", "--reraise", "1"], "accepted: comma-separated integers >= 2"),
+    (["holdem", "solve", "--max-raise", "5", "--reraise", "1"], "accepted: comma-separated integers 2..1000"),
     (["holdem", "solve", "--max-raise", "x"], "max-raise"),
     (["holdem", "solve"], "required"),
 ])

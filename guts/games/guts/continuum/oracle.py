@@ -3,6 +3,8 @@
 """
 from __future__ import annotations
 
+from guts.engine.tolerances import MAX_GAP_TOL
+
 import math
 import warnings
 from dataclasses import dataclass
@@ -134,7 +136,7 @@ def stage_value(size: int, V: float, tol: float = 1e-10, max_rounds: int = 200, 
     V = float(V)
     if not math.isfinite(V):
         raise GutsInputError(f"V must be a finite number; got {V!r}")
-    tol = check_positive_float("tol", tol)
+    tol = check_positive_float("tol", tol, maximum=MAX_GAP_TOL)
 
     def solve(stage):
         A, B = stage.dense()

@@ -3,6 +3,8 @@
 """
 from __future__ import annotations
 
+from guts.engine.tolerances import MAX_GAP_TOL
+
 import math
 import time
 import warnings
@@ -12,7 +14,7 @@ import numpy as np
 from scipy.optimize import minimize
 
 from guts._validate import check_int, check_positive_float, check_thresholds
-from guts.engine.recursive import CertifiedInterval, fixed_point
+from guts.engine.recursive import CertifiedInterval, certificate_problem, fixed_point
 from guts.engine.tolerances import SUPPORT_TOL
 from guts.errors import ConvergenceWarning
 from guts.games.guts.payoffs import alpha_matrix, beta_matrix
@@ -136,7 +138,7 @@ def solve_continuum(size: int, tol: float = 1e-10, init_mesh: int = 21, max_roun
     """
     t0 = time.perf_counter()
     size = check_int("size", size, 1)
-    tol = check_positive_float("tol", tol)
+    tol = check_positive_float("tol", tol, maximum=MAX_GAP_TOL)
     init_mesh = check_int("init_mesh", init_mesh, 2)
     max_rounds = check_int("max_rounds", max_rounds, 1)
     fp = dict(solver="lp", method="newton", tol=1e-13, check_above=False)
@@ -190,13 +192,20 @@ def solve_continuum(size: int, tol: float = 1e-10, init_mesh: int = 21, max_roun
     else:
         cert_lo = ContinuumCertificate("player1", False, -1.0, math.nan, math.nan, False, "not computed")
         cert_hi = ContinuumCertificate("coalition", False, -float(size), math.nan, math.nan, False, "not computed")
+    c_lo = cert_lo.v_certified if cert_lo.valid else math.nan
+    c_hi = -cert_hi.v_certified if cert_hi.valid else math.nan
+    if converged and certify_result:
+        # the value reported must lie in its own certified interval (not just the oracle's gap)
+        problem = certificate_problem(p1.value, -co.value, c_lo, c_hi)
+        if problem:
+            converged = False
+            warnings.warn(f"continuum 1 v. {size}: not certified: {problem}", ConvergenceWarning, stacklevel=2)
     return ContinuumResult(
         size=size, player1_value=p1.value, coalition_value=co.value, gap=gap,
         error_estimate=gap / (1.0 - slope) if slope < 1 else math.inf, slope=slope,
         player1_threshold=q_star, player1_strategy={q_star: 1.0},
         coalition_strategy={p: float(w) for p, w in zip(pts, weights)},
-        certified_lower=cert_lo.v_certified if cert_lo.valid else math.nan,
-        certified_upper=-cert_hi.v_certified if cert_hi.valid else math.nan,
+        certified_lower=c_lo, certified_upper=c_hi,
         converged=converged, polished=polished, num_iter=st.rounds, num_thresholds=st.thresholds.size,
         num_profiles=st.pairs.shape[0], seconds=time.perf_counter() - t0,
         certificate_lower=cert_lo, certificate_upper=cert_hi,

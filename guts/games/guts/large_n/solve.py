@@ -3,6 +3,8 @@
 """
 from __future__ import annotations
 
+from guts.engine.tolerances import MAX_FIXED_POINT_TOL
+
 import math
 import time
 import warnings
@@ -128,7 +130,7 @@ def solve_pseudo_bloc(size: int, mesh, coalition_mesh=None, tol: float = 1e-12,
     """
     t0 = time.perf_counter()
     size = check_int("size", size, 1)
-    tol = check_positive_float("tol", tol)
+    tol = check_positive_float("tol", tol, maximum=MAX_FIXED_POINT_TOL)
     stage = PseudoBlocStage(size, mesh, coalition_mesh)
     common = dict(solver="oracle", method="newton", tol=tol)
     with warnings.catch_warnings(record=True) as caught:

@@ -186,7 +186,9 @@ def _validate(variant, players, method, epsilon, collusion, team):
     players = check_int("players", players, 2, 3)
     method = check_choice("method", str(method).lower(), METHODS)
     if epsilon is not None:
-        epsilon = check_positive_float("epsilon", epsilon)
+        epsilon = check_positive_float("epsilon", epsilon, maximum=10.0)
+        if epsilon < 1e-8:  # NashConv in floating point cannot certify less (1e-300 ran forever)
+            raise GutsInputError(f"epsilon must be a number in [1e-08, 10]; got {epsilon!r}")
     if collusion is not None:
         collusion = check_choice("collusion", str(collusion).lower(), COLLUSION)
         if players != 3:
@@ -262,6 +264,8 @@ def solve(variant: str = "smh", players: int = 2, method: str = "lp", epsilon: f
     """
     variant, players, method, epsilon, collusion, team = _validate(
         variant, players, method, epsilon, collusion, team)
+    if max_iterations is not None:  # 0 must not mean "the default" (``max_iterations or ...`` below)
+        max_iterations = check_int("max_iterations", max_iterations, 1, 10**9)
     from guts.engine import extensive as E
 
     t0 = time.perf_counter()
