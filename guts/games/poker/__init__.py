@@ -1,9 +1,15 @@
-"""Poker games from a description: limit poker as data (:class:`PokerSpec`), read from a
-TOML poker description or an ACPC game definition (OpenSpiel's ``universal_poker``
-format), built as the engine's public tree.
+"""Poker games from a description: poker as data (:class:`PokerSpec`), read from a TOML
+poker description or an ACPC game definition (OpenSpiel's ``universal_poker`` format),
+built as the engine's public tree.
 
     from guts.games.poker import load_poker
     g = load_poker("leduc.game")          # or a .toml description, or the text itself
+    g = load_poker("mercer_smh", players=3)   # a shipped description (descriptions/)
+
+The family: :mod:`.spec` (the data and its file forms), :mod:`.build` (limit betting,
+the ACPC rules), the hold'em-like builder of games given as a deck, rounds and an
+evaluator (:mod:`.builder`, :mod:`.rules`, :mod:`.cards`, :mod:`.evaluators`; fixed
+betting), and Mercer hold'em's study on it (:mod:`guts.games.poker.mercer`).
 """
 from __future__ import annotations
 

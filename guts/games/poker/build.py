@@ -7,6 +7,14 @@ public chance nodes, one card at a time (as the ACPC server and OpenSpiel's
 card in somebody's hand cannot come).  Showdowns share one ``(n, D)`` share table per
 (board, set of players still in).  Labels: ``f`` fold, ``c`` check/call, ``r``
 bet/raise (the ACPC letters); board cards by their ACPC names (``"Kh"``).
+
+Fixed betting (Mercer hold'em's model) is translated by :func:`poker_rules` into the
+hold'em-like builder's :class:`~guts.games.poker.rules.Rules` and built there.  Limit
+betting keeps this builder: the hold'em-like builder has no ACPC betting (its ``"limit"``
+model bounds raises by orbits, not by a per-round cap, and always starts at seat 0),
+no per-player blinds, deals a round's board cards as one chance node instead of one card
+at a time, and ranks exactly ``hand_size`` cards, whereas the ACPC ranking also compares
+fewer than five; the OpenSpiel checks (same labels, 1e-9) rely on those rules.
 """
 from __future__ import annotations
 

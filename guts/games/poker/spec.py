@@ -118,7 +118,7 @@ class PokerRound:
 
 @dataclass(frozen=True)
 class PokerSpec:
-    """A limit poker game (module docstring).  Validated on construction."""
+    """A poker game, limit or fixed betting (module docstring).  Validated on construction."""
 
     num_players: int
     ranks: int
