@@ -108,5 +108,7 @@ def test_bad_name_and_player_override():
         load_poker("mercer_xyz")
     with pytest.raises(GutsInputError, match="players 1"):
         load_poker("mercer_smh", players=1)
+    with pytest.raises(GutsInputError, match="225 private deals exceed max_deals=100"):   # 15 x 15 hands
+        load_poker("mercer_smh", max_deals=100)
     with pytest.raises(GutsInputError, match="ACPC form"):
         acpc_text(read_poker("mercer_smh"))
