@@ -13,9 +13,10 @@ Exit code 0 when the solution is a certified equilibrium, 1 otherwise, 2 on bad 
 from __future__ import annotations
 
 import argparse
+import sys
 from fractions import Fraction
 
-from guts.cli.options import int_arg
+from guts.cli.options import add_quiet, int_arg
 from guts.errors import GutsInputError
 
 HELP = "the patent's betting games (Hundal and Reitzen, US patent 6,129,631) by the dividing-point method: points, value, certificate"
@@ -69,8 +70,15 @@ def add_subparser(poker_subparsers):
                    help="also solve the M-hands-per-player mesh game by the engine's LP (0: no)")
     p.add_argument("--infer", action="store_true", help="read the order from the LP (needs --lp-mesh, "
                    "default 120) instead of the patent's")
+    add_quiet(p)
     p.set_defaults(func=run)
     return p
+
+
+def _stage(args, text: str) -> None:
+    """One line per long stage on stderr (a mesh LP, the order inference), unless --quiet."""
+    if not args.quiet:
+        print(f"guts poker dividing-point: {text} ...", file=sys.stderr, flush=True)
 
 
 def run(args) -> int:
@@ -88,6 +96,7 @@ def run(args) -> int:
     lp = None
     if args.infer:
         mesh = args.lp_mesh or 120
+        _stage(args, f"reading the order from the {mesh}-hand mesh LP (other meshes if it does not certify)")
         io = infer_and_solve(rules, pot, mesh, game=args.game)
         r = io.result
         shape, renaming, same = same_polynomial(rules, patent_layout(args.game), io.layout)
@@ -103,6 +112,8 @@ def run(args) -> int:
         if not r.converged:  # the printed order holds only on an interval of P: say so, then infer
             from guts.games.dividing_point.patent import PATENT_FIGURES, patent_order_interval
 
+            _stage(args, "the printed order does not certify at this pot: computing its interval of P and "
+                         "reading the order from the mesh LP")
             lo, hi = patent_order_interval(args.game)
             r = solve_patent_game(args.game, pot, warn=False, mesh=args.lp_mesh or 120)
             print(f"the patent's order ({PATENT_FIGURES[args.game]}) gives an equilibrium only for "
@@ -111,6 +122,7 @@ def run(args) -> int:
             names = {k: k for k in r.points}
             lp_value = None
         if args.lp_mesh:
+            _stage(args, f"solving the {args.lp_mesh}-hand mesh game by the engine's LP")
             lp = solve_mesh(rules, pot, args.lp_mesh)
         lp_value = lp.value if lp else None
     print(f"game {args.game}: {rules.name}, P = {pot}")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 
+from guts._validate import available_cores
 from guts.cli.options import add_quiet, int_arg, number_arg, path_arg
 
 #: Mirrors guts.games.poker.mercer.solve.METHODS / COLLUSION (kept here: the cli imports games lazily).
@@ -88,6 +89,9 @@ def add_subparser(subparsers):
     s.add_argument("--time-limit", type=number_arg("time-limit", float, 0.0, strict=True, maximum=MAX_TIME_LIMIT),
                    default=None, help="seconds (cfr+, dcfr, fp, fp-realisation; default: no limit)")
     add_quiet(s)
+    s.add_argument("--threads", type=int_arg("threads", 1, available_cores()), default=None,
+                   help="threads of the CFR and best-response kernels (default: all cores, or one when "
+                        "the machine's load already saturates them; the result does not depend on it)")
     s.set_defaults(func=run_solve)
     z = sub.add_parser("sizes", help="tree sizes of SMH / MMH with 2 and 3 players",
                        description="Public states, information sets and deals of the four variants.")
@@ -133,7 +137,7 @@ def run_solve(args) -> int:
         r = solve(args.variant, players=args.players, method=method, epsilon=args.epsilon,
                   collusion=args.collusion, team=args.team, max_iterations=args.max_iterations,
                   time_limit=args.time_limit, check=args.check, betting=args.betting,
-                  bets=args.bets, progress=not args.quiet)
+                  bets=args.bets, progress=not args.quiet, threads=args.threads)
     name = f"{r.players}P-{r.variant.upper()}"
     if r.collusion:
         name += f", {r.collusion} collusion of seats {r.team[0]},{r.team[1]}"

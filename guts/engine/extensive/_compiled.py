@@ -75,7 +75,21 @@ class TerminalChunk:
     seq: np.ndarray        # (n, nz) sequence of each player
     offset: np.ndarray     # (n, nz)
     scale: np.ndarray      # (nz,)
-    scatter: list          # per player csr (S_p+1, nz): terminal -> its sequence
+    num_seqs: tuple        # S_p + 1 per player
+    _scatter: list | None = None
+
+    @property
+    def scatter(self) -> list:
+        """Per player csr (S_p+1, nz): terminal -> its sequence. Built on first use (the
+        numpy reference pass): its index pointer has S_p + 1 entries per chunk, which for
+        a large game summed over hundreds of chunks would dominate memory (issue 21)."""
+        if self._scatter is None:
+            nz = self.z.size
+            self._scatter = [
+                sp.csr_matrix((np.ones(nz), (self.seq[p], np.arange(nz))), shape=(S1, nz))
+                for p, S1 in enumerate(self.num_seqs)
+            ]
+        return self._scatter
 
 
 @dataclass
@@ -98,12 +112,20 @@ class CompiledGame:
     term_tid: np.ndarray      # (Z,) table index (-1: constant)
     term_offset: np.ndarray   # (n, Z)
     term_scale: np.ndarray    # (Z,)
-    chunks: list              # TerminalChunk
     perm: list                # per player: deals sorted by his type
     type_starts: list         # per player: reduceat starts in perm order (present types)
     type_present: list        # per player: indices of the types that occur in some deal
     zero_sum: bool
     payoff_scale: float
+    _chunks: list | None = None
+
+    @property
+    def chunks(self) -> list:
+        """TerminalChunk list of the numpy reference pass and the sequence-form LP, built on
+        first use (the numba kernels do not need these copies of the terminal arrays)."""
+        if self._chunks is None:
+            self._chunks = _build_chunks(self)
+        return self._chunks
 
     @property
     def num_nodes(self) -> int:
@@ -372,42 +394,6 @@ def assemble(n, deals, kinds, parents, histories, drec, temp_next, temp_dec, ctx
     # constant terminals point at table 0 with scale 0 (a zero table if there is none)
     if not tables:
         tables.append(np.zeros((n, D)))
-    tid_eff = np.where(term_tid < 0, 0, term_tid)
-
-    # chunks: terminals sorted by table, at most CHUNK_ELEMS terminal x deal entries each
-    order = np.argsort(term_tid, kind="stable")
-    per = max(1, CHUNK_ELEMS // max(D, 1))
-    chunks = []
-    start = 0
-    while start < Z:
-        stop = min(Z, start + per)
-        zs = order[start:stop]
-        tids = term_tid[zs]
-        real = np.unique(tids[tids >= 0])
-        # constants have scale 0, so any table serves them: one real table -> broadcast
-        single = int(real[0]) if real.size == 1 else (0 if real.size == 0 else -1)
-        scatter = []
-        for p in range(n):
-            S1 = players[p].num_seqs
-            scatter.append(
-                sp.csr_matrix(
-                    (np.ones(zs.size), (term_seq[p, zs], np.arange(zs.size))), shape=(S1, zs.size)
-                )
-            )
-        chunks.append(
-            TerminalChunk(
-                z=zs,
-                tid=tid_eff[zs],
-                single_table=single,
-                vid=term_vid[zs],
-                scal=term_scal[zs],
-                seq=term_seq[:, zs],
-                offset=term_off[:, zs],
-                scale=term_scale[zs],
-                scatter=scatter,
-            )
-        )
-        start = stop
 
     perm, type_starts, type_present = [], [], []
     for p in range(n):
@@ -439,10 +425,45 @@ def assemble(n, deals, kinds, parents, histories, drec, temp_next, temp_dec, ctx
         term_tid=term_tid,
         term_offset=term_off,
         term_scale=term_scale,
-        chunks=chunks,
         perm=perm,
         type_starts=type_starts,
         type_present=type_present,
         zero_sum=bool(zero_sum),
         payoff_scale=max(payoff_scale, np.finfo(float).tiny),
     )
+
+
+def _build_chunks(cg) -> list:
+    """Terminals sorted by table, at most CHUNK_ELEMS terminal x deal entries per chunk."""
+    n, D, Z = cg.num_players, cg.num_deals, cg.num_terminals
+    term_tid, term_vid, term_scal = cg.term_tid, cg.term_vid, cg.term_scal
+    term_seq, term_off, term_scale = cg.term_seq, cg.term_offset, cg.term_scale
+    tid_eff = np.where(term_tid < 0, 0, term_tid)
+    players = cg.players
+    order = np.argsort(term_tid, kind="stable")
+    per = max(1, CHUNK_ELEMS // max(D, 1))
+    chunks = []
+    start = 0
+    while start < Z:
+        stop = min(Z, start + per)
+        zs = order[start:stop]
+        tids = term_tid[zs]
+        real = np.unique(tids[tids >= 0])
+        # constants have scale 0, so any table serves them: one real table -> broadcast
+        single = int(real[0]) if real.size == 1 else (0 if real.size == 0 else -1)
+        chunks.append(
+            TerminalChunk(
+                z=zs,
+                tid=tid_eff[zs],
+                single_table=single,
+                vid=term_vid[zs],
+                scal=term_scal[zs],
+                seq=term_seq[:, zs],
+                offset=term_off[:, zs],
+                scale=term_scale[zs],
+                num_seqs=tuple(players[p].num_seqs for p in range(n)),
+            )
+        )
+        start = stop
+
+    return chunks

@@ -7,16 +7,21 @@ from __future__ import annotations
 import numpy as np
 
 try:  # numba is a runtime dependency, but keep the engine importable without it
-    from numba import njit
+    from numba import njit, prange
 
     HAVE_NUMBA = True
 except ImportError:  # pragma: no cover
     HAVE_NUMBA = False
+    prange = range
 
     def njit(*a, **k):
         def deco(f):
             return f
         return deco
+
+# Determinism whatever the thread count: every parallel loop below (``prange``) gives each
+# output entry to exactly one iteration, which sums in a fixed sequential order; no
+# reduction is split between threads, so 1 and k threads give bit-identical results.
 
 
 @njit(cache=True, nogil=True)
@@ -129,4 +134,292 @@ def terminal_values_blocked(p, others, ctxp, tvid, tscal, tseq, toff, tscale, tt
                     acc0 += w
                     acc1 += w * tabp[tid, d]
             g[sp, btype[b]] += k * (off * acc0 + sc * acc1)
+    return g
+
+
+@njit(cache=True, nogil=True)
+def _live_terminal(z, others, tscal, tseq, rflat, rbase, rstride):
+    """False if terminal z has no chance weight or some other player never reaches it."""
+    if tscal[z] == 0.0:
+        return False
+    for j in range(others.shape[0]):
+        q = others[j]
+        r0 = rbase[q] + tseq[q, z] * rstride[q]
+        nz = False
+        for t in range(rstride[q]):
+            if rflat[r0 + t] != 0.0:
+                nz = True
+                break
+        if not nz:
+            return False
+    return True
+
+
+@njit(cache=True, nogil=True)
+def _blocked_column(p, col, lo, hi, live, others, ctxp, tvid, tscal, tseq, toff, tscale, ttid, tabp,
+                    infop, rflat, rbase, rstride, g):
+    """Column ``col`` of g (player p's type whose deals are ``lo:hi`` in his order)."""
+    Z = tvid.shape[0]
+    no = others.shape[0]
+    for z in range(Z):
+        if not live[z]:
+            continue
+        v = tvid[z]
+        tid = ttid[z]
+        acc0 = 0.0
+        acc1 = 0.0
+        if no == 1:
+            q0 = others[0]
+            r0 = rbase[q0] + tseq[q0, z] * rstride[q0]
+            for d in range(lo, hi):
+                w = ctxp[v, d] * rflat[r0 + infop[q0, d]]
+                acc0 += w
+                acc1 += w * tabp[tid, d]
+        elif no == 2:
+            q0 = others[0]
+            q1 = others[1]
+            r0 = rbase[q0] + tseq[q0, z] * rstride[q0]
+            r1 = rbase[q1] + tseq[q1, z] * rstride[q1]
+            for d in range(lo, hi):
+                w = ctxp[v, d] * rflat[r0 + infop[q0, d]] * rflat[r1 + infop[q1, d]]
+                acc0 += w
+                acc1 += w * tabp[tid, d]
+        else:
+            for d in range(lo, hi):
+                w = ctxp[v, d]
+                for j in range(no):
+                    q = others[j]
+                    w *= rflat[rbase[q] + tseq[q, z] * rstride[q] + infop[q, d]]
+                acc0 += w
+                acc1 += w * tabp[tid, d]
+        g[tseq[p, z], col] += tscal[z] * (toff[p, z] * acc0 + tscale[z] * acc1)
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def terminal_values_blocked_par(p, others, ctxp, tvid, tscal, tseq, toff, tscale, ttid, tabp, infop,
+                                bstart, bend, btype, rflat, rbase, rstride, g):
+    """:func:`terminal_values_blocked` in parallel over player p's types (type block ``b``
+    owns column ``btype[b]`` of ``g``; terminals in the same order in every block)."""
+    Z = tvid.shape[0]
+    nb = bstart.shape[0]
+    live = np.zeros(Z, dtype=np.bool_)
+    for z in prange(Z):
+        live[z] = _live_terminal(z, others, tscal, tseq, rflat, rbase, rstride)
+    for b in prange(nb):
+        _blocked_column(p, btype[b], bstart[b], bend[b], live, others, ctxp, tvid, tscal, tseq, toff,
+                        tscale, ttid, tabp, infop, rflat, rbase, rstride, g)
+    return g
+
+
+@njit(cache=True, nogil=True)
+def _dense3_keys(ulo, uhi, u_start, u_grp, u_sf, z_sl, z_k, z_off, z_sc, A0, A1, has1, Rf, Rl, contrib):
+    """Keys ``ulo:uhi`` of :func:`terminal_values_dense3` (one parallel chunk)."""
+    Tf = A0.shape[1]
+    Tl = A0.shape[2]
+    Tp = A0.shape[3]
+    B0 = np.empty((Tl, Tp))
+    B1 = np.empty((Tl, Tp))
+    acc0 = np.empty(Tp)
+    acc1 = np.empty(Tp)
+    for u in range(ulo, uhi):
+        g = u_grp[u]
+        sf = u_sf[u]
+        h1 = has1[u]
+        B0[:, :] = 0.0
+        if h1:
+            B1[:, :] = 0.0
+        nzf = False
+        for tf in range(Tf):
+            r = Rf[sf, tf]
+            if r == 0.0:
+                continue
+            nzf = True
+            for tl in range(Tl):
+                for t in range(Tp):
+                    B0[tl, t] += A0[g, tf, tl, t] * r
+            if h1:
+                for tl in range(Tl):
+                    for t in range(Tp):
+                        B1[tl, t] += A1[g, tf, tl, t] * r
+        for i in range(u_start[u], u_start[u + 1]):
+            if not nzf:
+                for t in range(Tp):
+                    contrib[i, t] = 0.0
+                continue
+            sl = z_sl[i]
+            for t in range(Tp):
+                acc0[t] = 0.0
+                acc1[t] = 0.0
+            for tl in range(Tl):
+                rl = Rl[sl, tl]
+                if rl == 0.0:
+                    continue
+                for t in range(Tp):
+                    acc0[t] += B0[tl, t] * rl
+                if h1:
+                    for t in range(Tp):
+                        acc1[t] += B1[tl, t] * rl
+            off = z_off[i]
+            sc = z_sc[i]
+            k = z_k[i]
+            for t in range(Tp):
+                if h1:
+                    contrib[i, t] = k * (off * acc0[t] + sc * acc1[t])
+                else:
+                    contrib[i, t] = k * (off * acc0[t])
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def terminal_values_dense3(u_start, u_grp, u_sf, z_sl, z_k, z_off, z_sc, A0, A1, has1, Rf, Rl,
+                           nchunks, contrib):
+    """Three players, deals summed out in advance (the *type tensor* form).
+
+    For one player p with the other two f ("first") and l ("last"), a terminal z in group
+    g = (chance context, payoff table) contributes to p's type t
+
+        k_z sum_{tf, tl} (off_z A0[g, tf, tl, t] + sc_z A1[g, tf, tl, t]) R_f[s_f(z), tf] R_l[s_l(z), tl]
+
+    where A0 = sum of the deals' chance weights with types (tf, tl, t) and A1 the same
+    weighted by the payoff table. Terminals are sorted by key u = (g, s_f): the inner
+    contraction with R_f is done once per key (``B``), then once per terminal with R_l.
+    Costs (keys x Tf Tl Tp + terminals x Tl Tp) instead of terminals x deals, with
+    contiguous loops. Output ``contrib[i, t]`` for the i-th terminal in key order.
+    """
+    U = u_start.shape[0] - 1
+    per = (U + nchunks - 1) // nchunks
+    for c in prange(nchunks):
+        _dense3_keys(c * per, min(U, (c + 1) * per), u_start, u_grp, u_sf, z_sl, z_k, z_off, z_sc,
+                     A0, A1, has1, Rf, Rl, contrib)
+    return contrib
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def scatter_rows(row_start, row_of, rows, contrib, g):
+    """``g[rows[r]] += sum of contrib[row_of[j]]`` for j in ``row_start[r]:row_start[r+1]``,
+    in that fixed order (parallel over r: each row of g belongs to one iteration)."""
+    for r in prange(rows.shape[0]):
+        _scatter_row(rows[r], row_start[r], row_start[r + 1], row_of, contrib, g)
+    return g
+
+
+@njit(cache=True, nogil=True)
+def _scatter_row(s, lo, hi, row_of, contrib, g):
+    for j in range(lo, hi):
+        i = row_of[j]
+        for t in range(contrib.shape[1]):
+            g[s, t] += contrib[i, t]
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def regret_update(mode, w, pos_factor, neg_factor, V, Vdec, dec_first, dec_na, regret, avg, own, B):
+    """One player's CFR update in place, without temporaries (issue 21: memory).
+
+    For every decision h, type t and action sequence s of h: ``avg[s] += w own[s]`` (the
+    average strategy's realisation weights), ``d = V[s] - Vdec[h]`` (instantaneous regret),
+    ``regret[s] += d`` then mode 0 (CFR+) / 2 (PCFR+): clip at zero; mode 1 (DCFR): times
+    ``pos_factor`` if positive else ``neg_factor``. New behaviour ``B``: regret matching on
+    ``max(regret, 0)`` (modes 0, 1) or on ``max(regret + d, 0)`` (mode 2, the prediction),
+    uniform where the block sums to zero. Parallel over decisions (each owns its rows).
+    """
+    H = dec_first.shape[0]
+    for h in prange(H):
+        _regret_update_decision(h, mode, w, pos_factor, neg_factor, V, Vdec, dec_first, dec_na,
+                                regret, avg, own, B)
+    return B
+
+
+@njit(cache=True, nogil=True)
+def _regret_update_decision(h, mode, w, pos_factor, neg_factor, V, Vdec, dec_first, dec_na, regret, avg,
+                            own, B):
+    T = V.shape[1]
+    f = dec_first[h]
+    na = dec_na[h]
+    for t in range(T):
+        vd = Vdec[h, t]
+        tot = 0.0
+        for a in range(na):
+            s = f + a
+            d = V[s, t] - vd
+            avg[s, t] += w * own[s, t]
+            r = regret[s, t] + d
+            if mode == 1:
+                r *= pos_factor if r > 0 else neg_factor
+            elif r < 0.0:
+                r = 0.0
+            regret[s, t] = r
+            x = r + d if mode == 2 else r
+            if x < 0.0:
+                x = 0.0
+            B[s, t] = x
+            tot += x
+        for a in range(na):
+            s = f + a
+            if tot > 0.0:
+                B[s, t] = B[s, t] / tot
+            else:
+                B[s, t] = 1.0 / na
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def normalise_into(dec_first, dec_na, X, B):
+    """``B`` = rows of ``X`` divided by their decision-block sums, uniform where a block
+    sums to zero (row 0 = 1); :func:`.strategies.normalise_blocks` without temporaries."""
+    T = X.shape[1]
+    for t in range(T):
+        B[0, t] = 1.0
+    for h in prange(dec_first.shape[0]):
+        f = dec_first[h]
+        na = dec_na[h]
+        for t in range(T):
+            tot = 0.0
+            for a in range(na):
+                tot += X[f + a, t]
+            for a in range(na):
+                B[f + a, t] = X[f + a, t] / tot if tot > 0.0 else 1.0 / na
+    return B
+
+
+# ---- serial twins (small games: a parallel region's start-up and barrier cost more than
+# the work; on a loaded machine a descheduled worker stalls every region) ----------------
+@njit(cache=True, nogil=True)
+def regret_update_serial(mode, w, pos_factor, neg_factor, V, Vdec, dec_first, dec_na, regret, avg, own, B):
+    """:func:`regret_update` on the calling thread (same arithmetic, same result)."""
+    for h in range(dec_first.shape[0]):
+        _regret_update_decision(h, mode, w, pos_factor, neg_factor, V, Vdec, dec_first, dec_na,
+                                regret, avg, own, B)
+    return B
+
+
+@njit(cache=True, nogil=True)
+def normalise_into_serial(dec_first, dec_na, X, B):
+    """:func:`normalise_into` on the calling thread."""
+    T = X.shape[1]
+    for t in range(T):
+        B[0, t] = 1.0
+    for h in range(dec_first.shape[0]):
+        f = dec_first[h]
+        na = dec_na[h]
+        for t in range(T):
+            tot = 0.0
+            for a in range(na):
+                tot += X[f + a, t]
+            for a in range(na):
+                B[f + a, t] = X[f + a, t] / tot if tot > 0.0 else 1.0 / na
+    return B
+
+
+@njit(cache=True, nogil=True)
+def terminal_values_dense3_serial(u_start, u_grp, u_sf, z_sl, z_k, z_off, z_sc, A0, A1, has1, Rf, Rl,
+                                  nchunks, contrib):
+    """:func:`terminal_values_dense3` on the calling thread."""
+    _dense3_keys(0, u_start.shape[0] - 1, u_start, u_grp, u_sf, z_sl, z_k, z_off, z_sc, A0, A1, has1,
+                 Rf, Rl, contrib)
+    return contrib
+
+
+@njit(cache=True, nogil=True)
+def scatter_rows_serial(row_start, row_of, rows, contrib, g):
+    """:func:`scatter_rows` on the calling thread."""
+    for r in range(rows.shape[0]):
+        _scatter_row(rows[r], row_start[r], row_start[r + 1], row_of, contrib, g)
     return g

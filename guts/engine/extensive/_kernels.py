@@ -17,6 +17,89 @@ from . import _fused
 USE_FUSED = _fused.HAVE_NUMBA
 #: Within the fused path, stream over deals sorted by the player's type.
 BLOCKED = True
+#: Three-player games: sum the deals out into a type tensor per (context, table) and
+#: contract it with the other players' reaches (:func:`._fused.terminal_values_dense3`),
+#: when that tensor is not much larger than the deal list (``prod(num_types) <=
+#: DENSE_MAX_RATIO * num_deals``).  False: the per-deal kernel (the pre-issue-21 code).
+USE_DENSE = True
+#: The kernels in parallel (numba ``prange``; False: the serial kernels, as before issue 21).
+PARALLEL = True
+#: Smallest work (terminal x deal entries of a pass, or sequence x type entries of an update)
+#: run in parallel: below it a parallel region's start-up and barrier cost more than the work
+#: (Leduc: ~1e4 entries), and on a loaded machine a descheduled worker stalls every region.
+PARALLEL_MIN_WORK = 2_000_000
+
+
+def parallel_for(work: int) -> bool:
+    """Run a kernel of ``work`` entries in parallel? (:data:`PARALLEL`, the size, > 1 thread)."""
+    if not PARALLEL or work < PARALLEL_MIN_WORK or not _fused.HAVE_NUMBA:
+        return False
+    import numba
+
+    return numba.get_num_threads() > 1
+DENSE_MAX_RATIO = 2.0
+#: Parallel chunks of the dense kernel (independent of the thread count: determinism).
+DENSE_CHUNKS = 256
+
+
+def _dense_data(cg):
+    """Per-game arrays of the three-player type-tensor kernel (None if not applicable)."""
+    dd = getattr(cg, "_dense", False)
+    if dd is not False:
+        return dd
+    dd = None
+    n = cg.num_players
+    T = tuple(int(t) for t in cg.num_types)
+    if n == 3 and np.prod(T) <= DENSE_MAX_RATIO * cg.num_deals:
+        tidx = np.ravel_multi_index(tuple(cg.info), T)           # deal -> type triple
+        key = np.stack([cg.term_vid, cg.term_tid])
+        gkeys, grp = np.unique(key, axis=1, return_inverse=True)
+        grp = grp.reshape(-1)
+        G = gkeys.shape[1]
+        P = int(np.prod(T))
+        A0 = np.empty((G, P))
+        A1 = np.zeros((n, G, P))
+        for gi in range(G):
+            v, tid = int(gkeys[0, gi]), int(gkeys[1, gi])
+            w = cg.ctx[v]
+            A0[gi] = np.bincount(tidx, weights=w, minlength=P)
+            if tid >= 0:
+                for p in range(n):
+                    A1[p, gi] = np.bincount(tidx, weights=w * cg.tables[tid][p], minlength=P)
+        A0 = A0.reshape((G,) + T)
+        A1 = A1.reshape((n, G) + T)
+        grp_has1 = gkeys[1] >= 0
+        scale = np.where(cg.term_tid >= 0, cg.term_scale, 0.0)
+        per = []
+        for p in range(n):
+            others = [q for q in range(n) if q != p]
+            # contract first with the player whose (group, sequence) keys are fewest
+            nkeys = [np.unique(np.stack([grp, cg.term_seq[q]]), axis=1).shape[1] for q in others]
+            f, l = (others[0], others[1]) if nkeys[0] <= nkeys[1] else (others[1], others[0])
+            order = np.lexsort((cg.term_seq[l], cg.term_seq[f], grp))
+            kg, ks = grp[order], cg.term_seq[f][order]
+            brk = np.flatnonzero((np.diff(kg) != 0) | (np.diff(ks) != 0)) + 1
+            u_start = np.concatenate(([0], brk, [order.size])).astype(np.int64)
+            u0 = u_start[:-1]
+            sp_sorted = cg.term_seq[p][order]
+            row_of = np.argsort(sp_sorted, kind="stable").astype(np.int64)
+            rows, row_start = np.unique(sp_sorted[row_of], return_index=True)
+            per.append(dict(
+                f=f, l=l, u_start=u_start,
+                u_grp=np.ascontiguousarray(kg[u0]), u_sf=np.ascontiguousarray(ks[u0]),
+                z_sl=np.ascontiguousarray(cg.term_seq[l][order]),
+                z_k=np.ascontiguousarray(cg.term_scal[order]),
+                z_off=np.ascontiguousarray(cg.term_offset[p][order]),
+                z_sc=np.ascontiguousarray(scale[order]),
+                has1=np.ascontiguousarray(grp_has1[kg[u0]]),
+                A0=np.ascontiguousarray(np.transpose(A0, (0, 1 + f, 1 + l, 1 + p))),
+                A1=np.ascontiguousarray(np.transpose(A1[p], (0, 1 + f, 1 + l, 1 + p))),
+                row_of=row_of, rows=rows.astype(np.int64),
+                row_start=np.append(row_start, order.size).astype(np.int64),
+            ))
+        dd = per
+    cg._dense = dd
+    return dd
 
 
 def _fused_data(cg):
@@ -73,9 +156,9 @@ def _aux(cg):
     return aux
 
 
-def reach(pt, B):
-    """Top-down realisation weights R (S+1, T) of one player's behaviour B."""
-    R = np.empty_like(B)
+def reach(pt, B, out=None):
+    """Top-down realisation weights R (S+1, T) of one player's behaviour B (into ``out``)."""
+    R = np.empty_like(B) if out is None else out
     R[0] = 1.0
     sp = pt.seq_parent
     for (_, _, slo, shi, _, _, _) in pt.levels:
@@ -90,6 +173,18 @@ def terminal_values(cg, p, reaches, fused=None):
     kernel (default :data:`USE_FUSED`) or the chunked numpy pass.
     """
     if USE_FUSED if fused is None else fused:
+        dd = _dense_data(cg) if USE_DENSE else None
+        if dd is not None:
+            d = dd[p]
+            contrib = np.empty((cg.num_terminals, cg.num_types[p]))
+            par = parallel_for(cg.num_terminals * cg.num_deals)
+            (_fused.terminal_values_dense3 if par else _fused.terminal_values_dense3_serial)(
+                d["u_start"], d["u_grp"], d["u_sf"], d["z_sl"], d["z_k"], d["z_off"], d["z_sc"],
+                d["A0"], d["A1"], d["has1"], np.ascontiguousarray(reaches[d["f"]]),
+                np.ascontiguousarray(reaches[d["l"]]), DENSE_CHUNKS, contrib)
+            g = np.zeros((cg.players[p].num_seqs, cg.num_types[p]))
+            return (_fused.scatter_rows if par else _fused.scatter_rows_serial)(
+                d["row_start"], d["row_of"], d["rows"], contrib, g)
         fd = _fused_data(cg)
         n = cg.num_players
         sizes = [r.size for r in reaches]
@@ -98,7 +193,9 @@ def terminal_values(cg, p, reaches, fused=None):
         g = np.zeros((cg.players[p].num_seqs, cg.num_types[p]))
         if BLOCKED:
             pp = fd["per"][p]
-            return _fused.terminal_values_blocked(
+            par = parallel_for(cg.num_terminals * cg.num_deals)
+            kern = _fused.terminal_values_blocked_par if par else _fused.terminal_values_blocked
+            return kern(
                 p, pp["others"], pp["ctxp"], fd["tvid"], fd["tscal"], fd["tseq"], fd["toff"],
                 fd["tscale"], fd["ttid"], pp["tabp"], pp["infop"], pp["bstart"], pp["bend"],
                 pp["btype"], rflat, rbase, fd["rstride"], g)
@@ -135,13 +232,16 @@ def terminal_values(cg, p, reaches, fused=None):
     return g
 
 
-def backup_mean(pt, g, B):
+def backup_mean(pt, g, B, out=None):
     """Bottom-up values under behaviour B.  Returns (V (S+1,T), Vdec (H,T)).
 
     ``V[s]`` = counterfactual value of sequence s (its action taken, B below),
-    ``Vdec[h]`` = counterfactual value of decision h under B.
+    ``Vdec[h]`` = counterfactual value of decision h under B.  ``out=g`` overwrites g
+    (saves a copy).
     """
-    V = g.copy()
+    V = g.copy() if out is None else out
+    if out is not None and out is not g:
+        V[...] = g
     Vdec = np.empty((pt.num_decisions, g.shape[1]))
     for (dlo, dhi, slo, shi, uniq, pstarts, bstarts) in reversed(pt.levels):
         vd = np.add.reduceat(B[slo:shi] * V[slo:shi], bstarts, axis=0)
@@ -150,9 +250,12 @@ def backup_mean(pt, g, B):
     return V, Vdec
 
 
-def backup_max(pt, g):
-    """Bottom-up best-response values.  Returns (V (S+1,T), Vdec (H,T))."""
-    V = g.copy()
+def backup_max(pt, g, out=None):
+    """Bottom-up best-response values.  Returns (V (S+1,T), Vdec (H,T)); ``out=g``
+    overwrites g."""
+    V = g.copy() if out is None else out
+    if out is not None and out is not g:
+        V[...] = g
     Vdec = np.empty((pt.num_decisions, g.shape[1]))
     for (dlo, dhi, slo, shi, uniq, pstarts, bstarts) in reversed(pt.levels):
         vd = np.maximum.reduceat(V[slo:shi], bstarts, axis=0)
@@ -181,8 +284,9 @@ def all_reaches(cg, flat):
     return [reach(cg.players[q], flat[q]) for q in range(cg.num_players)]
 
 
-def values_and_br(cg, flat, reaches=None):
-    """(expected values (n,), best-response values (n,), per-player (V, Vdec) of the BR)."""
+def values_and_br(cg, flat, reaches=None, keep=True):
+    """(expected values (n,), best-response values (n,), per-player (V, Vdec) of the BR;
+    ``keep=False``: None instead, so only one player's arrays live at a time)."""
     n = cg.num_players
     if reaches is None:
         reaches = all_reaches(cg, flat)
@@ -192,7 +296,8 @@ def values_and_br(cg, flat, reaches=None):
     for p in range(n):
         g = terminal_values(cg, p, reaches)
         ev[p] = float(np.sum(reaches[p] * g))
-        V, Vdec = backup_max(cg.players[p], g)
+        V, Vdec = backup_max(cg.players[p], g, out=g)      # g is not needed any more
         br[p] = float(V[0].sum())
-        out.append((V, Vdec))
+        out.append((V, Vdec) if keep else None)
+        del g, V, Vdec
     return ev, br, out

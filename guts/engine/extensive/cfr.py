@@ -13,6 +13,19 @@ tree per player and iteration computes the counterfactual values of *all* types 
   negative ones by ``t^b / (t^b + 1)``; iteration ``t`` weighs ``t^gamma`` in the
   average.  Defaults alpha = 1.5, beta = 0, gamma = 2 (the paper's recommendation);
   alternating updates.
+* ``"pcfr+"`` (predictive CFR+; Farina, Kroer & Sandholm 2021, *Faster game solving via
+  predictive Blackwell approachability*, Algorithm "PCFR+"): cumulative regrets clipped
+  at zero as in CFR+, but the next strategy is regret matching on ``[R_t + m]^+`` with
+  the prediction ``m`` = the last instantaneous regret; iteration ``t`` weighs
+  ``t^gamma`` (quadratic by default) in the average; alternating updates.
+
+When to compute the exploitability of the average (a best-response pass costs about one
+iteration): every ``report_every`` iterations (``check="fixed"``, the pre-issue-21
+schedule) or, with a target, ``check="adaptive"``: after a check at ``t`` with
+exploitability ``e`` above the target, the decay ``e ~ t^-a`` fitted on the last two
+checks (``a`` clipped to [0.5, 3]; ``a = 1`` after the first) predicts the iteration
+``t*`` of the target and the next check is at ``t + clip(0.8 (t* - t), report_every, t)``.
+The reported exploitability is always that of the returned average, in float64.
 
 The returned strategies are the average strategies (realisation-weighted, i.e. the
 average of the mixed strategies), with their exploitability computed by the
@@ -29,7 +42,9 @@ import numpy as np
 
 from ...errors import ConvergenceWarning, GutsInputError
 from ..._validate import check_choice, check_int, check_positive_float
+from . import _fused
 from . import _kernels as K
+from ._threads import check_threads, using_threads
 from .result import ExtensiveResult
 from .strategies import _check_game, from_flat, normalise_blocks, uniform_flat
 
@@ -62,28 +77,70 @@ class _CFRState:
                 continue
             B = self.B[p]
             g = K.terminal_values(cg, p, self.R)
-            V, Vdec = K.backup_mean(pt, g, B)
-            delta = V[1:] - Vdec[self.seq_dec[p]]
-            reg = self.regret[p][1:]
-            # average strategy: realisation weights of the strategy played at iteration t
-            own = self.R[p]
+            V, Vdec = K.backup_mean(pt, g, B, out=g)
             if self.variant == "cfr+":
-                w = float(t)
-                self.avg[p][1:] += w * own[1:]
-                reg += delta
-                np.maximum(reg, 0.0, out=reg)
+                mode, w, fp, fn = 0, float(t), 1.0, 1.0
+            elif self.variant == "pcfr+":
+                mode, w, fp, fn = 2, float(t) ** self.gamma, 1.0, 1.0
             else:
-                w = float(t) ** self.gamma
-                self.avg[p][1:] += w * own[1:]
-                reg += delta
                 ta = float(t) ** self.alpha
                 tb = float(t) ** self.beta
-                reg *= np.where(reg > 0, ta / (ta + 1.0), tb / (tb + 1.0))
-            self.B[p] = normalise_blocks(pt, np.maximum(self.regret[p], 0.0))
-            self.R[p] = K.reach(pt, self.B[p])
+                mode, w, fp, fn = 1, float(t) ** self.gamma, ta / (ta + 1.0), tb / (tb + 1.0)
+            if K.USE_FUSED:
+                # in place, no temporaries: avg += w R_own; regret update; B = regret matching
+                upd = _fused.regret_update if K.parallel_for(B.size) else _fused.regret_update_serial
+                upd(mode, w, fp, fn, V, Vdec, pt.dec_first, pt.dec_num_actions,
+                    self.regret[p], self.avg[p], self.R[p], B)
+            else:
+                self._update_numpy(p, pt, mode, w, fp, fn, V, Vdec)
+            del g, V, Vdec
+            self.R[p] = K.reach(pt, self.B[p], out=self.R[p])
+
+    def _update_numpy(self, p, pt, mode, w, fp, fn, V, Vdec):
+        """Reference (numpy) form of :func:`._fused.regret_update`."""
+        delta = V[1:] - Vdec[self.seq_dec[p]]
+        reg = self.regret[p][1:]
+        # average strategy: realisation weights of the strategy played at iteration t
+        self.avg[p][1:] += w * self.R[p][1:]
+        reg += delta
+        if mode == 1:
+            reg *= np.where(reg > 0, fp, fn)
+        else:
+            np.maximum(reg, 0.0, out=reg)
+        if mode == 2:
+            # optimistic step: regret matching on the cumulative regret plus the
+            # prediction (this iteration's instantaneous regret)
+            pred = np.zeros_like(self.regret[p])
+            np.add(reg, delta, out=pred[1:])
+            np.maximum(pred, 0.0, out=pred)
+            self.B[p][:] = normalise_blocks(pt, pred)
+        else:
+            self.B[p][:] = normalise_blocks(pt, np.maximum(self.regret[p], 0.0))
 
     def average(self):
-        return [normalise_blocks(pt, A) for pt, A in zip(self.cg.players, self.avg)]
+        if not K.USE_FUSED:
+            return [normalise_blocks(pt, A) for pt, A in zip(self.cg.players, self.avg)]
+        out = []
+        for pt, A in zip(self.cg.players, self.avg):
+            if not pt.num_decisions:
+                out.append(normalise_blocks(pt, A))
+                continue
+            norm = _fused.normalise_into if K.parallel_for(A.size) else _fused.normalise_into_serial
+            out.append(norm(pt.dec_first, pt.dec_num_actions, A, np.empty_like(A)))
+        return out
+
+
+def _next_check(history, target, step):
+    """Iteration of the next exploitability check (``check="adaptive"``, module docstring)."""
+    t, e, _ = history[-1]
+    a = 1.0
+    if len(history) >= 2:
+        t1, e1, _ = history[-2]
+        if e1 > 0 and e > 0 and t > t1:
+            a = min(3.0, max(0.5, math.log(e1 / e) / math.log(t / t1)))
+    t_star = t * (e / target) ** (1.0 / a) if e > 0 else t + step
+    gap = min(max(0.8 * (t_star - t), step), t)
+    return t + max(1, int(gap))
 
 
 def _budget(iterations, target, time_limit):
@@ -100,7 +157,8 @@ def _budget(iterations, target, time_limit):
 
 def cfr_plus(game, *, iterations=None, target_exploitability=None, time_limit=None,
              variant: str = "cfr+", report_every: int = 10, progress: bool = False,
-             alpha: float = 1.5, beta: float = 0.0, gamma: float = 2.0) -> ExtensiveResult:
+             alpha: float = 1.5, beta: float = 0.0, gamma: float = 2.0, check: str = "fixed",
+             threads=None) -> ExtensiveResult:
     """CFR+ or DCFR average strategies for an n-player game (zero-sum or not).
 
     Parameters
@@ -114,14 +172,23 @@ def cfr_plus(game, *, iterations=None, target_exploitability=None, time_limit=No
         strategy is ``<=`` this; ConvergenceWarning if the budget ends first.
     time_limit : float, optional
         Wall-clock budget in seconds (checked every iteration).
-    variant : {"cfr+", "dcfr"}
+    variant : {"cfr+", "dcfr", "pcfr+"}
     report_every : int
         Compute the exploitability of the average every ``report_every`` iterations
-        (into ``history``; the final one is always computed).
+        (into ``history``; the final one is always computed); with ``check="adaptive"``
+        the smallest gap between two checks.
     progress : bool
         tqdm progress bar.
     alpha, beta, gamma : float
-        DCFR discount parameters (ignored by CFR+).
+        DCFR discount parameters (``gamma`` also the averaging exponent of PCFR+;
+        ignored by CFR+).
+    check : {"fixed", "adaptive"}
+        Schedule of the exploitability checks (module docstring); ``"adaptive"`` needs
+        ``target_exploitability`` (without one it is ``"fixed"``).
+    threads : int, optional
+        Threads of the numba kernels (default: every core numba may use, or 1 when the
+        load average already saturates them; see :func:`._threads.auto_threads`). The result
+        is bit-identical whatever the number of threads.
 
     Returns
     -------
@@ -130,7 +197,9 @@ def cfr_plus(game, *, iterations=None, target_exploitability=None, time_limit=No
         was completed (without one; False when stopped by ``time_limit``).
     """
     cg = _check_game(game)
-    variant = check_choice("variant", variant, ("cfr+", "dcfr"))
+    variant = check_choice("variant", variant, ("cfr+", "dcfr", "pcfr+"))
+    check = check_choice("check", check, ("fixed", "adaptive"))
+    threads = check_threads(threads)
     iterations, target, time_limit = _budget(iterations, target_exploitability, time_limit)
     report_every = check_int("report_every", report_every, 1)
     for name, v in (("alpha", alpha), ("beta", beta), ("gamma", gamma)):
@@ -149,36 +218,42 @@ def cfr_plus(game, *, iterations=None, target_exploitability=None, time_limit=No
     timed_out = False
     t = 0
     last = None
+    adaptive = check == "adaptive" and target is not None
+    next_check = report_every
     try:
-        while t < iterations:
-            t += 1
-            state.iterate(t)
-            if bar is not None:
-                bar.update(1)
-            if t % report_every == 0 or t == iterations:
-                flat = state.average()
-                ev, br, _ = K.values_and_br(cg, flat)
-                expl = float(np.sum(br - ev)) / n
-                last = (t, flat, ev, br)
-                history.append((t, expl, time.perf_counter() - t0))
+        with using_threads(threads):
+            while t < iterations:
+                last = None           # the previous check's average is stale: free it
+                t += 1
+                state.iterate(t)
                 if bar is not None:
-                    bar.set_postfix(exploitability=f"{expl:.3g}")
-                if target is not None and expl <= target:
-                    reached = True
+                    bar.update(1)
+                if t >= next_check or t == iterations:
+                    flat = state.average()
+                    ev, br, _ = K.values_and_br(cg, flat, keep=False)
+                    expl = float(np.sum(br - ev)) / n
+                    last = (t, flat, ev, br)
+                    history.append((t, expl, time.perf_counter() - t0))
+                    if bar is not None:
+                        bar.set_postfix(exploitability=f"{expl:.3g}")
+                    if target is not None and expl <= target:
+                        reached = True
+                        break
+                    next_check = _next_check(history, target, report_every) if adaptive else t + report_every
+                if time_limit is not None and time.perf_counter() - t0 >= time_limit:
+                    timed_out = True
                     break
-            if time_limit is not None and time.perf_counter() - t0 >= time_limit:
-                timed_out = True
-                break
+            if last is None or last[0] != t:
+                flat = state.average()
+                ev, br, _ = K.values_and_br(cg, flat, keep=False)
+                history.append((t, float(np.sum(br - ev)) / n, time.perf_counter() - t0))
+            else:
+                _, flat, ev, br = last
     finally:
         if bar is not None:
             bar.close()
-    if last is None or last[0] != t:
-        flat = state.average()
-        ev, br, _ = K.values_and_br(cg, flat)
-        history.append((t, float(np.sum(br - ev)) / n, time.perf_counter() - t0))
-    else:
-        _, flat, ev, br = last
-    nc = float(np.sum(br - ev))
+    del state, last        # regrets and averages are not needed any more: free them before
+    nc = float(np.sum(br - ev))   # the strategy tables are built (peak memory, issue 21)
     if target is not None:
         converged = reached
         if not reached:

@@ -14,6 +14,7 @@ import numpy as np
 from ...errors import GutsInputError
 from . import _kernels as K
 from .result import BestResponse
+from ._threads import using_threads
 from .strategies import _check_game, from_flat, to_flat
 
 __all__ = ["best_response", "expected_values", "nash_conv", "exploitability"]
@@ -26,42 +27,49 @@ def _check_player(cg, player):
     return int(player)
 
 
-def best_response(game, strategies, player: int) -> BestResponse:
+def best_response(game, strategies, player: int, *, threads=None) -> BestResponse:
     """Pure best response of ``player`` against the others' behaviour ``strategies``.
 
     ``strategies[player]`` is ignored except for its presence (it may be any valid
     strategy).  Counterfactual values are backed up over the public tree per type:
     a player's information set is (public node, type), so the max is taken per type.
+    ``threads``: threads of the numba kernels (default all cores; same result).
     """
     cg = _check_game(game)
     player = _check_player(cg, player)
     flat = to_flat(game, strategies)
     reaches = K.all_reaches(cg, flat)
     pt = cg.players[player]
-    g = K.terminal_values(cg, player, reaches)
+    with using_threads(threads):
+        g = K.terminal_values(cg, player, reaches)
     V, Vdec = K.backup_max(pt, g)
     Bbr = K.best_actions(pt, V, Vdec)
     strat = from_flat(game, [Bbr if q == player else flat[q] for q in range(cg.num_players)])[player]
     return BestResponse(player=player, value=float(V[0].sum()), strategy=strat, type_values=V[0].copy())
 
 
-def expected_values(game, strategies) -> np.ndarray:
-    """Every player's expected payoff (n_players,) under ``strategies``."""
+def expected_values(game, strategies, *, threads=None) -> np.ndarray:
+    """Every player's expected payoff (n_players,) under ``strategies`` (``threads`` as in
+    :func:`best_response`)."""
     cg = _check_game(game)
     flat = to_flat(game, strategies)
     reaches = K.all_reaches(cg, flat)
-    return np.array([float(np.sum(reaches[p] * K.terminal_values(cg, p, reaches)))
-                     for p in range(cg.num_players)])
+    with using_threads(threads):
+        return np.array([float(np.sum(reaches[p] * K.terminal_values(cg, p, reaches)))
+                         for p in range(cg.num_players)])
 
 
-def nash_conv(game, strategies) -> float:
-    """sum_p (best-response value_p - value_p) >= 0; zero exactly at a Nash equilibrium."""
+def nash_conv(game, strategies, *, threads=None) -> float:
+    """sum_p (best-response value_p - value_p) >= 0; zero exactly at a Nash equilibrium.
+
+    Computed in float64 (``threads`` as in :func:`best_response`)."""
     cg = _check_game(game)
     flat = to_flat(game, strategies)
-    ev, br, _ = K.values_and_br(cg, flat)
+    with using_threads(threads):
+        ev, br, _ = K.values_and_br(cg, flat, keep=False)
     return float(np.sum(br - ev))
 
 
-def exploitability(game, strategies) -> float:
+def exploitability(game, strategies, *, threads=None) -> float:
     """``nash_conv / num_players`` (OpenSpiel's exploitability)."""
-    return nash_conv(game, strategies) / game.num_players
+    return nash_conv(game, strategies, threads=threads) / game.num_players

@@ -16,6 +16,8 @@ independent perfect-hash evaluator) in ``tests/games/holdem/test_holdem_evaluato
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 from numba import njit
 
@@ -27,6 +29,7 @@ CATEGORIES = ("high card", "pair", "two pair", "trips", "straight", "flush",
               "full house", "quads", "straight flush")
 
 
+@lru_cache(maxsize=None)   # built on first use, not at import (issue 21: cold start)
 def _build_tables():
     masks = np.arange(8192)
     popcount = np.array([bin(m).count("1") for m in masks], dtype=np.int64)
@@ -50,12 +53,9 @@ def _build_tables():
     return popcount, straight, top
 
 
-_POPCOUNT, _STRAIGHT, _TOP = _build_tables()
-
-
 def hand_tables():
     """The lookup tables ``(popcount, straight, top)`` passed to the compiled kernels."""
-    return _POPCOUNT, _STRAIGHT, _TOP
+    return _build_tables()
 
 
 @njit(cache=True, inline="always")
@@ -108,7 +108,7 @@ def evaluate_many(cards) -> np.ndarray:
     arr = np.ascontiguousarray(np.asarray(cards, dtype=np.int64))
     if arr.ndim != 2 or not 5 <= arr.shape[1] <= 7 or arr.min(initial=0) < 0 or arr.max(initial=0) > 51:
         raise ValueError("cards must be an (N, 5..7) array of card indices 0..51")
-    return _evaluate_rows(arr, _POPCOUNT, _STRAIGHT, _TOP)
+    return _evaluate_rows(arr, *_build_tables())
 
 
 def evaluate(*cards: int) -> int:

@@ -123,6 +123,10 @@ class _Builder:
         self._chance_cache = {}               # board -> [(label, hand, prob array)]
         self._strength_cache = {}             # board -> strength per hand type
         self._share_cache = {}                # (board, active) -> share table (n, D)
+        # identical terminals (same contributions, board and remaining players) are one
+        # shared node object (the engine expands a node per path): on 3P-MMH with a check
+        # this keeps a few thousand terminal objects instead of 344 k (issue 21: memory)
+        self._terminal_cache = {}
         self.n_decision = self.n_chance = self.n_terminal = 0
         self.info_sets = [0] * self.n_out
         self.full_nodes = 0                   # explicit-tree node count (for the report)
@@ -190,7 +194,12 @@ class _Builder:
         rules = self.rules
         if r == len(rules.rounds):
             self.n_terminal += 1
-            return Terminal.showdown(self._merge_rows(contrib), self._share(board, active))
+            key = ("showdown", tuple(contrib.tolist()), board, active)
+            node = self._terminal_cache.get(key)
+            if node is None:
+                node = Terminal.showdown(self._merge_rows(contrib), self._share(board, active))
+                self._terminal_cache[key] = node
+            return node
         rnd = rules.rounds[r]
         contrib = contrib + rnd.ante * np.array(active, dtype=float)
         if rnd.shared_cards:
@@ -218,7 +227,12 @@ class _Builder:
         """Terminal if one player is left (he takes the pot), else ``cont()``."""
         if sum(active) == 1:
             self.n_terminal += 1
-            return Terminal(self._merge_rows(fold_payoff(contrib, winner=active.index(True))))
+            pay = fold_payoff(contrib, winner=active.index(True))
+            key = ("fold", tuple(pay.tolist()))
+            node = self._terminal_cache.get(key)
+            if node is None:
+                node = self._terminal_cache[key] = Terminal(self._merge_rows(pay))
+            return node
         return cont()
 
     def _decision(self, p, actions):

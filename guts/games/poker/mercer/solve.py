@@ -156,12 +156,14 @@ def program_action_priority(label: str) -> int:
     return {"f": 2, "k": 1}.get(label, 0)
 
 
-def br_gains(game, strategies) -> tuple:
-    """(values, best-response gains) of every player of ``game``."""
+def br_gains(game, strategies, *, threads=None) -> tuple:
+    """(values, best-response gains) of every player of ``game`` (float64, ``threads`` numba
+    threads: default all cores)."""
     from guts.engine.extensive import best_response, expected_values
 
-    ev = expected_values(game, strategies)
-    gains = np.array([best_response(game, strategies, p).value - ev[p] for p in range(game.num_players)])
+    ev = expected_values(game, strategies, threads=threads)
+    gains = np.array([best_response(game, strategies, p, threads=threads).value - ev[p]
+                      for p in range(game.num_players)])
     return ev, np.maximum(gains, 0.0)
 
 
@@ -211,7 +213,8 @@ def _validate(variant, players, method, epsilon, collusion, team):
 
 def solve(variant: str = "smh", players: int = 2, method: str = "lp", epsilon: float | None = None,
           collusion: str | None = None, team=None, *, max_iterations: int | None = None,
-          time_limit: float | None = None, progress: bool = False, **rule_options) -> MercerResult:
+          time_limit: float | None = None, progress: bool = False, threads=None,
+          cfr_options: dict | None = None, **rule_options) -> MercerResult:
     """Solve a Mercer hold'em variant.
 
     Parameters
@@ -246,6 +249,13 @@ def solve(variant: str = "smh", players: int = 2, method: str = "lp", epsilon: f
         order, seat 0 first to act).
     max_iterations, time_limit : optional
         Caps for the iterative methods.
+    threads : int, optional
+        Threads of the CFR and best-response kernels (default: all cores); the result does
+        not depend on it.
+    cfr_options : dict, optional
+        Extra options of :func:`guts.engine.extensive.cfr_plus` for ``"cfr+"`` / ``"dcfr"``,
+        e.g. ``dict(variant="pcfr+", check="adaptive")`` (the study's choice beyond the paper;
+        it overrides the method's variant).
     **rule_options
         Passed to the rules (``check``, ``bets``, ``betting``, ``deck``, ``evaluator``).
 
@@ -281,9 +291,10 @@ def solve(variant: str = "smh", players: int = 2, method: str = "lp", epsilon: f
         res = E.solve_lp(game)
     elif method in ("cfr+", "dcfr"):
         # the engine's target is exploitability = NashConv / players
-        res = E.cfr_plus(game, iterations=max_iterations or MAX_ITER_CFR, variant=method,
+        opts = {"variant": method, **(cfr_options or {})}     # cfr_options may name the variant
+        res = E.cfr_plus(game, iterations=max_iterations or MAX_ITER_CFR,
                          target_exploitability=eps / game.num_players, time_limit=time_limit,
-                         progress=progress)
+                         progress=progress, threads=threads, **opts)
     else:
         kwargs = dict(epsilon=eps, max_iterations=max_iterations or MAX_ITER_FP, progress=progress,
                       averaging=FP_AVERAGING[method])
@@ -295,7 +306,7 @@ def solve(variant: str = "smh", players: int = 2, method: str = "lp", epsilon: f
     seconds = time.perf_counter() - t1
     history = tuple(getattr(res, "history", ()) or ())
     # the certificate: best responses in the game actually solved (merged for "strong")
-    ev, gains = br_gains(game, res.strategies)
+    ev, gains = br_gains(game, res.strategies, threads=threads)
     nc = float(gains.sum())
     converged = bool(res.converged)
     if method in ("cfr+", "dcfr") and nc > eps * (1 + 1e-9):

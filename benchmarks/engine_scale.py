@@ -1,0 +1,309 @@
+"""The engine's next order of magnitude (issue 21): bigger games, both cores, cold starts.
+
+    python benchmarks/engine_scale.py [--quick] [--full-baseline] [--out results]
+
+Writes ``results/benchmarks_engine_scale.csv`` (+ ``.meta.json`` with the machine, its load
+and the command). One row per measurement, each with the same-run ratio to today's code
+where feasible:
+
+* ``3P-MMH check``: three-player Multiround Mercer hold'em with a check (Mercer hold'em
+  study, ``rjullman/poker-nasheq``; 515 k public states) to NashConv <= 0.01: time,
+  iterations, peak resident memory, the NashConv recomputed in float64 on the returned
+  average. The old algorithm (plain CFR+, float64, one thread, per-deal kernel, a
+  best-response check every 10 iterations) is timed on a few iterations in the same run
+  and extrapolated to the iterations it needs (``results/mercer/beyond.csv``: 150, i.e.
+  165 passes); ``--full-baseline`` runs it to the target instead.
+* ``3P-MMH call/raise``: the limit-betting variant to NashConv <= 0.01 (the old code did not
+  converge in 600 s: ``results/mercer/beyond.csv``).
+* ``threads``: time per CFR+ iteration with 1 and 2 threads on Leduc and on 3P-MMH (no
+  check), results bit-identical (checked).
+* ``cold start``: ``guts --help`` and ``import guts.games.<family>`` in fresh processes,
+  against today's code (``git archive`` of :data:`BASELINE_REF`, the commit before issue 21,
+  unpacked into a temporary folder); a first solve with an empty numba cache (cold) and the
+  second one (warm).
+
+``--only threads,cold`` re-measures those groups and replaces their rows in the CSV.
+
+Each solve runs in its own process, so its peak memory (``ru_maxrss``) is its own. The
+machine is shared: every row records ``os.getloadavg()`` at its start.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+TARGET = 0.01
+#: Iterations and best-response passes of the old code to NashConv <= 0.01 on 3P-MMH with a
+#: check (results/mercer/beyond.csv before issue 21: 150 iterations, a check every 10).
+OLD_ITERATIONS_CHECK = 150
+OLD_CHECK_EVERY = 10
+#: The new solver's configuration (the Mercer study's; see docs/mercer.md).
+NEW = dict(variant="pcfr+", check="adaptive")
+#: Today's code for the cold-start comparison: the commit before issue 21's work.
+BASELINE_REF = "0c36195"
+GROUPS = ("check", "limit", "threads", "cold")
+
+
+def _load():
+    return round(os.getloadavg()[0], 2)
+
+
+# ----------------------------------------------------------------------------- workers
+def _game(spec):
+    from guts.games.mercer import build_game, variant_rules
+
+    opts = {"check": dict(check=True), "limit": dict(betting="limit"), "paper": {}}[spec]
+    t = time.perf_counter()
+    g = build_game(variant_rules("mmh", 3, **opts)).game
+    return g, time.perf_counter() - t
+
+
+def _warm_up():
+    """Compile the numba kernels on tiny games (timings are of the solve, not the JIT)."""
+    import warnings
+
+    from guts.engine.extensive import cfr_plus
+    from guts.games.mercer import build_game, variant_rules
+    from guts.games.toy import leduc_poker
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for g in (leduc_poker(2), build_game(variant_rules("smh", 3)).game):
+            for v in ("cfr+", "pcfr+"):
+                cfr_plus(g, iterations=3, variant=v)
+
+
+def worker_solve(spec, mode, time_limit):
+    """Solve 3P-MMH ``spec`` to NashConv <= 0.01: mode "new" (defaults) or "old" (the
+    pre-issue-21 algorithm), or "old-sample" (a few old iterations, extrapolated)."""
+    import warnings
+
+    from guts.engine.extensive import _kernels as K
+    from guts.engine.extensive import cfr_plus, nash_conv
+    from guts.studies.output import peak_rss_mb
+
+    _warm_up()
+    game, build = _game(spec)
+    out = dict(build_seconds=build, load=_load())
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        if mode == "new":
+            t = time.perf_counter()
+            r = cfr_plus(game, target_exploitability=TARGET / 3, time_limit=time_limit, **NEW)
+            out.update(solve_seconds=time.perf_counter() - t, iterations=r.num_iter,
+                       checks=len(r.history), converged=r.converged)
+        else:
+            K.USE_DENSE, K.PARALLEL = False, False
+            if mode == "old":
+                t = time.perf_counter()
+                r = cfr_plus(game, target_exploitability=TARGET / 3, time_limit=time_limit, threads=1)
+                out.update(solve_seconds=time.perf_counter() - t, iterations=r.num_iter,
+                           checks=len(r.history), converged=r.converged)
+            else:
+                k = 4
+                t = time.perf_counter()
+                r = cfr_plus(game, iterations=k, report_every=k, threads=1)   # k iterations + 1 check
+                per = (time.perf_counter() - t) / (k + 1)
+                passes = OLD_ITERATIONS_CHECK + OLD_ITERATIONS_CHECK // OLD_CHECK_EVERY
+                out.update(solve_seconds=per * passes, iterations=OLD_ITERATIONS_CHECK,
+                           checks=OLD_ITERATIONS_CHECK // OLD_CHECK_EVERY, converged=True,
+                           extrapolated_from=k)
+            K.USE_DENSE, K.PARALLEL = True, True
+    t = time.perf_counter()
+    out["nash_conv"] = nash_conv(game, r.strategies)          # float64, on the returned average
+    out["certificate_seconds"] = time.perf_counter() - t
+    out["peak_rss_mb"] = peak_rss_mb()
+    return out
+
+
+def worker_threads(spec, iterations):
+    """Seconds per CFR+ iteration with 1 and 2 threads (best of 3, alternating)."""
+    import numpy as np
+
+    from guts.engine.extensive import cfr_plus
+
+    _warm_up()
+    if spec == "leduc":
+        from guts.games.toy import leduc_poker
+
+        game = leduc_poker(2)
+    else:
+        game, _ = _game(spec)
+    load = _load()
+    best = {1: np.inf, 2: np.inf}
+    res = {}
+    for _ in range(3):
+        for th in (1, 2):
+            t = time.perf_counter()
+            res[th] = cfr_plus(game, iterations=iterations, report_every=iterations, threads=th)
+            best[th] = min(best[th], (time.perf_counter() - t) / iterations)
+    same = all(np.array_equal(res[1].strategies[p][h], res[2].strategies[p][h])
+               for p in range(game.num_players) for h in res[1].strategies[p])
+    return dict(seconds_1=best[1], seconds_2=best[2], identical=bool(same), load=load)
+
+
+def _run_worker(kind, *args, env=None):
+    p = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--worker", json.dumps([kind, *args])],
+                       capture_output=True, text=True, env=env)
+    if p.returncode != 0:
+        raise RuntimeError(f"worker {kind} {args} failed:\n{p.stderr[-3000:]}")
+    return json.loads(p.stdout.strip().splitlines()[-1])
+
+
+# ----------------------------------------------------------------------------- cold start
+def _time_cmd(cmd, pythonpath, env_extra=None, repeat=5):
+    env = dict(os.environ, PYTHONPATH=str(pythonpath), **(env_extra or {}))
+    best = float("inf")
+    for _ in range(repeat):
+        t = time.perf_counter()
+        # run from the tree's own folder: ``python -c`` / ``-m`` put the working folder first
+        subprocess.run(cmd, env=env, capture_output=True, check=True, cwd=str(pythonpath))
+        best = min(best, time.perf_counter() - t)
+    return best
+
+
+def cold_start_rows(old_tree):
+    rows = []
+    py = sys.executable
+    cases = [("guts --help", [py, "-m", "guts", "--help"])]
+    for fam in ("guts", "holdem", "mercer", "toy", "continuous_poker", "dividing_point"):
+        cases.append((f"import guts.games.{fam}", [py, "-c", f"import guts.games.{fam}"]))
+    cases.append(("import guts", [py, "-c", "import guts"]))
+    base = _time_cmd([py, "-c", "pass"], ROOT)
+    for label, cmd in cases:
+        load = _load()
+        new = _time_cmd(cmd, ROOT)
+        old = _time_cmd(cmd, old_tree) if old_tree else float("nan")
+        rows.append(dict(benchmark="cold start", case=label, seconds=new, old_seconds=old,
+                         ratio_old_over_new=old / new, python_startup_seconds=base, load=load))
+    # numba cache: a first solve with an empty cache directory, then the same again
+    cmd = [py, "-m", "guts", "mercer", "solve", "mmh", "--players", "3", "--epsilon", "0.05"]
+    with tempfile.TemporaryDirectory() as cache:
+        env = {"NUMBA_CACHE_DIR": cache}
+        load = _load()
+        cold = _time_cmd(cmd, ROOT, env, repeat=1)
+        warm = _time_cmd(cmd, ROOT, env, repeat=3)
+        rows.append(dict(benchmark="cold start", case="guts mercer solve mmh --players 3 --epsilon 0.05: "
+                         "empty numba cache (cold) vs filled (warm)", seconds=warm, old_seconds=cold,
+                         ratio_old_over_new=cold / warm, python_startup_seconds=base, load=load,
+                         note="old_seconds = cold (JIT compile), seconds = warm (cache hit)"))
+    return rows
+
+
+def _old_tree(tmp):
+    """Today's code (branch main) unpacked into ``tmp`` (None if git is unavailable)."""
+    try:
+        arch = subprocess.run(["git", "-C", str(ROOT), "archive", BASELINE_REF, "guts"], capture_output=True,
+                              check=True)
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    subprocess.run(["tar", "-x", "-C", tmp], input=arch.stdout, check=True)
+    return Path(tmp)
+
+
+# ----------------------------------------------------------------------------- main
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--worker", default=None, help=argparse.SUPPRESS)
+    ap.add_argument("--out", default="results")
+    ap.add_argument("--quick", action="store_true", help="skip the call/raise solve and the Mercer thread case")
+    ap.add_argument("--full-baseline", action="store_true",
+                    help="run the old algorithm on 3P-MMH with a check to the target (about 400 s on a quiet machine)")
+    ap.add_argument("--time-limit", type=float, default=1800.0, help="per solve, seconds")
+    ap.add_argument("--only", default=",".join(GROUPS),
+                    help="comma-separated groups to (re)measure: " + ", ".join(GROUPS) + " (others kept from the CSV)")
+    args = ap.parse_args(argv)
+    if args.worker:
+        kind, *wargs = json.loads(args.worker)
+        fn = {"solve": worker_solve, "threads": worker_threads}[kind]
+        print(json.dumps(fn(*wargs)))
+        return 0
+
+    import pandas as pd
+
+    from guts.studies.output import ensure_output_dir
+
+    out = ensure_output_dir(args.out)
+    only = set(args.only.split(","))
+    if not only <= set(GROUPS):
+        ap.error(f"--only {args.only}; accepted: comma-separated {', '.join(GROUPS)}")
+    rows = []
+    group_of = {"3P-MMH check to NashConv 0.01": "check", "3P-MMH call/raise to NashConv 0.01": "limit",
+                "threads: seconds per CFR+ iteration": "threads", "cold start": "cold"}
+    target_csv = out / "benchmarks_engine_scale.csv"
+    if only != set(GROUPS) and target_csv.exists():
+        old_df = pd.read_csv(target_csv)
+        rows = [r for r in old_df.to_dict("records") if group_of.get(r["benchmark"]) not in only]
+
+    def emit(row):
+        rows.append(row)
+        print(json.dumps(row), flush=True)
+
+    # 3P-MMH with a check: new solver vs the old algorithm
+    if "check" in only:
+        _check_rows(args, emit)
+    if "limit" in only:
+        lim = _run_worker("solve", "limit", "new", args.time_limit)
+        emit(dict(benchmark="3P-MMH call/raise to NashConv 0.01", case="new (pcfr+, adaptive checks, all threads)",
+                  seconds=lim["solve_seconds"], old_seconds=float("nan"), iterations=lim["iterations"],
+                  peak_rss_mb=lim["peak_rss_mb"], nash_conv=lim["nash_conv"], converged=lim["converged"],
+                  build_seconds=lim["build_seconds"], load=lim["load"],
+                  note="old code: NashConv 0.021 at its 600 s cap, not converged (results/mercer/beyond.csv)"))
+    if "threads" in only:
+        for spec, label, iters in [("leduc", "Leduc (2 players)", 200)] + ([] if args.quick else [("paper", "3P-MMH (no check)", 10)]):
+            th = _run_worker("threads", spec, iters)
+            emit(dict(benchmark="threads: seconds per CFR+ iteration", case=label, seconds=th["seconds_2"],
+                      old_seconds=th["seconds_1"], ratio_old_over_new=th["seconds_1"] / th["seconds_2"],
+                      identical=th["identical"], load=th["load"], note="old_seconds = 1 thread, seconds = 2 threads"))
+    if "cold" in only:
+        with tempfile.TemporaryDirectory() as tmp:
+            for row in cold_start_rows(_old_tree(tmp)):
+                emit(row)
+    _write(out, rows, args)
+    return 0
+
+
+def _check_rows(args, emit):
+    new = _run_worker("solve", "check", "new", args.time_limit)
+    old = _run_worker("solve", "check", "old" if args.full_baseline else "old-sample", args.time_limit)
+    emit(dict(benchmark="3P-MMH check to NashConv 0.01", case="new (pcfr+, adaptive checks, all threads)",
+              seconds=new["solve_seconds"], old_seconds=old["solve_seconds"],
+              ratio_old_over_new=old["solve_seconds"] / new["solve_seconds"], iterations=new["iterations"],
+              old_iterations=old["iterations"], peak_rss_mb=new["peak_rss_mb"], old_peak_rss_mb=old["peak_rss_mb"],
+              nash_conv=new["nash_conv"], old_nash_conv=old["nash_conv"] if args.full_baseline else None,
+              converged=new["converged"], build_seconds=new["build_seconds"], load=new["load"],
+              old_load=old["load"],
+              note="old: plain CFR+ float64, 1 thread, per-deal kernel, check every 10" +
+                   ("" if args.full_baseline else f"; timed on {old.get('extrapolated_from')} iterations + 1 check, "
+                    f"extrapolated to {OLD_ITERATIONS_CHECK} iterations + {OLD_ITERATIONS_CHECK // OLD_CHECK_EVERY} checks")))
+
+
+def _write(out, rows, args):
+    import platform
+
+    import pandas as pd
+
+    from guts.studies.output import write_csv, write_meta
+
+    df = pd.DataFrame(rows)
+    write_csv(df, out / "benchmarks_engine_scale.csv")
+    write_meta(out / "benchmarks_engine_scale.csv",
+               {"quick": args.quick, "full_baseline": args.full_baseline, "target_nash_conv": TARGET,
+                "new_solver": NEW, "time_limit": args.time_limit, "only": args.only,
+                "baseline_ref": BASELINE_REF},
+               machine=dict(cpus=os.cpu_count(), processor=platform.processor() or platform.machine(),
+                            python=platform.python_version()),
+               load_at_end=list(os.getloadavg()),
+               note="load: 1-minute load average at the start of each row (the machine is shared); "
+                    "ratios are measured in one run (a row's two timings come from the same run)")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,30 @@
+"""Issue 21 in the Mercer family: shared terminal nodes leave the game unchanged, and the
+study's solver options (predictive CFR+, adaptive checks, threads) give certified results."""
+import numpy as np
+
+from guts.engine.extensive import nash_conv
+from guts.engine.extensive._threads import max_threads
+from guts.games.mercer import build_game, solve, variant_rules
+
+
+def test_shared_terminals_keep_sizes_and_payoffs():
+    # sizes of 3P-SMH with call/raise and a check as committed before terminals were shared
+    # (results/mercer/beyond.csv: 1 069 public states, 945 information sets)
+    b = build_game(variant_rules("smh", 3, betting="limit", check=True))
+    assert (b.stats.public_states, b.stats.info_sets) == (1069, 945)
+    cg = b.game.compiled
+    assert cg.num_terminals == b.stats.terminals
+    # zero-sum at every terminal and deal (every chip won is lost by someone)
+    for z in range(cg.num_terminals):
+        tid = cg.term_tid[z]
+        pay = cg.term_offset[:, z][:, None] + (cg.term_scale[z] * cg.tables[tid] if tid >= 0 else 0.0)
+        assert np.abs(np.sum(pay, axis=0)).max() <= 1e-12
+
+
+def test_pcfr_adaptive_options_certified_and_thread_independent():
+    opts = dict(variant="pcfr+", check="adaptive")
+    r1 = solve("smh", 3, "cfr+", epsilon=0.01, cfr_options=opts, threads=1)
+    r2 = solve("smh", 3, "cfr+", epsilon=0.01, cfr_options=opts, threads=min(2, max_threads()))
+    assert r1.converged and r1.nash_conv <= 0.01
+    assert abs(nash_conv(r1.built.game, r1.strategies) - r1.nash_conv) <= 1e-12
+    assert r1.nash_conv == r2.nash_conv and np.array_equal(r1.values, r2.values)
