@@ -77,7 +77,7 @@ def _warm_up():
         warnings.simplefilter("ignore")
         for g in (leduc_poker(2), build_game(variant_rules("smh", 3)).game):
             for v in ("cfr+", "pcfr+"):
-                cfr_plus(g, iterations=3, variant=v)
+                cfr_plus(g, max_iterations=3, variant=v)
 
 
 def worker_solve(spec, mode, time_limit):
@@ -96,20 +96,20 @@ def worker_solve(spec, mode, time_limit):
         warnings.simplefilter("ignore")
         if mode == "new":
             t = time.perf_counter()
-            r = cfr_plus(game, target_exploitability=TARGET / 3, time_limit=time_limit, **NEW)
+            r = cfr_plus(game, target=TARGET / 3, time_limit=time_limit, **NEW)
             out.update(solve_seconds=time.perf_counter() - t, iterations=r.num_iter,
                        checks=len(r.history), converged=r.converged)
         else:
             K.USE_DENSE, K.PARALLEL = False, False
             if mode == "old":
                 t = time.perf_counter()
-                r = cfr_plus(game, target_exploitability=TARGET / 3, time_limit=time_limit, threads=1)
+                r = cfr_plus(game, target=TARGET / 3, time_limit=time_limit, threads=1)
                 out.update(solve_seconds=time.perf_counter() - t, iterations=r.num_iter,
                            checks=len(r.history), converged=r.converged)
             else:
                 k = 4
                 t = time.perf_counter()
-                r = cfr_plus(game, iterations=k, report_every=k, threads=1)   # k iterations + 1 check
+                r = cfr_plus(game, max_iterations=k, report_every=k, threads=1)   # k iterations + 1 check
                 per = (time.perf_counter() - t) / (k + 1)
                 passes = OLD_ITERATIONS_CHECK + OLD_ITERATIONS_CHECK // OLD_CHECK_EVERY
                 out.update(solve_seconds=per * passes, iterations=OLD_ITERATIONS_CHECK,
@@ -142,7 +142,7 @@ def worker_threads(spec, iterations):
     for _ in range(3):
         for th in (1, 2):
             t = time.perf_counter()
-            res[th] = cfr_plus(game, iterations=iterations, report_every=iterations, threads=th)
+            res[th] = cfr_plus(game, max_iterations=iterations, report_every=iterations, threads=th)
             best[th] = min(best[th], (time.perf_counter() - t) / iterations)
     same = all(np.array_equal(res[1].strategies[p][h], res[2].strategies[p][h])
                for p in range(game.num_players) for h in res[1].strategies[p])

@@ -79,10 +79,10 @@ def leduc_race(k, max_iterations):
                  exploitability=expl, openspiel_exploitability=expl,
                  seconds_per_iteration=t_iter / it, speedup_vs_openspiel=1.0)]
     game = leduc_poker()
-    cfr_plus(game, iterations=3)  # numba JIT compile outside the timing
+    cfr_plus(game, max_iterations=3)  # numba JIT compile outside the timing
     for variant in ("cfr+", "dcfr"):
-        r = cfr_plus(game, target_exploitability=TARGET, report_every=k, variant=variant,
-                     iterations=max_iterations)
+        r = cfr_plus(game, target=TARGET, report_every=k, variant=variant,
+                     max_iterations=max_iterations)
         from open_spiel.python.algorithms import exploitability as os_exploitability
 
         os_expl = os_exploitability.exploitability(osg, openspiel_policy(game, r.strategies, osg))
@@ -161,9 +161,9 @@ def scale_row(label, make, iterations):
     game = make()
     build = time.perf_counter() - t
     cg = game.compiled
-    cfr_plus(game, iterations=1, report_every=1)                     # caches + JIT
+    cfr_plus(game, max_iterations=1, report_every=1)                     # caches + JIT
     t = time.perf_counter()
-    cfr_plus(game, iterations=iterations, report_every=10 ** 9)      # one final check only
+    cfr_plus(game, max_iterations=iterations, report_every=10 ** 9)      # one final check only
     total = time.perf_counter() - t
     flat = [uniform_flat(pt) for pt in cg.players]
     checks = []
@@ -174,7 +174,7 @@ def scale_row(label, make, iterations):
     check = float(np.median(checks))
     per_iter = max(total - check, 0.0) / iterations
     tracemalloc.start()
-    cfr_plus(game, iterations=2, report_every=1)
+    cfr_plus(game, max_iterations=2, report_every=1)
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
     return dict(section="scale", game=label, solver="guts cfr_plus variant=cfr+",
@@ -201,11 +201,11 @@ def markdown(df):
 def to_target(label, make, target, k):
     """Wall time of CFR+ and DCFR to exploitability <= target (checks every k included)."""
     game = make()
-    cfr_plus(game, iterations=1)
+    cfr_plus(game, max_iterations=1)
     rows = []
     for variant in ("cfr+", "dcfr"):
-        r = cfr_plus(game, target_exploitability=target, report_every=k, variant=variant,
-                     iterations=100_000)
+        r = cfr_plus(game, target=target, report_every=k, variant=variant,
+                     max_iterations=100_000)
         rows.append(dict(section="to_target", game=label, solver=f"guts cfr_plus variant={variant}",
                          iterations=r.num_iter, seconds=r.seconds, seconds_with_checks=r.seconds,
                          exploitability=r.exploitability, target=target,

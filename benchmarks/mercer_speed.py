@@ -53,10 +53,10 @@ def worker(variant, players, method, epsilon, collusion, team, time_limit):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
         # compile the numba kernels on tiny games first: timings are of the solve, not the JIT
-        solve("smh", 2, method, epsilon=0.1)
-        solve("smh", 3, method, epsilon=0.1)
+        solve("smh", 2, method, target=0.1)
+        solve("smh", 3, method, target=0.1)
         t0 = time.perf_counter()
-        r = solve(variant, players, method, epsilon=epsilon, collusion=collusion, team=team,
+        r = solve(variant, players, method, target=epsilon, collusion=collusion, team=team,
                   time_limit=time_limit)
         wall = time.perf_counter() - t0
     rss_mb = peak_rss_mb()

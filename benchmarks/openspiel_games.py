@@ -80,7 +80,7 @@ for variant in ({variant!r},):
         t = time.perf_counter()
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            r = cfr_plus(g, variant=variant, target_exploitability={target!r}, report_every={k!r},
+            r = cfr_plus(g, variant=variant, target={target!r}, report_every={k!r},
                          iterations={max_iterations!r})
         wall = time.perf_counter() - t
         nc = E.nash_conv(osg, to_openspiel_policy(g, r.strategies)) if temp == "warm" else float("nan")

@@ -49,7 +49,7 @@ DOCUMENTED_COMMANDS = [
     ("guts poker dividing-point c --pot 0.3", "game c outside the printed order's interval of P"),
     ("guts holdem solve --max-raise 40", "hold'em raise game, R = 40"),
     ("guts holdem solve --max-raise 6 --reraise 5,10,20,40,80,160", "raise game with Bob's re-raises"),
-    ("guts mercer solve mmh --players 3 --method cfr+ --epsilon 0.01", "3P multiround Mercer hold'em, CFR+"),
+    ("guts mercer solve mmh --players 3 --method cfr+ --target 0.01", "3P multiround Mercer hold'em, CFR+"),
     ("guts mercer solve smh --players 3 --collusion strong --team 1,2", "3P standard Mercer, strong collusion"),
     ("guts continuum --no-refinement", "the continuum table"),
     ("guts continuum --sizes 2-5 --meshes 21,51,101", "continuum and mesh refinement, small"),

@@ -6,11 +6,13 @@ and the convergence of the discretised game's LP value to the closed-form value:
     python experiments/continuous_poker.py                 # everything (~4.5 min on 1 core)
     python experiments/continuous_poker.py --figures-only
     python experiments/continuous_poker.py --meshes 20,40,80 --sizes 3,5,9
+    python experiments/continuous_poker.py --lp-only --jobs 2          # or --backend dask --scheduler ADDRESS
 """
 import argparse
 import sys
 
 from guts.cli.guard import guarded
+from guts.cli.options import add_sweep, sweep_args
 from guts.studies import continuous_poker as study
 
 
@@ -29,6 +31,7 @@ def main(argv=None):
     p.add_argument("--figures-only", action="store_true")
     p.add_argument("--lp-only", action="store_true")
     p.add_argument("--quiet", action="store_true")
+    add_sweep(p, cache=True, unit="LP points", cache_default="OUT/.cache")
     args = p.parse_args(argv)
 
     def work():
@@ -36,7 +39,8 @@ def main(argv=None):
             study.write_figures(args.out, echo=print)
         if not args.figures_only:
             _, rates = study.run_lp_convergence(meshes=args.meshes, sizes=args.sizes, max_work=args.max_work,
-                                                out=args.out, echo=print, progress=not args.quiet)
+                                                out=args.out, echo=print, progress=not args.quiet,
+                                                **sweep_args(args))
             print(rates.to_string(index=False))
 
     code, _ = guarded("experiments/continuous_poker.py", work)

@@ -9,6 +9,7 @@ import argparse
 import sys
 
 from guts.cli.guard import guarded
+from guts.cli.options import add_quiet, add_sweep, sweep_args
 
 
 def main(argv=None) -> int:
@@ -19,6 +20,8 @@ def main(argv=None) -> int:
     p.add_argument("--meshes", default="25,50,100,200,400", help="meshes of the refinement study (P = 3)")
     p.add_argument("--order-meshes", default="100,150,200", help="meshes at which the order is read from the LP")
     p.add_argument("--order-pots", default="1,3,10", help="pots at which the order is read from the LP")
+    add_sweep(p, "local processes (the P = 1..10 sweep and the refinement)")
+    add_quiet(p)
     args = p.parse_args(argv)
 
     def go():
@@ -27,7 +30,8 @@ def main(argv=None) -> int:
 
         s = run(out=AUTO if args.out is None else args.out, lp_mesh=args.lp_mesh, meshes=tuple(int(m) for m in args.meshes.split(",")),
                 order_meshes=tuple(int(m) for m in args.order_meshes.split(",")),
-                order_pots=tuple(float(x) if "." in x else int(x) for x in args.order_pots.split(",")), echo=print)
+                order_pots=tuple(float(x) if "." in x else int(x) for x in args.order_pots.split(",")), echo=print,
+                progress=not args.quiet, **sweep_args(args))
         print(s["rates"].to_string(index=False))
         o = s["ordering"]
         print(o.groupby("game")[["certified", "same_E1"]].mean().to_string())

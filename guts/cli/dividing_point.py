@@ -133,7 +133,7 @@ def run(args) -> int:
         print(f"  {names[k]:<{width}}  {v:.6f}" + (f"  = {exact}" if exact and "/" in exact else ""))
     print(f"value (P1's net per game, ante included)  {r.value:.10f}"
           + (f"  = {r.value_exact}" if r.value_exact else ""))
-    print(f"certificate (largest best-response gain on the continuum)  {r.certificate:.3g}  "
+    print(f"certificate (largest best-response gain on the continuum)  {r.max_gain:.3g}  "
           f"[order respected: {r.order_ok}; equilibrium: {r.converged}]")
     if lp_value is not None:
         m = args.lp_mesh or 120

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import argparse
 
-from guts.cli.options import path_arg, int_arg
+from guts.cli.options import add_sweep, int_arg, path_arg, sweep_args
 
 #: Largest raise size (the same bound as :data:`guts.games.holdem.raise_game.MAX_RAISE`, kept
 #: here so that building the parser does not import the solver).
@@ -77,6 +77,7 @@ def add_subparser(subparsers):
                    help="Alice raises 2..R instead of --raises (default: use --raises)")
     r.add_argument("--reraise", type=_sizes_arg, default=",".join(map(str, SEED_RERAISES)), help="Bob's re-raise sizes")
     r.add_argument("--out", type=path_arg, default=str(DEFAULT_OUT), help="output folder")
+    add_sweep(r, "local processes (2: both games at once)")
     r.set_defaults(func=run_reraise)
     q = sub.add_parser("equity-summaries", help="equity summaries of the cached exact table into results/holdem/",
                        description="Summarise the cached 169 x 169 equity table (against a random hand; matrix).")
@@ -105,7 +106,7 @@ def run_reraise(args) -> int:
 
     t0 = time.perf_counter()
     raises = tuple(range(2, args.max_raise + 1)) if args.max_raise else args.raises
-    paths, base, rr = reraise_study(raises, args.reraise, args.out)
+    paths, base, rr = reraise_study(raises, args.reraise, args.out, **sweep_args(args))
     print(f"without re-raise: value {base.value:.12f}; with: {rr.value:.12f} "
           f"(exploitability {rr.exploitability:.2e}); {time.perf_counter() - t0:.1f} s")
     for p in paths:

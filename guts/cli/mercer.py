@@ -1,7 +1,7 @@
 """``guts mercer``: Mercer hold'em (Ullman 2015): solve a variant, print the tree sizes.
 
     guts mercer solve smh --players 2 --method lp
-    guts mercer solve mmh --players 3 --method cfr+ --epsilon 0.01 --collusion strong --team 1,2
+    guts mercer solve mmh --players 3 --method cfr+ --target 0.01 --collusion strong --team 1,2
     guts mercer solve smh --players 3 --bets 8      # consistent with the printed 3P-SMH values
     guts mercer sizes
     guts mercer study values [--out results/mercer]   # one artefact of results/mercer/
@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 
 from guts._validate import available_cores
-from guts.cli.options import add_quiet, int_arg, number_arg, path_arg
+from guts.cli.options import add_quiet, add_sweep, int_arg, number_arg, path_arg, sweep_args
 
 #: Mirrors guts.games.poker.mercer.solve.METHODS / COLLUSION (kept here: the cli imports games lazily).
 METHODS = ("lp", "cfr+", "dcfr", "fp", "fp-realisation")
@@ -66,8 +66,10 @@ def add_subparser(subparsers):
                         "cfr+, dcfr, fp (the fictitious play of Ullman's 2015 program rjullman/poker-nasheq, "
                         "exactly: behaviour averages, its iteration count) or fp-realisation (classical "
                         "fictitious play, mixed-strategy average) (default: lp when exact, else cfr+)")
-    s.add_argument("--epsilon", type=number_arg("epsilon", float, MIN_EPSILON, maximum=MAX_EPSILON), default=None,
-                   help="target for cfr+ and dcfr (NashConv) and fp, fp-realisation (every player's regret); default 0.01")
+    s.add_argument("--target", "--epsilon", dest="target",
+                   type=number_arg("target", float, MIN_EPSILON, maximum=MAX_EPSILON), default=None,
+                   help="stopping target: NashConv for cfr+ and dcfr, every player's regret for fp "
+                        "and fp-realisation (--epsilon: its old name); default 0.01")
     s.add_argument("--collusion", choices=COLLUSION, type=str.lower, default=None,
                    help="3 players only. weak: the colluders pool their payoffs (a three-player game; "
                         "NashConv bounds one player's gain from deviating, not the colluders' joint "
@@ -96,13 +98,16 @@ def add_subparser(subparsers):
     z = sub.add_parser("sizes", help="tree sizes of SMH / MMH with 2 and 3 players",
                        description="Public states, information sets and deals of the four variants.")
     z.set_defaults(func=run_sizes)
-    from guts.studies.mercer import ARTEFACTS
+    from guts.studies.mercer import ARTEFACTS, SWEPT
 
     a = sub.add_parser("study", help="write one artefact of results/mercer/ (sizes, values, tables, ...)",
                        description="Compute one artefact of the Mercer hold'em study and write it (CSV/PNG "
                                    "with a .meta.json) under --out.")
     a.add_argument("artefact", choices=sorted(ARTEFACTS), help="the artefact")
     a.add_argument("--out", type=path_arg, default="results/mercer", help="output folder (default results/mercer)")
+    add_sweep(a, "local processes (artefacts " + ", ".join(SWEPT) + ")", cache=True, unit="solves",
+              cache_default="OUT/.cache")
+    add_quiet(a)
     a.set_defaults(func=run_study)
     return p
 
@@ -113,10 +118,22 @@ def run_study(args) -> int:
 
     import pandas as pd
 
-    from guts.studies.mercer import ARTEFACTS
+    from guts.errors import GutsInputError
+    from guts.studies.mercer import ARTEFACTS, CACHED, SWEPT
 
+    kw = {}
+    if args.artefact in SWEPT:
+        kw = dict(sweep_args(args), progress=not args.quiet)
+        if args.artefact not in CACHED:
+            if args.cache:
+                raise GutsInputError(f"--cache with artefact {args.artefact!r} (its solves are not cached); "
+                                     f"accepted: {', '.join(CACHED)}")
+            kw.pop("cache")
+    elif args.jobs != 1 or args.backend or args.scheduler:
+        raise GutsInputError(f"artefact {args.artefact!r} is not a sweep (--jobs, --backend, --scheduler); "
+                             f"accepted: {', '.join(SWEPT)}")
     t0 = time.perf_counter()
-    df = ARTEFACTS[args.artefact](args.out)
+    df = ARTEFACTS[args.artefact](args.out, **kw)
     with pd.option_context("display.width", 200, "display.max_columns", 30, "display.max_rows", 200):
         print(df.to_string(index=False))
     print(f"wall time {time.perf_counter() - t0:.1f} s", file=sys.stderr)
@@ -134,7 +151,7 @@ def run_solve(args) -> int:
         method = "lp" if (args.players == 2 or (args.collusion or "").lower() == "strong") else "cfr+"
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)   # reported below instead
-        r = solve(args.variant, players=args.players, method=method, epsilon=args.epsilon,
+        r = solve(args.variant, players=args.players, method=method, target=args.target,
                   collusion=args.collusion, team=args.team, max_iterations=args.max_iterations,
                   time_limit=args.time_limit, check=args.check, betting=args.betting,
                   bets=args.bets, progress=not args.quiet, threads=args.threads)

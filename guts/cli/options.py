@@ -9,6 +9,8 @@ One name, one meaning, everywhere:
 ``--mesh``     mesh points on [0, 1] (``--meshes``: a list of them)
 ``--seed``     the random state of everything random the command does (integer >= 0)
 ``--jobs``     local processes (-1: all cores)
+``--backend``  joblib backend of a sweep (``dask`` with ``--scheduler ADDRESS``)
+``--cache``    folder of a sweep's finished points, so an interrupted sweep resumes
 ``--out``      output folder (default: ``results/`` for the full default run, else a fresh
                ``results/runs/<command>-<time>/``; a partial run never replaces a full one)
 ``--quiet``    no progress bar
@@ -30,7 +32,8 @@ from guts.studies.output import AUTO
 from guts.studies.sweep import parse_sizes
 
 __all__ = ["DefaultsFormatter", "int_arg", "number_arg", "jobs_arg", "sizes_arg", "seed_arg", "out_folder",
-           "path_arg", "add_out", "add_jobs", "add_seed", "add_quiet", "add_sizes", "add_mesh", "add_size", "OUT_HELP"]
+           "path_arg", "add_out", "add_jobs", "add_sweep", "sweep_args", "add_seed", "add_quiet", "add_sizes",
+           "add_mesh", "add_size", "OUT_HELP"]
 
 
 class DefaultsFormatter(argparse.HelpFormatter):
@@ -159,6 +162,32 @@ def add_out(p, command: str) -> None:
 
 def add_jobs(p, what: str = "parallel processes") -> None:
     p.add_argument("--jobs", type=jobs_arg, default=1, help=f"{what} (-1: all cores)")
+
+
+def add_sweep(p, what: str = "local processes", cache: bool = False, unit: str = "points",
+              cache_default: str = "results/.cache, or OUT/.cache with --out") -> None:
+    """The scale-out options of a sweep: ``--jobs``, ``--backend``, ``--scheduler`` (and ``--cache``,
+    ``--no-cache`` with ``cache=True``); :func:`sweep_args` turns them into the study's keywords."""
+    from guts.studies.sweep import BACKENDS
+
+    add_jobs(p, what)
+    p.add_argument("--backend", choices=BACKENDS, default=None,
+                   help="joblib backend (default: in-process for --jobs 1, else loky); dask needs --scheduler")
+    p.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                   help="Dask scheduler address, e.g. tcp://127.0.0.1:8786 (with --backend dask; default: none)")
+    if cache:
+        p.add_argument("--cache", type=path_arg, default=None, metavar="DIR",
+                       help=f"cache of finished {unit}, so an interrupted sweep resumes (default: {cache_default})")
+        p.add_argument("--no-cache", action="store_true", help="do not read or write the cache")
+
+
+def sweep_args(args) -> dict:
+    """``jobs``, ``backend``, ``scheduler`` (and ``cache``: ``"default"`` unless ``--no-cache``) of
+    the options added by :func:`add_sweep`."""
+    kw = {"jobs": args.jobs, "backend": args.backend, "scheduler": args.scheduler}
+    if hasattr(args, "no_cache"):
+        kw["cache"] = None if args.no_cache else (args.cache or "default")
+    return kw
 
 
 def add_seed(p, what: str, default=0) -> None:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import sys
 
-from guts.cli.options import add_jobs, add_mesh, add_out, add_quiet, add_seed, add_sizes, int_arg, out_folder
+from guts.cli.options import add_mesh, add_out, add_quiet, add_seed, add_sizes, add_sweep, int_arg, out_folder, sweep_args
 from guts.engine.recursive import METHODS, SOLVERS
 from guts.games.guts.strategies import STRUCTURES
 
@@ -52,7 +52,7 @@ def add_subparser(subparsers):
     p = subparsers.add_parser("table1", help=HELP, description=HELP)
     add_sizes(p)
     add_game_options(p)
-    add_jobs(p)
+    add_sweep(p)
     add_out(p, "table1")
     add_quiet(p)
     p.set_defaults(func=run)
@@ -64,8 +64,8 @@ def run(args) -> int:
 
     warn_slow(args, args._prog, len(args.sizes))
     df = run_table1(sizes=args.sizes, mesh=args.mesh, structure=args.structure, solver=args.solver, method=args.method,
-               jobs=args.jobs, out=out_folder(args), fp_iterations=args.fp_iterations, random_state=args.seed,
-               progress=not args.quiet, echo=print)
+                    **sweep_args(args), out=out_folder(args), fp_iterations=args.fp_iterations, random_state=args.seed,
+                    progress=not args.quiet, echo=print)
     return not_certified_exit(args._prog, df["N"], df["converged"])
 
 

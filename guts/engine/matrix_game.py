@@ -29,15 +29,20 @@ Examples
 """
 from __future__ import annotations
 
+import math
+import time
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
+from numpy.typing import ArrayLike
 
+from guts._names import renamed
 from guts._validate import check_choice, check_int, check_matrix
 from guts.engine.highs import dense_minimax
 from guts.engine.tolerances import (HIGHS_FEASIBILITY_TOL, LP_GAP_REL, ORACLE_GAP_TOL,
                                     ORACLE_IMPROVEMENT_TOL, POLISH_NEGATIVE_TOL, SUPPORT_TOL)
+from guts.engine.result import Result, ResultCertificate, duality_gap_certificate
 from guts.errors import ConvergenceWarning, SolverError
 
 __all__ = [
@@ -55,7 +60,7 @@ INNER_SOLVERS = ("lp", "fp")
 
 
 @dataclass(frozen=True)
-class MatrixGameSolution:
+class MatrixGameSolution(Result):
     """Solution of a zero-sum matrix game (row player maximises).
 
     Attributes
@@ -75,6 +80,11 @@ class MatrixGameSolution:
         Whether ``gap`` met the requested tolerance.
     num_iter : int
         Simplex iterations, fictitious-play rounds or double-oracle rounds.
+    seconds : float
+        Wall time (``nan`` for the inner solves of a larger computation, not timed).
+
+    The :class:`~guts.engine.result.Result` protocol: ``values = (value, -value)``,
+    ``strategies = (row_strategy, col_strategy)``, ``certificate`` the duality gap.
     """
 
     value: float
@@ -86,6 +96,19 @@ class MatrixGameSolution:
     method: str
     converged: bool
     num_iter: int
+    seconds: float = math.nan
+
+    @property
+    def values(self) -> tuple:
+        return (self.value, -self.value)
+
+    @property
+    def strategies(self) -> tuple:
+        return (self.row_strategy, self.col_strategy)
+
+    @property
+    def certificate(self) -> ResultCertificate:
+        return duality_gap_certificate(self.lower, self.upper)
 
 
 def _normalise(p: np.ndarray) -> np.ndarray:
@@ -96,7 +119,7 @@ def _normalise(p: np.ndarray) -> np.ndarray:
     return p / s
 
 
-def duality_gap(M, x, y) -> tuple[float, float, float]:
+def duality_gap(M: ArrayLike, x: ArrayLike, y: ArrayLike) -> tuple[float, float, float]:
     """Return ``(lower, upper, gap)`` of strategies ``x`` (rows) and ``y`` (columns) in ``M``."""
     M = np.asarray(M, dtype=float)
     lower = float(np.min(x @ M))
@@ -162,7 +185,7 @@ def _polished(M: np.ndarray, x: np.ndarray, y: np.ndarray, gap: float, scale: fl
     return best
 
 
-def solve_matrix_lp(M, tol: float = LP_GAP_REL, polish: bool = True) -> MatrixGameSolution:
+def solve_matrix_lp(M: ArrayLike, tol: float = LP_GAP_REL, polish: bool = True) -> MatrixGameSolution:
     """Solve the zero-sum game ``M`` exactly by linear programming (HiGHS).
 
     Parameters
@@ -181,7 +204,9 @@ def solve_matrix_lp(M, tol: float = LP_GAP_REL, polish: bool = True) -> MatrixGa
     SolverError
         HiGHS did not return an optimal solution.
     """
-    return _solve_lp(check_matrix("M", M), tol, polish)
+    t0 = time.perf_counter()
+    sol = _solve_lp(check_matrix("M", M), tol, polish)
+    return replace(sol, seconds=time.perf_counter() - t0)
 
 
 #: The former name of :func:`solve_matrix_lp` (kept for compatibility).
@@ -210,7 +235,8 @@ def _solve_lp(M: np.ndarray, tol: float = LP_GAP_REL, polish: bool = True, warn:
     )
 
 
-def solve_fp(M, iterations: int = 10_000, random_state=None, tol: float = 1e-3) -> MatrixGameSolution:
+def solve_fp(M: ArrayLike, iterations: int = 10_000, random_state: int | np.random.Generator | None = None,
+             tol: float = 1e-3) -> MatrixGameSolution:
     """Approximate the game by nashpy's fictitious play (the paper's method, §1, App. B).
 
     Parameters
@@ -228,6 +254,7 @@ def solve_fp(M, iterations: int = 10_000, random_state=None, tol: float = 1e-3) 
     """
     import nashpy
 
+    t0 = time.perf_counter()
     M = check_matrix("M", M)
     iterations = check_int("iterations", iterations, 1)
     if isinstance(random_state, np.random.Generator):
@@ -256,18 +283,19 @@ def solve_fp(M, iterations: int = 10_000, random_state=None, tol: float = 1e-3) 
         )
     return MatrixGameSolution(
         value=0.5 * (lower + upper), row_strategy=x, col_strategy=y, lower=lower, upper=upper,
-        gap=gap, method="fp", converged=converged, num_iter=iterations,
+        gap=gap, method="fp", converged=converged, num_iter=iterations, seconds=time.perf_counter() - t0,
     )
 
 
-def solve_matrix_game(M, solver: str = "lp", **kwargs) -> MatrixGameSolution:
+def solve_matrix_game(M: ArrayLike, solver: str = "lp", **kwargs) -> MatrixGameSolution:
     """Dispatch to :func:`solve_lp` (``solver="lp"``) or :func:`solve_fp` (``"fp"``)."""
     check_choice("solver", solver, INNER_SOLVERS)
     return solve_lp(M, **kwargs) if solver == "lp" else solve_fp(M, **kwargs)
 
 
+@renamed(max_rounds="max_iterations")
 def double_oracle(get_rows, get_cols, shape, init_rows=(), init_cols=(), tol: float = ORACLE_IMPROVEMENT_TOL,
-                  max_rounds: int = 500, gap_tol: float = ORACLE_GAP_TOL) -> tuple[MatrixGameSolution, np.ndarray, np.ndarray]:
+                  max_iterations: int = 500, gap_tol: float = ORACLE_GAP_TOL) -> tuple[MatrixGameSolution, np.ndarray, np.ndarray]:
     """Solve a large zero-sum game by row/column generation (double oracle).
 
     Parameters
@@ -293,12 +321,13 @@ def double_oracle(get_rows, get_cols, shape, init_rows=(), init_cols=(), tol: fl
         The solution embedded in the full game (gap measured on the full game) and
         the final restricted index sets (to warm-start the next call).
     """
+    t0 = time.perf_counter()
     R, C = shape
     rows = list(dict.fromkeys(int(i) for i in init_rows)) or [0]
     cols = list(dict.fromkeys(int(j) for j in init_cols)) or [0]
     row_block = get_rows(rows)  # (|I|, C)
     col_block = get_cols(cols)  # (R, |J|)
-    for rnd in range(1, max_rounds + 1):
+    for rnd in range(1, max_iterations + 1):
         sub = row_block[:, cols]
         s = _solve_lp(sub, tol=np.inf)
         x = np.zeros(R)
@@ -329,5 +358,6 @@ def double_oracle(get_rows, get_cols, shape, init_rows=(), init_cols=(), tol: fl
     sol = MatrixGameSolution(
         value=0.5 * (lower + upper), row_strategy=x, col_strategy=y, lower=lower, upper=upper,
         gap=gap, method="double-oracle", converged=converged, num_iter=rnd,
+        seconds=time.perf_counter() - t0,
     )
     return sol, np.array(rows), np.array(cols)

@@ -39,16 +39,21 @@ The 2×1 overshoot game of §2.2: the value from below is 0, but 0 repels from a
 from __future__ import annotations
 
 import math
+from typing import Callable
+import time
 import warnings
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.typing import ArrayLike
 
+from guts._names import renamed
 from guts._validate import GutsInputError, check_choice, check_int, check_positive_float
 from guts.engine.tolerances import (ACCEPT_REL, CERT_ROUNDING, CERT_VALUE_TOL, FIXED_POINT_TOL,
                                     MAX_FIXED_POINT_TOL, NO_ENTRY_REL, ORACLE_STAGE_TOL, PROBABILITY_SUM_TOL,
-                                    SLOPE_MARGIN)
+                                    SLOPE_MARGIN, SUPPORT_TOL)
 from guts.engine.matrix_game import MatrixGameSolution, _solve_lp, double_oracle, solve_fp
+from guts.engine.result import Result, ResultCertificate, interval
 from guts.errors import ConvergenceWarning
 from guts.engine.stage import StageGame, as_stage
 
@@ -63,6 +68,7 @@ __all__ = [
     "CertifiedInterval",
     "TwoSidedResult",
     "solve_both_sides",
+    "support",
 ]
 
 SOLVERS = ("lp", "fp", "oracle")
@@ -202,10 +208,12 @@ class StageSolver:
         return float(sol.row_strategy[I] @ B @ sol.col_strategy)
 
 
-def fixed_point(A, B=None, v0: float = -1.0, solver: str = "lp", method: str = "iterate",
-                tol: float = FIXED_POINT_TOL, max_iter: int = 10_000, cap: float | None = None,
+@renamed(max_iter="max_iterations", progress="callback")
+def fixed_point(A: ArrayLike | StageGame, B: ArrayLike | None = None, v0: float = -1.0, solver: str = "lp",
+                method: str = "iterate",
+                tol: float = FIXED_POINT_TOL, max_iterations: int = 10_000, cap: float | None = None,
                 fp_iterations: int = 10_000, random_state=None, check_above: bool = True,
-                warn: bool = True, progress=None) -> FixedPointResult:
+                warn: bool = True, callback: Callable[[float, float], None] | None = None) -> FixedPointResult:
     """Value forcable by the row player from ``v0``: the limit of ``V <- Value(A + B V)``.
 
     Parameters
@@ -218,8 +226,8 @@ def fixed_point(A, B=None, v0: float = -1.0, solver: str = "lp", method: str = "
     method : {"iterate", "newton"}
     tol : float
         Stop when the estimated distance to the fixed point is below ``tol``.
-    max_iter : int
-        Iteration budget; exceeding it gives status "max-iter" and a warning.
+    max_iterations : int
+        Iteration budget; exceeding it gives status "max-iter" and a warning (was ``max_iter``).
     cap : float or None
         ``t_2``: what the opponent forfeits by leaving; the forcable value is at most
         ``cap`` (paper §1).  Iterates beyond it stop with status "capped".
@@ -228,6 +236,9 @@ def fixed_point(A, B=None, v0: float = -1.0, solver: str = "lp", method: str = "
     warn : bool
         Emit :class:`ConvergenceWarning` on "max-iter", "diverged", or a fixed point
         that repels from above.
+    callback : callable, optional
+        ``callback(V, T(V))`` at every accepted iterate (was ``progress``; ``progress`` is a
+        flag everywhere else, see :mod:`guts._names`).
 
     Returns
     -------
@@ -239,7 +250,7 @@ def fixed_point(A, B=None, v0: float = -1.0, solver: str = "lp", method: str = "
         raise GutsInputError(f"v0 must be a finite number; got {v0!r}")
     check_choice("method", method, METHODS)
     tol = check_positive_float("tol", tol, maximum=MAX_FIXED_POINT_TOL)
-    max_iter = check_int("max_iter", max_iter, 1)
+    max_iter = check_int("max_iterations", max_iterations, 1)
     solve = StageSolver(stage, solver, fp_iterations=fp_iterations, random_state=random_state)
     bound = cap if cap is not None else 1e9 * max(1.0, abs(v0))
 
@@ -261,8 +272,8 @@ def fixed_point(A, B=None, v0: float = -1.0, solver: str = "lp", method: str = "
         if r <= 0 or err <= tol or (U is not None and U - L <= tol):
             status = "converged"
             break
-        if progress is not None:
-            progress(L, T_L)
+        if callback is not None:
+            callback(L, T_L)
         if method == "newton":
             candidates = _newton_candidates(L, r, s_L, U, g_U, s_U, bound)
             moved = False
@@ -356,7 +367,8 @@ def _finish(stage, solve, sol, value, status, history, residual, err, method, so
     )
 
 
-def certify(A, B=None, strategy=None, v_start: float = -1.0, rounding: float = CERT_ROUNDING) -> Certificate:
+def certify(A: ArrayLike | StageGame, B: ArrayLike | None = None, strategy: ArrayLike | None = None,
+            v_start: float = -1.0, rounding: float = CERT_ROUNDING) -> Certificate:
     """Certify the value forced by repeating one mixed strategy (Theorems 1.2 and 1.3).
 
     Parameters
@@ -411,11 +423,20 @@ def _certify(stage: StageGame, x: np.ndarray, v_start: float, rounding: float) -
                        "f(v_*) > 0 and f(v^*) >= 0 (Theorem 1.2)")
 
 
-class CertifiedInterval:
-    """Mixin of the result objects with a Theorem 1.2 interval ``[certified_lower, certified_upper]``."""
+class CertifiedInterval(Result):
+    """Base of the results with a Theorem 1.2 interval ``[certified_lower, certified_upper]``.
+
+    Their :class:`~guts.engine.result.Result` ``certificate`` is that interval (kind
+    ``"interval"``): a rigorous bracket of the first player's value.
+    """
 
     certified_lower: float
     certified_upper: float
+
+    @property
+    def certificate(self) -> ResultCertificate:
+        """The Theorem 1.2 bracket of ``value`` (nan ends where a certificate failed)."""
+        return interval(self.certified_lower, self.certified_upper)
 
     @property
     def certified_width(self) -> float:
@@ -453,6 +474,33 @@ class TwoSidedResult(CertifiedInterval):
     converged: bool
     num_iter: int
     num_solves: int
+    seconds: float = math.nan
+    method: str = "fixed-point"
+
+    @property
+    def value(self) -> float:
+        """The row player's value (from ``v_row``)."""
+        return self.row.value
+
+    @property
+    def values(self) -> tuple:
+        """Each side's value from its own termination value: ``(row.value, col.value)``."""
+        return (self.row.value, self.col.value)
+
+    @property
+    def strategies(self) -> tuple:
+        """Each side's fixed-point strategy: ``(row.row_strategy, col.row_strategy)``."""
+        return (self.row.row_strategy, self.col.row_strategy)
+
+
+def support(strategy: ArrayLike, label: Callable[[int], object], tol: float = SUPPORT_TOL) -> dict:
+    """``{label(i): p_i}`` for the entries of a mixed strategy above ``tol``.
+
+    The relabelling step every recursive-game driver shares (coalition, teams, pseudo-bloc):
+    build a stage, :func:`solve_both_sides`, then name each side's support by its thresholds.
+    """
+    x = np.asarray(strategy, dtype=float)
+    return {label(int(i)): float(x[i]) for i in np.flatnonzero(x > tol)}
 
 
 NOT_CERTIFIED = Certificate(False, math.nan, math.nan, math.nan, "not computed")
@@ -477,6 +525,7 @@ def solve_both_sides(stage: StageGame, v_row: float, v_col: float, certify_resul
     **fixed_point_kwargs
         Passed to :func:`fixed_point` (``solver``, ``method``, ``tol`` ...).
     """
+    t0 = time.perf_counter()
     v_row, v_col = float(v_row), float(v_col)
     row = fixed_point(stage, v0=v_row, cap=-v_col, **fixed_point_kwargs)
     col = fixed_point(stage.transpose(), v0=v_col, cap=-v_row, **fixed_point_kwargs)
@@ -500,7 +549,8 @@ def solve_both_sides(stage: StageGame, v_row: float, v_col: float, certify_resul
         row=row, col=col, certificate_lower=lo, certificate_upper=hi,
         certified_lower=c_lo, certified_upper=c_hi,
         converged=converged, num_iter=row.num_iter + col.num_iter,
-        num_solves=row.num_solves + col.num_solves,
+        num_solves=row.num_solves + col.num_solves, seconds=time.perf_counter() - t0,
+        method=f"{fixed_point_kwargs.get('solver', 'lp')}/{fixed_point_kwargs.get('method', 'iterate')}",
     )
 
 

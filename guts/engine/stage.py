@@ -10,6 +10,7 @@ round seen by the column player (``-A^T``, ``B^T``).
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from guts._validate import GutsInputError, check_matrix
 
@@ -130,7 +131,7 @@ class _Transposed(StageGame):
         return self.base
 
 
-def as_stage(A, B=None) -> StageGame:
+def as_stage(A: ArrayLike | StageGame, B: ArrayLike | None = None) -> StageGame:
     """Accept a :class:`StageGame` or a pair of matrices ``(A, B)``."""
     if isinstance(A, StageGame):
         if B is not None:

@@ -19,6 +19,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from guts.errors import SolverError
 from guts.games.continuous_poker import limit_poker, limit_value, newman, von_neumann
 from guts.studies.output import AUTO, ensure_output_dir, plan_output, save_figure, write_csv, write_meta
 
@@ -209,14 +210,35 @@ def fit_rates(df: pd.DataFrame, target: float = 1e-4) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def run_lp_convergence(limits=LP_LIMITS, meshes=LP_MESHES, sizes=LP_SIZES, max_work=LP_MAX_WORK,
-                       out=AUTO, echo=None, progress=True):
-    """Solve the discretised game on a grid of (M, K) for each (L, U) and write the table.
+def lp_point(item) -> dict:
+    """One row of :func:`run_lp_convergence`: the discretised LP at ``item = (L, U, M, K)``.
 
-    Returns ``(table, rates)``.  Pairs with M^2 K > ``max_work`` are skipped (LP size).
+    Module-level so that a sweep can pickle it (and cache its rows).
     """
     from guts.games.continuous_poker.discrete import solve_discretised
 
+    L, U, M, K = item
+    r = solve_discretised(L, U, M, K)
+    if not r.converged:
+        raise SolverError(f"LP certificate failed at L={L}, U={U}, M={M}, K={K}")  # pragma: no cover
+    return {"L": L, "U": U, "M": M, "K": r.sizes, "work": M * M * r.sizes, "lp_value": r.value,
+            "closed_form_value": r.closed_form_value, "error": r.error,
+            "exploitability": r.exploitability, "seconds": r.seconds}
+
+
+def run_lp_convergence(limits=LP_LIMITS, meshes=LP_MESHES, sizes=LP_SIZES, max_work=LP_MAX_WORK,
+                       out=AUTO, echo=None, progress=True, jobs: int = 1, backend: str | None = None,
+                       scheduler: str | None = None, cache=None):
+    """Solve the discretised game on a grid of (M, K) for each (L, U) and write the table.
+
+    Returns ``(table, rates)``.  Pairs with M^2 K > ``max_work`` are skipped (LP size).
+    ``jobs``, ``backend``, ``scheduler``, ``cache``: see :func:`guts.studies.sweep.run_sweep`
+    (rows in grid order whatever the backend; ``cache="default"`` is ``results/.cache``, or
+    ``<out>/.cache``).
+    """
+    from guts.studies.sweep import check_backend, run_sweep
+
+    check_backend(backend, scheduler)
     params = {"limits": [list(x) for x in limits], "meshes": list(meshes), "sizes": list(sizes), "max_work": max_work}
     plan = None
     if out is AUTO or out == DEFAULT_OUT:  # the committed folder: only the full run writes there
@@ -226,25 +248,18 @@ def run_lp_convergence(limits=LP_LIMITS, meshes=LP_MESHES, sizes=LP_SIZES, max_w
         plan = plan_output("continuous_poker", out, params, LP_FULL_RUN,
                            targets=["lp_convergence.csv", "lp_rates.csv", "lp_convergence.png"])
         out = plan.folder
-    rows = []
+    if isinstance(cache, str) and cache == "default":
+        cache = str((Path("results") if out is None else Path(out)) / ".cache")
     items = [(L, U, M, K) for (L, U) in limits for M in meshes for K in (sizes if L < U else (1,))
              if M * M * K <= max_work]
-    it = items
-    if progress:
-        from tqdm import tqdm
-
-        it = tqdm(items, desc="discretised LPs")
     t0 = time.perf_counter()
-    for L, U, M, K in it:
-        r = solve_discretised(L, U, M, K)
-        if not r.converged:
-            raise RuntimeError(f"LP certificate failed at L={L}, U={U}, M={M}, K={K}")  # pragma: no cover
-        rows.append({"L": L, "U": U, "M": M, "K": r.sizes, "work": M * M * r.sizes, "lp_value": r.value,
-                     "closed_form_value": r.closed_form_value, "error": r.error,
-                     "exploitability": r.exploitability, "seconds": r.seconds})
-        if echo:
-            echo(f"L={L:g} U={U:g} M={M:4d} K={r.sizes:3d}  LP {r.value:.10f}  closed {r.closed_form_value:.10f}"
-                 f"  error {r.error:+.3e}  expl {r.exploitability:.1e}  {r.seconds:6.2f}s")
+    rows = run_sweep(lp_point, items, jobs=jobs, progress=progress, desc="discretised LPs", backend=backend,
+                     scheduler=scheduler, cache=cache)
+    if echo:
+        for r in rows:
+            echo(f"L={r['L']:g} U={r['U']:g} M={r['M']:4d} K={r['K']:3d}  LP {r['lp_value']:.10f}  "
+                 f"closed {r['closed_form_value']:.10f}  error {r['error']:+.3e}  "
+                 f"expl {r['exploitability']:.1e}  {r['seconds']:6.2f}s")
     df = pd.DataFrame(rows)
     rates = fit_rates(df)
     if out is not None:
@@ -261,7 +276,7 @@ def run_lp_convergence(limits=LP_LIMITS, meshes=LP_MESHES, sizes=LP_SIZES, max_w
         save_figure(fig, out / "lp_convergence.png", dpi=110)
         plt.close(fig)
         write_meta(out / "lp_convergence.png", {"source": "lp_convergence.csv"})
-        return df, rates
+    return df, rates   # also with out=None (it returned None then)
 
 
 def figure_convergence(df):

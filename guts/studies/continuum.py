@@ -24,7 +24,7 @@ from guts._validate import GutsInputError, check_int, check_jobs, check_positive
 from guts.games.guts.coalition import check_coalition_memory
 from guts.errors import Interrupted
 from guts.studies.output import AUTO, meta_path as _meta_path, plan_output, save_figure, write_csv, write_meta
-from guts.studies.sweep import run_sweep
+from guts.studies.sweep import check_backend, run_sweep
 
 #: The full default run (``guts continuum``): the committed continuum.csv and mesh_refinement.csv.
 DEFAULT_MESHES = (21, 51, 101, 201, 401, 801)
@@ -199,7 +199,8 @@ MAX_CONTINUUM_SIZE = 50
 
 
 def run_continuum_study(sizes=range(1, 16), meshes=DEFAULT_MESHES, tol: float = 1e-10,
-                        jobs: int = 1, out=AUTO, progress: bool = True, refinement: bool = True, echo=None):
+                        jobs: int = 1, out=AUTO, progress: bool = True, refinement: bool = True, echo=None,
+                        backend: str | None = None, scheduler: str | None = None):
     """Solve the continuum game for every N and (optionally) the meshes; write the results.
 
     Two stages, each written atomically as soon as it is done: ``continuum`` (continuum.csv)
@@ -219,6 +220,7 @@ def run_continuum_study(sizes=range(1, 16), meshes=DEFAULT_MESHES, tol: float = 
     meshes = [check_int("mesh", m, 2) for m in meshes]
     tol = check_positive_float("tol", tol, maximum=MAX_GAP_TOL)
     check_jobs(jobs)
+    check_backend(backend, scheduler)
     if refinement and meshes:  # pre-flight: the largest mesh game must fit before the first stage runs
         check_coalition_memory(max(sizes), max(meshes), "pseudo-bloc", "oracle")
     run_params = {"sizes": sizes, "tol": tol, "meshes": meshes}
@@ -232,18 +234,19 @@ def run_continuum_study(sizes=range(1, 16), meshes=DEFAULT_MESHES, tol: float = 
     plan = plan_output("continuum", out, run_params, full, targets=targets, echo=echo)
     completed, stages = [], []
     try:
-        return _run_stages(sizes, meshes, tol, jobs, plan, progress, refinement, echo, completed, stages)
+        return _run_stages(sizes, meshes, tol, dict(jobs=jobs, backend=backend, scheduler=scheduler), plan,
+                           progress, refinement, echo, completed, stages)
     except KeyboardInterrupt:
         if completed:
             raise Interrupted(completed) from None
         raise
 
 
-def _run_stages(sizes, meshes, tol, jobs, plan, progress, refinement, echo, completed, stages):
+def _run_stages(sizes, meshes, tol, sweep, plan, progress, refinement, echo, completed, stages):
     out_dir = plan.folder
     t0 = time.perf_counter()
-    cont = pd.DataFrame(run_sweep(_continuum_item, [(N, tol) for N in sizes], jobs=jobs, progress=progress,
-                                  desc="continuum"))
+    cont = pd.DataFrame(run_sweep(_continuum_item, [(N, tol) for N in sizes], progress=progress,
+                                  desc="continuum", **sweep))
     wall_c = time.perf_counter() - t0
     if echo is not None:
         echo(f"{'N':>3} {'continuum value':>17} {'certified interval (coalition)':>36} {'q*':>10} "
@@ -265,7 +268,8 @@ def _run_stages(sizes, meshes, tol, jobs, plan, progress, refinement, echo, comp
         cvalue = dict(zip(cont["N"], cont["value"]))
         items = [(N, M, float(cvalue[N])) for N in sizes for M in meshes]
         t1 = time.perf_counter()
-        ref = pd.DataFrame(run_sweep(_refinement_item, items, jobs=jobs, progress=progress, desc="mesh refinement"))
+        ref = pd.DataFrame(run_sweep(_refinement_item, items, progress=progress, desc="mesh refinement",
+                                     **sweep))
         wall_r = time.perf_counter() - t1
         rates = refinement_rates(ref)
         pooled = pooled_rate(ref)
@@ -283,7 +287,7 @@ def _run_stages(sizes, meshes, tol, jobs, plan, progress, refinement, echo, comp
             plt.close(fig)
             write_csv(ref, target, float_format="%.15g")
             stages.append("mesh_refinement")
-            write_meta(target, {"sizes": sizes, "meshes": meshes, "tol": tol, "jobs": jobs},
+            write_meta(target, {"sizes": sizes, "meshes": meshes, "tol": tol, "jobs": sweep["jobs"]},
                        plan=plan, wall_seconds=wall_r, rates=rates.to_dict(orient="records"), pooled_rate=pooled,
                        stages_finished=list(stages))
             if echo is not None:

@@ -18,7 +18,6 @@ Writes, under ``<out>/dividing_point/`` (each with a ``.meta.json``):
 from __future__ import annotations
 
 import json
-import os
 import time
 
 import numpy as np
@@ -32,6 +31,7 @@ from functools import partial
 
 from guts.studies.output import AUTO, ensure_output_dir, plan_output, save_figure, write_csv
 from guts.studies.output import write_meta as _write_meta
+from guts.studies.sweep import check_backend, run_sweep
 
 __all__ = ["sweep", "refinement", "fit_rates", "ordering", "verdicts", "printed_table", "plot_strategies", "plot_refinement",
            "run"]
@@ -39,39 +39,54 @@ __all__ = ["sweep", "refinement", "fit_rates", "ordering", "verdicts", "printed_
 SUBDIR = "dividing_point"
 
 
-def sweep(games=GAME_NAMES, pots=range(1, 11), lp_mesh: int = 200):
-    """Every game at every pot: the points, the value, the certificate and the LP check."""
-    rows, ivs = [], []
-    for g in games:
-        for pot in pots:
-            r = solve_patent_game(g, pot)
-            lp = solve_mesh(patent_rules(g), pot, lp_mesh) if lp_mesh else None
-            row = {"game": g, "pot": pot, "value": r.value, "value_exact": r.value_exact,
-                   "converged": r.converged, "certificate": r.certificate, "order_ok": r.order_ok,
-                   "lp_mesh": lp_mesh, "lp_value": lp.value if lp else np.nan,
-                   "lp_minus_value": (lp.value - r.value) if lp else np.nan,
-                   "points": json.dumps({k: round(v, 12) for k, v in r.points.items()}),
-                   "exact_points": json.dumps(r.exact_points)}
-            rows.append(row)
-            for player, part in enumerate(r.intervals):
-                for comp, lo, hi, plan in part:
-                    ivs.append({"game": g, "pot": pot, "player": f"P{player + 1}", "component": comp,
-                                "lo": lo, "hi": hi, "plan": plan})
-    return pd.DataFrame(rows), pd.DataFrame(ivs)
+def sweep_point(item) -> tuple:
+    """One ``(game, pot, lp_mesh)`` of :func:`sweep`: its row and its interval rows
+    (module-level: a sweep pickles it)."""
+    g, pot, lp_mesh = item
+    r = solve_patent_game(g, pot)
+    lp = solve_mesh(patent_rules(g), pot, lp_mesh) if lp_mesh else None
+    row = {"game": g, "pot": pot, "value": r.value, "value_exact": r.value_exact,
+           "converged": r.converged, "certificate": r.max_gain, "order_ok": r.order_ok,
+           "lp_mesh": lp_mesh, "lp_value": lp.value if lp else np.nan,
+           "lp_minus_value": (lp.value - r.value) if lp else np.nan,
+           "points": json.dumps({k: round(v, 12) for k, v in r.points.items()}),
+           "exact_points": json.dumps(r.exact_points)}
+    ivs = [{"game": g, "pot": pot, "player": f"P{player + 1}", "component": comp, "lo": lo, "hi": hi, "plan": plan}
+           for player, part in enumerate(r.intervals) for comp, lo, hi, plan in part]
+    return row, ivs
 
 
-def refinement(games=GAME_NAMES, pot=3, meshes=(25, 50, 100, 200, 400)):
-    """|value of the mesh game (LP) - dividing-point value| for each mesh."""
+def sweep(games=GAME_NAMES, pots=range(1, 11), lp_mesh: int = 200, jobs: int = 1, backend: str | None = None,
+          scheduler: str | None = None, progress: bool = False):
+    """Every game at every pot: the points, the value, the certificate and the LP check.
+
+    ``jobs``, ``backend``, ``scheduler``: see :func:`guts.studies.sweep.run_sweep` (rows in
+    the order game, pot whatever the backend)."""
+    out = run_sweep(sweep_point, [(g, pot, lp_mesh) for g in games for pot in pots], jobs=jobs, progress=progress,
+                    desc="dividing points", backend=backend, scheduler=scheduler)
+    return pd.DataFrame([row for row, _ in out]), pd.DataFrame([iv for _, ivs in out for iv in ivs])
+
+
+def refinement_rows(item) -> list:
+    """The rows of :func:`refinement` for one ``(game, pot, meshes)`` (module-level: a sweep pickles it)."""
+    g, pot, meshes = item
+    exact = solve_patent_game(g, pot).value
     rows = []
-    for g in games:
-        exact = solve_patent_game(g, pot).value
-        for M in meshes:
-            t0 = time.perf_counter()
-            lp = solve_mesh(patent_rules(g), pot, M)
-            rows.append({"game": g, "pot": pot, "mesh": M, "value": exact, "lp_value": lp.value,
-                         "diff": lp.value - exact, "lp_exploitability": lp.exploitability,
-                         "seconds": time.perf_counter() - t0})
-    return pd.DataFrame(rows)
+    for M in meshes:
+        t0 = time.perf_counter()
+        lp = solve_mesh(patent_rules(g), pot, M)
+        rows.append({"game": g, "pot": pot, "mesh": M, "value": exact, "lp_value": lp.value,
+                     "diff": lp.value - exact, "lp_exploitability": lp.exploitability,
+                     "seconds": time.perf_counter() - t0})
+    return rows
+
+
+def refinement(games=GAME_NAMES, pot=3, meshes=(25, 50, 100, 200, 400), jobs: int = 1, backend: str | None = None,
+               scheduler: str | None = None, progress: bool = False):
+    """|value of the mesh game (LP) - dividing-point value| for each mesh (one sweep point per game)."""
+    out = run_sweep(refinement_rows, [(g, pot, tuple(meshes)) for g in games], jobs=jobs, progress=progress,
+                    desc="mesh refinement", backend=backend, scheduler=scheduler)
+    return pd.DataFrame([row for rows in out for row in rows])
 
 
 def fit_rates(ref: pd.DataFrame, min_mesh: int = 50) -> pd.DataFrame:
@@ -104,7 +119,7 @@ def ordering(games=GAME_NAMES, pots=(1, 3, 10), meshes=(100, 150, 200)):
                 shape, _, same = same_polynomial(rules, patent_layout(g), io.layout)
                 rows.append({"game": g, "pot": pot, "mesh": M, "certified": io.result.converged,
                              "patent_order": bool(shape), "same_E1": bool(same), "value": io.result.value,
-                             "certificate": io.result.certificate, "steps": " ; ".join(io.steps),
+                             "certificate": io.result.max_gain, "steps": " ; ".join(io.steps),
                              "order": io.layout.describe().replace("\n", " / "),
                              "seconds": time.perf_counter() - t0})
     return pd.DataFrame(rows)
@@ -132,7 +147,7 @@ def verdicts(pots=(0.1, 0.3, 1, 3, 10, 60, 100), extended_meshes=tuple(range(80,
         r = solve_patent_game("c", pot, warn=False)
         rows.append({"game": "c", "pot": pot, "mesh": 120 if r.extra else 0, "mesh_used": r.extra.get("mesh", 0),
                      "order": r.extra.get("order", "patent"), "certified": r.converged,
-                     "certified_at_this_mesh": np.nan, "value": r.value, "certificate": r.certificate,
+                     "certified_at_this_mesh": np.nan, "value": r.value, "certificate": r.max_gain,
                      "why_not": "" if r.converged else "not certified",
                      "note": f"patent's order holds for {lo:.4g} <= P <= {hi:.4g}",
                      "seconds": time.perf_counter() - t0})
@@ -238,12 +253,17 @@ TARGETS = ("sweep.csv", "intervals.csv", "strategies.png", "refinement.csv", "re
 
 
 def run(out=AUTO, pots=range(1, 11), lp_mesh: int = 200, meshes=(25, 50, 100, 200, 400),
-        order_meshes=(100, 150, 200), order_pots=(1, 3, 10), games=GAME_NAMES, echo=None) -> dict:
+        order_meshes=(100, 150, 200), order_pots=(1, 3, 10), games=GAME_NAMES, echo=None, jobs: int = 1,
+        backend: str | None = None, scheduler: str | None = None, progress: bool = False) -> dict:
     """Write every artefact of the study into ``<out>/dividing_point/``; return a summary.
 
     ``out``: see :func:`guts.studies.output.plan_output` (the full run, :data:`FULL_RUN`,
     regenerates ``results/dividing_point/``; any other run goes to ``results/runs/...``).
+    ``jobs``, ``backend``, ``scheduler``, ``progress``: the P = 1..10 sweep and the mesh
+    refinement through :func:`guts.studies.sweep.run_sweep` (same rows whatever the backend).
     """
+    check_backend(backend, scheduler)
+    fan = dict(jobs=jobs, backend=backend, scheduler=scheduler, progress=progress)
     plan = plan_output("dividing_point", out,
                        {"pots": list(pots), "lp_mesh": lp_mesh, "meshes": list(meshes),
                         "order_meshes": list(order_meshes), "order_pots": list(order_pots), "games": list(games)},
@@ -251,7 +271,7 @@ def run(out=AUTO, pots=range(1, 11), lp_mesh: int = 200, meshes=(25, 50, 100, 20
     out_dir = ensure_output_dir(plan.folder / SUBDIR)
     write_meta = partial(_write_meta, plan=plan)
     pots = list(pots)
-    sw, ivs = sweep(games, pots, lp_mesh)
+    sw, ivs = sweep(games, pots, lp_mesh, **fan)
     params = {"games": list(games), "pots": pots, "lp_mesh": lp_mesh}
     write_csv(sw, out_dir / "sweep.csv")
     write_meta(out_dir / "sweep.csv", params,
@@ -262,7 +282,7 @@ def run(out=AUTO, pots=range(1, 11), lp_mesh: int = 200, meshes=(25, 50, 100, 20
     save_figure(fig, out_dir / "strategies.png")
     write_meta(out_dir / "strategies.png", params, data="intervals.csv")
 
-    ref = refinement(games, 3, meshes)
+    ref = refinement(games, 3, meshes, **fan)
     rates = fit_rates(ref)
     rparams = {"games": list(games), "pot": 3, "meshes": list(meshes)}
     write_csv(ref, out_dir / "refinement.csv")

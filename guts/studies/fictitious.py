@@ -18,12 +18,14 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from guts._names import renamed
 from guts.games.guts.fictitious import fictitious_play, payoff_tensor
 from guts.games.guts.payoffs import symmetric_equilibrium
 from guts.studies.figures import plot_fictitious_play
-from functools import partial
+from functools import lru_cache, partial
 
 from guts.studies.output import AUTO, plan_output, save_figure, write_csv, write_meta as _write_meta
+from guts.studies.sweep import check_backend, run_sweep
 
 VARIANTS = {"independent": None, "players 2-3 pooled": [(0,), (1, 2)]}
 
@@ -34,20 +36,45 @@ def _recorded(num_iter: int, points: int = 400) -> np.ndarray:
     return np.unique(np.concatenate([np.arange(min(100, num_iter) + 1), logs, [num_iter]]))
 
 
-def run(mesh: int = 101, iterations: int = 50_000, seed: int = 0, out=AUTO, tol: float = 1e-3,
-        echo=None, progress: bool = False) -> pd.DataFrame:
+@lru_cache(maxsize=2)
+def _tensor(mesh: int):
+    """The three-player payoff tensor, built once per process for both variants."""
+    return payoff_tensor(3, mesh)
+
+
+def variant_run(item):
+    """Fictitious play of one variant: ``item = (pools, mesh, iterations, seed, tol, progress)``
+    (module-level: a sweep pickles it)."""
+    pools, mesh, iterations, seed, tol, progress = item
+    return fictitious_play(3, mesh, iterations=iterations, pools=pools, random_state=seed, tensor=_tensor(mesh),
+                           tol=tol, progress=progress)
+
+
+@renamed(seed="random_state")
+def run(mesh: int = 101, iterations: int = 50_000, random_state: int = 0, out=AUTO, tol: float = 1e-3,
+        echo=None, progress: bool = False, jobs: int = 1, backend: str | None = None,
+        scheduler: str | None = None) -> pd.DataFrame:
+    """Both variants (:data:`VARIANTS`), the CSVs and the figure; returns the summary table.
+
+    ``jobs``, ``backend``, ``scheduler``: the variants as the points of a
+    :func:`guts.studies.sweep.run_sweep` (the same rows whatever the backend: each run is
+    seeded by ``seed``).
+    """
+    seed = random_state  # the files keep the column name "seed"
+    check_backend(backend, scheduler)
     plan = plan_output("fp_three_player", out, {"mesh": mesh, "iterations": iterations, "seed": seed, "tol": tol},
                        {"mesh": 101, "iterations": 50_000, "seed": 0, "tol": 1e-3},
                        targets=["fp_three_player.csv", "fp_three_player_summary.csv", "fp_three_player.png"],
                        echo=echo)
     out_dir = plan.folder
     write_meta = partial(_write_meta, plan=plan)
-    U = payoff_tensor(3, mesh)
     target = symmetric_equilibrium(3)
     runs, rows, summary = {}, [], []
-    for label, pools in VARIANTS.items():
-        r = fictitious_play(3, mesh, iterations=iterations, pools=pools, random_state=seed, tensor=U, tol=tol,
-                            progress=progress)
+    results = run_sweep(variant_run, [(pools, mesh, iterations, seed, tol, progress and jobs == 1)
+                                      for pools in VARIANTS.values()],
+                        jobs=jobs, progress=progress and jobs != 1, desc="fictitious play", backend=backend,
+                        scheduler=scheduler)
+    for label, r in zip(VARIANTS, results):
         runs[label] = r
         for k in _recorded(r.num_iter):
             rows.append({"variant": label, "iteration": int(k), "gap": r.gap[k], "pool_gap": r.pool_gap[k],

@@ -461,7 +461,7 @@ def run_fit(out=AUTO, table1=None, large_n=None, bootstrap: int = 1000, level: f
         100000) and ``{dataset: [CurveFit, ...]}``.
     """
     import pandas as pd
-    from tqdm.auto import tqdm
+    from guts.engine.progress import progress_bar
 
     from guts.studies.output import RESULTS, plan_output, save_figure, write_csv, write_meta
 
@@ -487,8 +487,8 @@ def run_fit(out=AUTO, table1=None, large_n=None, bootstrap: int = 1000, level: f
         N_all, V_all, _ = data["continuous-all"]
         direct = {int(n): float(v) for n, v in zip(N_all, V_all)}
     tables, fits = [], {}
-    bar = tqdm(total=len(data) * len(MODELS) * max(bootstrap, 1), desc="fit" + (" + bootstrap" if bootstrap else ""),
-               disable=not progress, leave=False, unit="fit")
+    bar = progress_bar(total=len(data) * len(MODELS) * max(bootstrap, 1), desc="fit" + (" + bootstrap" if bootstrap else ""),
+                       enabled=progress, unit="fit")
     try:
         for name, (N, V, source) in data.items():
             fl = compare_models(N, V, level=level, bootstrap=bootstrap, random_state=random_state,

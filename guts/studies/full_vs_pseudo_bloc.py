@@ -20,13 +20,12 @@ from math import comb
 
 import numpy as np
 import pandas as pd
-from tqdm.auto import tqdm
 
 from guts import GutsInputError, solve_coalition
 from guts.games.guts.strategies import MAX_COLUMNS, pseudo_bloc_parts
 from guts.games.guts.coalition import format_profile
 from guts.studies.output import AUTO, plan_output, write_csv, write_meta
-from guts.studies.sweep import parse_sizes
+from guts.studies.sweep import check_backend, parse_sizes, run_sweep
 
 DEFAULT_CASES = "21:2-7,31:2-5,41:2-5,51:2-5,101:2-4,201:2-3"
 EQUAL_TOL = 1e-9  # both fixed points are solved to 1e-11 and certified to ~1e-11
@@ -110,15 +109,26 @@ def compare(N: int, mesh: int) -> dict:
     }
 
 
-def run(cases, out=AUTO, progress=True, echo=None) -> pd.DataFrame:
+def case_row(case) -> dict:
+    """:func:`compare` of one ``(N, mesh)`` case (module-level: a sweep pickles it)."""
+    return compare(*case)
+
+
+def run(cases, out=AUTO, progress=True, echo=None, jobs: int = 1, backend: str | None = None,
+        scheduler: str | None = None) -> pd.DataFrame:
     """Compare every case and write ``full_vs_pseudo_bloc.csv`` (+ meta) into ``out``.
+
+    ``jobs``, ``backend``, ``scheduler``: see :func:`guts.studies.sweep.run_sweep` (rows in
+    the order of ``cases`` whatever the backend).
 
     ``echo``: a callable given one line saying where the files go (the cli passes ``print``).
     """
+    check_backend(backend, scheduler)
     plan = plan_output("full_vs_pseudo_bloc", out, {"cases": cases}, {"cases": parse_cases(DEFAULT_CASES)},
                        targets=["full_vs_pseudo_bloc.csv"], echo=echo)
     out_dir = plan.folder
-    rows = [compare(N, M) for N, M in tqdm(cases, desc="full vs pseudo-bloc", disable=not progress)]
+    rows = run_sweep(case_row, list(cases), jobs=jobs, progress=progress, desc="full vs pseudo-bloc",
+                     backend=backend, scheduler=scheduler)
     df = pd.DataFrame(rows)
     if out_dir is not None:
         target = out_dir / "full_vs_pseudo_bloc.csv"

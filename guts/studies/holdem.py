@@ -323,12 +323,28 @@ def raise_game_study(max_raise: int = 40, out_dir=DEFAULT_OUT, method: str = "au
     return _readable(paths), r
 
 
-def reraise_study(raises=SEED_RAISES, reraises=SEED_RERAISES, out_dir=DEFAULT_OUT, progress=True):
-    """Bob may re-raise: value and Alice's strategy against the same raises without re-raises."""
+def reraise_point(item):
+    """The raise game at ``item = (raises, reraises, progress)`` (module-level: a sweep pickles it)."""
+    raises, reraises, progress = item
+    return solve_raise_game(raises=raises, reraises=reraises, table=equity_table(), progress=progress)
+
+
+def reraise_study(raises=SEED_RAISES, reraises=SEED_RERAISES, out_dir=DEFAULT_OUT, progress=True, jobs: int = 1,
+                  backend: str | None = None, scheduler: str | None = None):
+    """Bob may re-raise: value and Alice's strategy against the same raises without re-raises.
+
+    ``jobs``, ``backend``, ``scheduler``: the two games as the points of a
+    :func:`guts.studies.sweep.run_sweep` (``jobs=2`` solves them side by side).
+    """
+    from guts.studies.sweep import check_backend, run_sweep
+
+    check_backend(backend, scheduler)
     out = ensure_output_dir(out_dir)
     table = equity_table()
-    base = solve_raise_game(raises=raises, table=table, progress=progress)
-    rr = solve_raise_game(raises=raises, reraises=reraises, table=table, progress=progress)
+    base, rr = run_sweep(reraise_point, [(tuple(raises), (), progress and jobs == 1),
+                                         (tuple(raises), tuple(reraises), progress and jobs == 1)],
+                         jobs=jobs, progress=progress and jobs != 1, desc="raise games", backend=backend,
+                         scheduler=scheduler)
     stem = "reraise"
     paths = write_solution(rr, out, stem)
     fa, fb = base.action_frequencies(table), rr.action_frequencies(table)

@@ -53,7 +53,7 @@ def large_n_row(params: dict) -> dict:
     """
     t0 = time.perf_counter()
     N = params["size"]
-    v = solve_large_n(N, points=params["points"], max_rounds=params["max_rounds"],
+    v = solve_large_n(N, mesh=params["points"], max_iterations=params["max_rounds"],
                       target_width=params["target_width"], s_min=params["s_min"], local=params["local"])
     uniform = solve_pseudo_bloc(N, threshold_mesh(N, 101, "uniform"), certify_result=False).coalition_value
     study = params.get("study_points", 0)

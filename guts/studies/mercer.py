@@ -5,6 +5,11 @@ and variants beyond the paper.
 Every ``run_*`` function computes one artefact and writes it under ``out`` (CSV, and PNG
 for figures) with a ``.meta.json`` beside it; ``guts mercer study <artefact>`` (:mod:`guts.cli.mercer`)
 is their command line, called by the thin ``experiments/mercer_*.py`` scripts.
+
+The artefacts made of independent solves (:data:`SWEPT`: every one but sizes) run them through :func:`guts.studies.sweep.run_sweep`: ``jobs``
+local processes or a Dask cluster (``backend="dask", scheduler=ADDRESS``), rows in the
+sequential order whatever the backend, finished points kept in ``cache`` (``"default"``:
+``<out>/.cache``) so an interrupted run resumes.
 """
 from __future__ import annotations
 
@@ -24,9 +29,10 @@ from guts.games.poker.mercer.solve import br_gains, solve
 from guts.games.poker.mercer.tables import add_equilibrium_ranges, table_frame
 from guts.studies.mercer_fp import run_program_fp
 from guts.studies.output import ensure_output_dir, peak_rss_mb, save_figure, write_csv, write_meta
+from guts.studies.sweep import check_backend, run_sweep
 
 __all__ = ["run_sizes", "run_values", "run_tables", "run_table7", "table7_rows", "run_collusion_epsilon", "plot_collusion_epsilon",
-           "run_collusion_methods", "run_beyond", "to_pooled_strategies", "ARTEFACTS"]
+           "run_collusion_methods", "run_beyond", "to_pooled_strategies", "ARTEFACTS", "SWEPT", "CACHED"]
 
 #: Precision of the three-player equilibria behind the strategy tables and Table 7.
 TABLE_EPSILON = 1e-3
@@ -48,6 +54,18 @@ def _quiet():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
         yield
+
+
+def _sweep(func, items, desc, out, jobs, backend, scheduler, cache, progress) -> list:
+    """``run_sweep`` with the study's defaults (``cache="default"``: ``<out>/.cache``)."""
+    if isinstance(cache, str) and cache == "default":
+        cache = str(out / ".cache")
+    return run_sweep(func, items, jobs=jobs, progress=progress, desc=desc, backend=backend,
+                     scheduler=scheduler, cache=cache)
+
+
+def _flat(lists) -> list:
+    return [row for rows in lists for row in rows]
 
 
 # ----------------------------------------------------------------------------- sizes
@@ -96,30 +114,40 @@ def _result_row(r, paper=None, note=""):
     return row
 
 
-def run_values(out="results/mercer", epsilon=SEED_EPSILON) -> pd.DataFrame:
+def values_items(epsilon=SEED_EPSILON) -> list:
+    """The solves of :func:`run_values`, in row order: ``(variant, players, method, epsilon,
+    rule options, note)``."""
+    items = []
+    for v in ("smh", "mmh"):
+        for n in (2, 3):
+            # "fp": the program's rule (Ullman 2015); "fp-realisation": classical fictitious play
+            methods = (["lp"] if n == 2 else []) + ["cfr+", "fp", "fp-realisation"]
+            items += [(v, n, m, None if m == "lp" else epsilon, {}, "") for m in methods]
+            if n == 3:
+                items.append((v, n, "cfr+", TABLE_EPSILON, {}, "tight"))
+    items.append(("smh", 3, "cfr+", TABLE_EPSILON, {"bets": (8.0,)}, "bet 8 instead of 4"))
+    items.append(("smh", 2, "lp", None, {"bets": (8.0,)}, "bet 8 instead of 4"))
+    return items
+
+
+def values_row(item) -> dict:
+    """One row of :func:`run_values` (module-level: a sweep pickles it)."""
+    v, n, m, eps, opts, note = item
+    with _quiet():
+        r = solve(v, n, m, target=eps, **opts)
+    return _result_row(r, PAPER_VALUES.get((v, n)), note)
+
+
+def run_values(out="results/mercer", epsilon=SEED_EPSILON, jobs: int = 1, backend: str | None = None,
+               scheduler: str | None = None, cache=None, progress: bool = True) -> pd.DataFrame:
     """Every variant by every applicable method, beside the thesis's values (§4.2, §4.3).
 
     Also 3P-SMH with a bet of 8: the printed 3P-SMH figures (-0.29, 0.008, 0.282) are
     consistent with that bet size (the middle seat within about 0.01), not with the stated
-    bet of 4."""
+    bet of 4.  ``jobs``, ``backend``, ``scheduler``, ``cache``, ``progress``: see the module."""
+    check_backend(backend, scheduler)
     out = ensure_output_dir(out)
-    rows = []
-    with _quiet():
-        for v in ("smh", "mmh"):
-            for n in (2, 3):
-                paper = PAPER_VALUES.get((v, n))
-                # "fp": the program's rule (Ullman 2015); "fp-realisation": classical fictitious play
-                methods = (["lp"] if n == 2 else []) + ["cfr+", "fp", "fp-realisation"]
-                for m in methods:
-                    r = solve(v, n, m, epsilon=None if m == "lp" else epsilon)
-                    rows.append(_result_row(r, paper))
-                if n == 3:
-                    r = solve(v, n, "cfr+", epsilon=TABLE_EPSILON)
-                    rows.append(_result_row(r, paper, "tight"))
-        r = solve("smh", 3, "cfr+", epsilon=TABLE_EPSILON, bets=(8.0,))
-        rows.append(_result_row(r, PAPER_VALUES[("smh", 3)], "bet 8 instead of 4"))
-        r = solve("smh", 2, "lp", bets=(8.0,))
-        rows.append(_result_row(r, PAPER_VALUES[("smh", 2)], "bet 8 instead of 4"))
+    rows = _sweep(values_row, values_items(epsilon), "mercer values", out, jobs, backend, scheduler, cache, progress)
     df = pd.DataFrame(rows)
     write_csv(df, out / "values.csv")
     write_meta(out / "values.csv", {"epsilon": epsilon, "tight_epsilon": TABLE_EPSILON},
@@ -129,28 +157,46 @@ def run_values(out="results/mercer", epsilon=SEED_EPSILON) -> pd.DataFrame:
 
 
 # ----------------------------------------------------------------------------- tables
-def _solutions_for_tables(epsilon):
-    """(label, BuiltGame, strategies, method) for every game the tables read."""
-    sols = {}
+def tables_items(epsilon) -> list:
+    """The solves the tables read: ``((variant, players, collusion, method), solve keywords)``."""
+    items = []
+    for v in ("smh", "mmh"):
+        items.append(((v, 2, None, "lp"), dict(variant=v, players=2, method="lp")))
+        items.append(((v, 2, None, "fp"), dict(variant=v, players=2, method="fp", target=SEED_EPSILON)))
+    for m, eps in (("cfr+", epsilon), ("fp", SEED_EPSILON)):
+        items.append((("mmh", 3, None, m), dict(variant="mmh", players=3, method=m, target=eps,
+                                                time_limit=SOLVE_TIME_LIMIT)))
+        items.append((("mmh", 3, "weak", m), dict(variant="mmh", players=3, method=m, target=max(eps, WEAK_EPSILON),
+                                                  collusion="weak", team=(0, 1), time_limit=SOLVE_TIME_LIMIT)))
+    return items
+
+
+def tables_solution(item):
+    """One solve of :func:`tables_items` (module-level: a sweep pickles it)."""
+    _, kw = item
+    kw = dict(kw)
     with _quiet():
-        for v in ("smh", "mmh"):
-            r = solve(v, 2, "lp")
-            sols[(v, 2, None, "lp")] = r
-            r = solve(v, 2, "fp", epsilon=SEED_EPSILON)
-            sols[(v, 2, None, "fp")] = r
-        for m, eps in (("cfr+", epsilon), ("fp", SEED_EPSILON)):
-            sols[("mmh", 3, None, m)] = solve("mmh", 3, m, epsilon=eps, time_limit=SOLVE_TIME_LIMIT)
-            sols[("mmh", 3, "weak", m)] = solve("mmh", 3, m, epsilon=max(eps, WEAK_EPSILON), collusion="weak",
-                                                team=(0, 1), time_limit=SOLVE_TIME_LIMIT)
-    return sols
+        return solve(kw.pop("variant"), kw.pop("players"), kw.pop("method"), **kw)
 
 
-def run_tables(out="results/mercer", epsilon=TABLE_EPSILON) -> pd.DataFrame:
+def _solutions_for_tables(epsilon, jobs=1, backend=None, scheduler=None, progress=False):
+    """{(variant, players, collusion, method): result} for every game the tables read (whole
+    results with their games: not cached)."""
+    items = tables_items(epsilon)
+    res = _sweep(tables_solution, items, "table solves", None, jobs, backend, scheduler, None, progress)
+    return {key: r for (key, _), r in zip(items, res)}
+
+
+def run_tables(out="results/mercer", epsilon=TABLE_EPSILON, jobs: int = 1, backend: str | None = None,
+               scheduler: str | None = None, progress: bool = True) -> pd.DataFrame:
     """Tables 1-6 and 8 (bet percentages by holding, position, history), ours beside the
     thesis's. Two players: the exact LP equilibrium (and the thesis's fictitious play);
-    three players: CFR+ to NashConv <= ``epsilon`` and fictitious play to the thesis's 0.01."""
+    three players: CFR+ to NashConv <= ``epsilon`` and fictitious play to the thesis's 0.01.
+    ``jobs``, ``backend``, ``scheduler``, ``progress``: see the module (one point per solve; the
+    solves return whole games, so no cache)."""
+    check_backend(backend, scheduler)
     out = ensure_output_dir(out)
-    sols = _solutions_for_tables(epsilon)
+    sols = _solutions_for_tables(epsilon, jobs, backend, scheduler, progress)
     frames = []
     for name, spec in PAPER_TABLES.items():
         for (v, n, coll, m), r in sols.items():
@@ -196,11 +242,11 @@ def _collusion_solution(v, kind, team, epsilon):
     deviations only)."""
     with _quiet():
         if kind == "strong":
-            res = solve(v, 3, "cfr+", epsilon=epsilon, collusion="strong", team=team,
+            res = solve(v, 3, "cfr+", target=epsilon, collusion="strong", team=team,
                         time_limit=SOLVE_TIME_LIMIT)
             game = _pooled(v, kind, team)
             return game, to_pooled_strategies(res.built, res.strategies, game), res.nash_conv
-        res = solve(v, 3, "cfr+", epsilon=max(epsilon, WEAK_EPSILON), collusion=kind, team=team,
+        res = solve(v, 3, "cfr+", target=max(epsilon, WEAK_EPSILON), collusion=kind, team=team,
                     time_limit=SOLVE_TIME_LIMIT)
         return res.built.game, res.strategies, res.nash_conv
 
@@ -211,7 +257,7 @@ def table7_rows(variant, epsilon=TABLE_EPSILON) -> list:
     Seats are also named cyclically from the victim, as the thesis's dealer rotation does:
     A = the victim, B = the seat after A, C = the seat after B."""
     with _quiet():
-        base = solve(variant, 3, "cfr+", epsilon=epsilon, time_limit=SOLVE_TIME_LIMIT)
+        base = solve(variant, 3, "cfr+", target=epsilon, time_limit=SOLVE_TIME_LIMIT)
     game0, strat0 = base.built.game, base.strategies
     rows = []
     for kind in ("strong", "weak"):
@@ -238,7 +284,14 @@ def table7_rows(variant, epsilon=TABLE_EPSILON) -> list:
     return rows
 
 
-def run_table7(out="results/mercer", variants=("mmh", "smh"), epsilon=TABLE_EPSILON) -> pd.DataFrame:
+def table7_point(item) -> list:
+    """:func:`table7_rows` of one ``(variant, epsilon)`` (module-level: a sweep pickles it)."""
+    return table7_rows(*item)
+
+
+def run_table7(out="results/mercer", variants=("mmh", "smh"), epsilon=TABLE_EPSILON, jobs: int = 1,
+               backend: str | None = None, scheduler: str | None = None, cache=None,
+               progress: bool = True) -> pd.DataFrame:
     """Table 7: payoffs with collusion, strong and weak, public / private / suspicious,
     for every seating of the victim, and their average over seatings (the thesis rotates the
     dealer). Public: all play the collusion equilibrium; private: colluders play it, the
@@ -248,9 +301,12 @@ def run_table7(out="results/mercer", variants=("mmh", "smh"), epsilon=TABLE_EPSI
     The thesis prints Table 7 for 3P-MMH; 3P-SMH is computed too because the printed
     weak-collusion column (x 1e-3) has the size of the 3P-SMH effect, not of 3P-MMH's.
     ``nash_conv`` of a private or suspicious profile is large by construction (one side
-    plays a strategy of the other game); ``solve_nash_conv`` certifies the solves."""
+    plays a strategy of the other game); ``solve_nash_conv`` certifies the solves.
+    ``jobs``, ``backend``, ``scheduler``, ``cache``, ``progress``: see the module (one point per variant)."""
+    check_backend(backend, scheduler)
     out = ensure_output_dir(out)
-    df = pd.DataFrame([r for v in variants for r in table7_rows(v, epsilon)])
+    df = pd.DataFrame(_flat(_sweep(table7_point, [(v, epsilon) for v in variants], "table 7", out, jobs, backend,
+                                   scheduler, cache, progress)))
     # the thesis's layout: A = victim, B and C the next seats, averaged over the three seatings
     avg = (df.groupby(["variant", "kind", "scenario"], sort=False)
            .agg(value_A=("value_A", "mean"), value_B=("value_B", "mean"), value_C=("value_C", "mean"),
@@ -269,28 +325,40 @@ def run_table7(out="results/mercer", variants=("mmh", "smh"), epsilon=TABLE_EPSI
 
 
 # ----------------------------------------------------------------------------- collusion vs epsilon
-def run_collusion_epsilon(out="results/mercer", variant="mmh", epsilons=(0.1, 0.03, 0.01, 0.003, 0.001)):
-    """The value of collusion to the colluders (victim's loss against the no-collusion
-    game, averaged over the three seatings) as a function of epsilon, with error bars from
-    NashConv (not from "the margin of error of our fictitious play")."""
-    out = ensure_output_dir(out)
+def collusion_epsilon_rows(item) -> list:
+    """The rows of :func:`run_collusion_epsilon` at one ``(variant, epsilon)`` (module-level:
+    a sweep pickles it)."""
+    variant, eps = item
     rows = []
     with _quiet():
-        for eps in epsilons:
-            base = solve(variant, 3, "cfr+", epsilon=eps)
-            for kind in ("weak", "strong"):
-                if kind == "weak" and eps < WEAK_EPSILON:
-                    continue        # below what CFR reaches on the weak game (WEAK_EPSILON)
-                vals, ncs = [], []
-                for team in TEAMS:
-                    victim = next(s for s in range(3) if s not in team)
-                    g, st, nc = _collusion_solution(variant, kind, team, eps)
-                    ev = expected_values(g, st)
-                    vals.append(ev[victim] - base.values[victim])
-                    ncs.append(nc)
-                rows.append(dict(kind=kind, epsilon=eps, victim_loss=-float(np.mean(vals)),
-                                 error=float(np.max(ncs) + base.nash_conv),
-                                 nash_conv_collusion=float(np.max(ncs)), nash_conv_base=base.nash_conv))
+        base = solve(variant, 3, "cfr+", target=eps)
+        for kind in ("weak", "strong"):
+            if kind == "weak" and eps < WEAK_EPSILON:
+                continue        # below what CFR reaches on the weak game (WEAK_EPSILON)
+            vals, ncs = [], []
+            for team in TEAMS:
+                victim = next(s for s in range(3) if s not in team)
+                g, st, nc = _collusion_solution(variant, kind, team, eps)
+                ev = expected_values(g, st)
+                vals.append(ev[victim] - base.values[victim])
+                ncs.append(nc)
+            rows.append(dict(kind=kind, epsilon=eps, victim_loss=-float(np.mean(vals)),
+                             error=float(np.max(ncs) + base.nash_conv),
+                             nash_conv_collusion=float(np.max(ncs)), nash_conv_base=base.nash_conv))
+    return rows
+
+
+def run_collusion_epsilon(out="results/mercer", variant="mmh", epsilons=(0.1, 0.03, 0.01, 0.003, 0.001),
+                          jobs: int = 1, backend: str | None = None, scheduler: str | None = None, cache=None,
+                          progress: bool = True):
+    """The value of collusion to the colluders (victim's loss against the no-collusion
+    game, averaged over the three seatings) as a function of epsilon, with error bars from
+    NashConv (not from "the margin of error of our fictitious play").  ``jobs``, ``backend``,
+    ``scheduler``, ``cache``, ``progress``: see the module (one point per epsilon)."""
+    check_backend(backend, scheduler)
+    out = ensure_output_dir(out)
+    rows = _flat(_sweep(collusion_epsilon_rows, [(variant, eps) for eps in epsilons], "collusion vs epsilon", out,
+                        jobs, backend, scheduler, cache, progress))
     df = pd.DataFrame(rows)
     write_csv(df, out / "collusion_epsilon.csv")
     write_meta(out / "collusion_epsilon.csv", {"variant": variant, "epsilons": list(epsilons),
@@ -325,7 +393,37 @@ def plot_collusion_epsilon(df: pd.DataFrame, variant: str = "mmh"):
 
 
 # ----------------------------------------------------------------------------- strong collusion by every method
-def run_collusion_methods(out="results/mercer", variants=("smh", "mmh"), epsilon=SEED_EPSILON) -> pd.DataFrame:
+def collusion_methods_rows(item) -> list:
+    """The rows of :func:`run_collusion_methods` for one ``(variant, team, epsilon)``
+    (module-level: a sweep pickles it)."""
+    from guts.games.poker.mercer.solve import METHODS
+
+    v, team, epsilon = item
+    victim = next(s for s in range(3) if s not in team)
+    rows = []
+    with _quiet():
+        exact = solve(v, 3, "lp", collusion="strong", team=team)
+        runs = [("strong", m) for m in METHODS] + [("strong-separate", "cfr+")]
+        for kind, m in runs:
+            r = exact if (kind, m) == ("strong", "lp") else solve(
+                v, 3, m, target=epsilon, collusion=kind, team=team, time_limit=SOLVE_TIME_LIMIT)
+            if kind == "strong":
+                within = r.certified_lower - 1e-9 <= exact.team_value <= r.certified_upper + 1e-9
+            else:
+                within = abs(r.team_value - exact.team_value) <= r.nash_conv + 1e-9
+            rows.append(dict(variant=f"3P-{v.upper()}", team=f"{team[0]},{team[1]}", victim=victim,
+                             collusion=kind, method=m, epsilon=r.epsilon,
+                             victim_value=float(r.values[victim]), team_value=r.team_value,
+                             certified_lower=r.certified_lower, certified_upper=r.certified_upper,
+                             lp_team_value=exact.team_value, nash_conv=r.nash_conv,
+                             within_certificate=bool(within), converged=r.converged,
+                             iterations=r.num_iter, solve_seconds=r.seconds))
+    return rows
+
+
+def run_collusion_methods(out="results/mercer", variants=("smh", "mmh"), epsilon=SEED_EPSILON, jobs: int = 1,
+                          backend: str | None = None, scheduler: str | None = None, cache=None,
+                          progress: bool = True) -> pd.DataFrame:
     """Strong collusion (§5) as the team game by every method, for every seating.
 
     ``collusion="strong"``: the colluders are one player against the victim (two-player
@@ -335,31 +433,13 @@ def run_collusion_methods(out="results/mercer", variants=("smh", "mmh"), epsilon
     separate-colluder equilibrium (``collusion="strong-separate"``, CFR+, a three-player
     Nash equilibrium) is listed beside it: its NashConv bounds unilateral deviations only,
     and ``within_certificate`` there asks whether its team value happens to lie within its
-    NashConv of the team's."""
-    from guts.games.poker.mercer.solve import METHODS
-
+    NashConv of the team's.  ``jobs``, ``backend``, ``scheduler``, ``cache``, ``progress``:
+    see the module (one point per variant and seating)."""
+    check_backend(backend, scheduler)
     out = ensure_output_dir(out)
-    rows = []
-    with _quiet():
-        for v in variants:
-            for team in TEAMS:
-                victim = next(s for s in range(3) if s not in team)
-                exact = solve(v, 3, "lp", collusion="strong", team=team)
-                runs = [("strong", m) for m in METHODS] + [("strong-separate", "cfr+")]
-                for kind, m in runs:
-                    r = exact if (kind, m) == ("strong", "lp") else solve(
-                        v, 3, m, epsilon=epsilon, collusion=kind, team=team, time_limit=SOLVE_TIME_LIMIT)
-                    if kind == "strong":
-                        within = r.certified_lower - 1e-9 <= exact.team_value <= r.certified_upper + 1e-9
-                    else:
-                        within = abs(r.team_value - exact.team_value) <= r.nash_conv + 1e-9
-                    rows.append(dict(variant=f"3P-{v.upper()}", team=f"{team[0]},{team[1]}", victim=victim,
-                                     collusion=kind, method=m, epsilon=r.epsilon,
-                                     victim_value=float(r.values[victim]), team_value=r.team_value,
-                                     certified_lower=r.certified_lower, certified_upper=r.certified_upper,
-                                     lp_team_value=exact.team_value, nash_conv=r.nash_conv,
-                                     within_certificate=bool(within), converged=r.converged,
-                                     iterations=r.num_iter, solve_seconds=r.seconds))
+    items = [(v, team, epsilon) for v in variants for team in TEAMS]
+    rows = _flat(_sweep(collusion_methods_rows, items, "strong collusion", out, jobs, backend, scheduler, cache,
+                        progress))
     df = pd.DataFrame(rows)
     write_csv(df, out / "collusion_methods.csv")
     write_meta(out / "collusion_methods.csv", {"variants": list(variants), "epsilon": epsilon},
@@ -409,27 +489,36 @@ BEYOND_EPSILON_2P = 1e-3
 BEYOND_CFR = dict(variant="pcfr+", check="adaptive")
 
 
-def run_beyond(out="results/mercer", epsilon=SEED_EPSILON, cases=BEYOND) -> pd.DataFrame:
+def beyond_row(item) -> dict:
+    """One row of :func:`run_beyond`: ``item = (label, variant, players, rule options,
+    epsilon)`` (module-level: a sweep pickles it)."""
+    label, v, n, opts, epsilon = item
+    with _quiet():
+        size = build_game(variant_rules(v, n, **opts)).stats.info_sets
+        exact = n == 2 and size <= LP_MAX_INFO_SETS
+        m = "lp" if exact else "cfr+"
+        eps = None if exact else (BEYOND_EPSILON_2P if n == 2 else epsilon)
+        r = solve(v, n, m, target=eps, time_limit=None if exact else SOLVE_TIME_LIMIT,
+                  cfr_options=None if exact else BEYOND_CFR, **opts)
+    row = _result_row(r, note=label)
+    row.update(public_states=r.stats.public_states, info_sets=r.stats.info_sets,
+               build_seconds=r.build_seconds, peak_rss_mb=peak_rss_mb())
+    if n == 2:     # zero-sum: u0 - gain_1 <= V <= u0 + gain_0, whatever the method
+        row.update(value_lower=float(r.values[0] - r.gains[1]),
+                   value_upper=float(r.values[0] + r.gains[0]))
+    return row
+
+
+def run_beyond(out="results/mercer", epsilon=SEED_EPSILON, cases=BEYOND, jobs: int = 1, backend: str | None = None,
+               scheduler: str | None = None, cache=None, progress: bool = True) -> pd.DataFrame:
     """A check option and more bet sizes (the thesis's tree overflowed 32 GB when a check
     was added to MMH): sizes, values and certificates (for two players, the bracket
-    ``value_lower <= V <= value_upper`` of the game value)."""
+    ``value_lower <= V <= value_upper`` of the game value).  ``jobs``, ``backend``,
+    ``scheduler``, ``cache``, ``progress``: see the module (one point per case)."""
+    check_backend(backend, scheduler)
     out = ensure_output_dir(out)
-    rows = []
-    with _quiet():
-        for label, v, n, opts in cases:
-            size = build_game(variant_rules(v, n, **opts)).stats.info_sets
-            exact = n == 2 and size <= LP_MAX_INFO_SETS
-            m = "lp" if exact else "cfr+"
-            eps = None if exact else (BEYOND_EPSILON_2P if n == 2 else epsilon)
-            r = solve(v, n, m, epsilon=eps, time_limit=None if exact else SOLVE_TIME_LIMIT,
-                      cfr_options=None if exact else BEYOND_CFR, **opts)
-            row = _result_row(r, note=label)
-            row.update(public_states=r.stats.public_states, info_sets=r.stats.info_sets,
-                       build_seconds=r.build_seconds, peak_rss_mb=peak_rss_mb())
-            if n == 2:     # zero-sum: u0 - gain_1 <= V <= u0 + gain_0, whatever the method
-                row.update(value_lower=float(r.values[0] - r.gains[1]),
-                           value_upper=float(r.values[0] + r.gains[0]))
-            rows.append(row)
+    rows = _sweep(beyond_row, [(label, v, n, opts, epsilon) for label, v, n, opts in cases], "beyond the paper", out,
+                  jobs, backend, scheduler, cache, progress)
     df = pd.DataFrame(rows)
     write_csv(df, out / "beyond.csv")
     write_meta(out / "beyond.csv", {"epsilon": epsilon, "epsilon_2p": BEYOND_EPSILON_2P,
@@ -438,7 +527,8 @@ def run_beyond(out="results/mercer", epsilon=SEED_EPSILON, cases=BEYOND) -> pd.D
                     "nobody has to match); with a free check, checking guarantees every player his "
                     "showdown equity, so the 2P value is exactly 0; limit = call/raise (module "
                     "guts.games.poker.rules); peak_rss_mb: this process's peak resident memory "
-                    "after the row's solve (monotone over the rows); a solve capped by "
+                    "after the row's solve (monotone over the rows of one process; with jobs > 1, of "
+                    "the worker that solved it); a solve capped by "
                     "SOLVE_TIME_LIMIT has converged=False and reports the NashConv it reached")
     return df
 
@@ -454,3 +544,7 @@ ARTEFACTS = {
     "beyond": run_beyond,
     "program_fp": run_program_fp,
 }
+#: The artefacts made of independent solves, run through :func:`guts.studies.sweep.run_sweep`.
+SWEPT = ("values", "tables", "table7", "collusion_epsilon", "collusion_methods", "beyond", "program_fp")
+#: The swept artefacts whose points (rows) are cached.
+CACHED = tuple(a for a in SWEPT if a != "tables")

@@ -51,42 +51,60 @@ def _label(variant, players, collusion, team):
     return name + (f" {collusion} ({team[0]},{team[1]})" if collusion else "")
 
 
-def run_program_fp(out="results/mercer", quick: bool = False, echo=None) -> pd.DataFrame:
+def program_fp_row(case) -> dict:
+    """One row of :func:`run_program_fp`: ``case = ((variant, players, collusion, team, epsilon),
+    (program iterations, first printed regrets, last printed regret), source)`` (module-level:
+    a sweep pickles it)."""
+    (variant, players, collusion, team, eps), (n_ref, first, last), source = case
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        game = build_game(variant_rules(variant, players),
+                          Collusion(team, collusion) if collusion else None).game
+        t0 = time.perf_counter()
+        r = fictitious_play(game, target=eps, averaging="behavioural", max_iterations=MAX_ITERATIONS,
+                            action_priority=program_action_priority)
+        sec = time.perf_counter() - t0
+        c = fictitious_play(game, target=eps, averaging="realisation", max_iterations=MAX_ITERATIONS)
+    printed = r.regrets[:-1].max(axis=1)
+    return dict(game=_label(variant, players, collusion, team), epsilon=eps, source=source,
+                program_iterations=n_ref, iterations=r.num_iter,
+                same_count=r.num_iter == n_ref,
+                first4_max_abs_diff=(float(np.max(np.abs(printed[:4] - first))) if first else np.nan),
+                last_printed=last if last is not None else np.nan, last_ours=float(printed[-1]),
+                last_abs_diff=abs(float(printed[-1]) - last) if last is not None else np.nan,
+                returned_max_regret=float(r.regrets[-1].max()), converged=r.converged,
+                seconds=sec, ms_per_iteration=1e3 * sec / max(r.num_iter, 1),
+                realisation_iterations=c.num_iter, realisation_converged=c.converged,
+                ratio=r.num_iter / max(c.num_iter, 1))
+
+
+def run_program_fp(out="results/mercer", quick: bool = False, echo=None, jobs: int = 1, backend: str | None = None,
+                   scheduler: str | None = None, cache=None, progress: bool = False) -> pd.DataFrame:
     """One row per published run (and the thesis's 3P-MMH figure); ``quick`` skips 3P-MMH.
 
     Writes ``program_fp.csv`` and ``program_fp_tables.csv`` (:func:`program_fp_tables`) under
     ``out`` (nothing if ``out`` is None), each with its ``.meta.json``; ``echo(line)`` is told
-    each run's counts as they come."""
+    each run's counts.  ``jobs``, ``backend``, ``scheduler``, ``cache`` (``"default"``:
+    ``<out>/.cache``), ``progress``: the runs as the points of a
+    :func:`guts.studies.sweep.run_sweep` (rows in the order above whatever the backend)."""
+    from pathlib import Path
+
+    from guts.studies.sweep import check_backend, run_sweep
+
+    check_backend(backend, scheduler)
     cases = [(k, PROGRAM_FP[k], "program output") for k in PROGRAM_FP]
     cases += [(k, (n, None, None), "thesis §3.4") for k, n in PAPER_FP_ITERATIONS.items()]
     if quick:
         cases = [c for c in cases if not (c[0][0] == "mmh" and c[0][1] == 3)]
-    rows = []
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ConvergenceWarning)
-        for (variant, players, collusion, team, eps), (n_ref, first, last), source in cases:
-            game = build_game(variant_rules(variant, players),
-                              Collusion(team, collusion) if collusion else None).game
-            t0 = time.perf_counter()
-            r = fictitious_play(game, epsilon=eps, averaging="behavioural", max_iterations=MAX_ITERATIONS,
-                                action_priority=program_action_priority)
-            sec = time.perf_counter() - t0
-            c = fictitious_play(game, epsilon=eps, averaging="realisation", max_iterations=MAX_ITERATIONS)
-            printed = r.regrets[:-1].max(axis=1)
-            row = dict(game=_label(variant, players, collusion, team), epsilon=eps, source=source,
-                       program_iterations=n_ref, iterations=r.num_iter,
-                       same_count=r.num_iter == n_ref,
-                       first4_max_abs_diff=(float(np.max(np.abs(printed[:4] - first))) if first else np.nan),
-                       last_printed=last if last is not None else np.nan, last_ours=float(printed[-1]),
-                       last_abs_diff=abs(float(printed[-1]) - last) if last is not None else np.nan,
-                       returned_max_regret=float(r.regrets[-1].max()), converged=r.converged,
-                       seconds=sec, ms_per_iteration=1e3 * sec / max(r.num_iter, 1),
-                       realisation_iterations=c.num_iter, realisation_converged=c.converged,
-                       ratio=r.num_iter / max(c.num_iter, 1))
-            rows.append(row)
-            if echo is not None:
-                echo(f"{row['game']:22s} eps {eps:<6g} program {n_ref:5d}  ours {r.num_iter:5d}  "
-                     f"realisation FP {c.num_iter:5d}  ({sec:.1f} s)")
+    if isinstance(cache, str) and cache == "default":
+        cache = str(Path("results/mercer" if out is None else out) / ".cache")
+    rows = run_sweep(program_fp_row, cases, jobs=jobs, progress=progress, desc="program fictitious play",
+                     backend=backend, scheduler=scheduler, cache=cache)
+    if echo is not None:
+        for row in rows:
+            echo(f"{row['game']:22s} eps {row['epsilon']:<6g} program {row['program_iterations']:5d}  "
+                 f"ours {row['iterations']:5d}  realisation FP {row['realisation_iterations']:5d}  "
+                 f"({row['seconds']:.1f} s)")
     df = pd.DataFrame(rows)
     if out is not None:
         folder = ensure_output_dir(out)
@@ -125,7 +143,7 @@ def program_fp_tables(quick: bool = False) -> pd.DataFrame:
             if quick and variant == "mmh" and players == 3:
                 continue
             built = build_game(variant_rules(variant, players), Collusion(team, collusion) if collusion else None)
-            r = fictitious_play(built.game, epsilon=eps, averaging="behavioural", max_iterations=MAX_ITERATIONS,
+            r = fictitious_play(built.game, target=eps, averaging="behavioural", max_iterations=MAX_ITERATIONS,
                                 action_priority=program_action_priority)
             for name in names:
                 df = table_frame(name, built, r.strategies, method="fp")

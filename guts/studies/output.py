@@ -27,12 +27,12 @@ import datetime as _dt
 import json
 import os
 import platform
-import secrets
 import sys
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from guts._atomic import _create_temp, atomic_path  # noqa: F401 - one atomic writer, re-exported
 from guts._validate import GutsInputError
 
 __all__ = ["lock_output_dir", "remove_stale_temporaries", "file_sha256", "AUTO", "RESULTS", "RUNS", "peak_rss_mb", "ensure_output_dir", "atomic_path", "write_csv", "meta_path", "write_meta",
@@ -116,37 +116,6 @@ def remove_stale_temporaries(folder) -> list:
                 p.unlink()
                 removed.append(p)
     return removed
-
-
-def _create_temp(target: Path) -> Path:
-    """A new empty file beside ``target``, created like ``open(..., "w")`` would (mode 0666 & ~umask)."""
-    for _ in range(100):
-        tmp = target.parent / f".{target.name}.{secrets.token_hex(4)}.tmp"
-        try:
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)  # the kernel applies the umask
-        except FileExistsError:
-            continue
-        os.close(fd)
-        return tmp
-    raise OSError(f"cannot create a temporary file beside {target}")  # pragma: no cover
-
-
-@contextlib.contextmanager
-def atomic_path(target):
-    """Yield a temporary path beside ``target``; rename it onto ``target`` on success.
-
-    The temporary file has the permissions of a normal write (``0666 & ~umask``), so
-    every writer that goes through here (CSV, meta, figures) gives e.g. 0644.
-    """
-    target = Path(target)
-    tmp = _create_temp(target)
-    try:
-        yield tmp
-        os.replace(tmp, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
 
 
 def write_csv(df, target, **to_csv_kwargs) -> Path:

@@ -24,6 +24,7 @@ import numpy as np
 import pandas as pd
 
 from guts.engine.extensive import cfr_plus, fictitious_play, read_efg, solve_lp, strategy_table
+from guts.engine.result import Result
 from guts.errors import ConvergenceWarning, GutsInputError
 
 from .output import atomic_path, ensure_output_dir, write_csv
@@ -68,8 +69,9 @@ def load_game(spec: str):
 
 
 @dataclass(frozen=True)
-class SolveGameResult:
-    """A solved user game: the engine result plus what was asked."""
+class SolveGameResult(Result):
+    """A solved user game: the engine result plus what was asked (the :class:`~guts.engine.result.Result`
+    protocol reads through to ``result``)."""
 
     game: object
     result: object
@@ -84,6 +86,12 @@ class SolveGameResult:
     @property
     def converged(self) -> bool:
         return self.result.converged
+
+    value = property(lambda self: self.result.value)
+    strategies = property(lambda self: self.result.strategies)
+    certificate = property(lambda self: self.result.certificate)
+    num_iter = property(lambda self: self.result.num_iter)
+    seconds = property(lambda self: self.result.seconds)
 
 
 def solve_game(game, method: str | None = None, target: float | None = None,
@@ -111,11 +119,11 @@ def solve_game(game, method: str | None = None, target: float | None = None,
         elif method in ("cfr+", "dcfr"):
             if target is None and iterations is None:
                 target = DEFAULT_TARGET
-            r = cfr_plus(game, variant=method, target_exploitability=target, iterations=iterations,
+            r = cfr_plus(game, variant=method, target=target, max_iterations=iterations,
                          progress=progress)
         else:
             kw = {} if iterations is None else {"max_iterations": iterations}
-            r = fictitious_play(game, epsilon=DEFAULT_TARGET if target is None else target,
+            r = fictitious_play(game, target=DEFAULT_TARGET if target is None else target,
                                 progress=progress, **kw)
     return SolveGameResult(game=game, result=r, method=method, target=target,
                            build_seconds=max(0.0, time.perf_counter() - t0 - r.seconds))

@@ -148,7 +148,7 @@ class JsonCache:
                               default=_plain)
         except (TypeError, ValueError):
             return
-        if json.loads(text)["result"] != _plain_deep(result):
+        if not _same(json.loads(text)["result"], _plain_deep(result)):
             return
         from guts.studies.output import atomic_path
 
@@ -166,6 +166,18 @@ def _plain(v):
     if isinstance(v, np.generic):
         return v.item()
     raise TypeError(f"{type(v).__name__} is not JSON")
+
+
+def _same(a, b) -> bool:
+    """Equal after a JSON round trip, NaN equal to NaN (rows with a missing paper figure are
+    NaN there; ``nan != nan`` would keep every such row out of the cache)."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    if isinstance(a, float) and isinstance(b, float) and a != a and b != b:
+        return True
+    return a == b
 
 
 def _plain_deep(v):
@@ -236,7 +248,7 @@ def run_sweep(func: Callable, items: Sequence, jobs: int = 1, progress: bool = T
     [2, 3, 1]
     """
     from joblib import Parallel, delayed, parallel_config
-    from tqdm.auto import tqdm
+    from guts.engine.progress import progress_bar
 
     items = list(items)
     check_backend(backend, scheduler)
@@ -272,8 +284,8 @@ def run_sweep(func: Callable, items: Sequence, jobs: int = 1, progress: bool = T
             memory.put(func, items[k], res)
 
     done = len(items) - len(pending)
-    bar = tqdm(total=len(items), initial=done, desc=desc + (f" ({done} cached)" if done else ""),
-               disable=not progress, leave=False)
+    bar = progress_bar(total=len(items), initial=done, desc=desc + (f" ({done} cached)" if done else ""),
+                       enabled=progress)
     try:
         if not pending:
             pass

@@ -23,7 +23,7 @@ from guts.games.guts.coalition import CoalitionResult, check_coalition_memory, f
 from guts.games.guts.strategies import BLOC_STEPS, classify_components, mesh_step, pseudo_bloc_parts
 from guts.engine.recursive import METHODS, SOLVERS
 from guts.studies.output import AUTO, plan_output, write_csv, write_meta
-from guts.studies.sweep import run_sweep
+from guts.studies.sweep import check_backend, run_sweep
 
 __all__ = ["paper_table1", "table1_row", "solve_table1_row", "run_table1", "compare_with_paper", "TABLE1_COLUMNS",
            "FULL_RUN", "full_run_parameters"]
@@ -124,7 +124,8 @@ def solve_table1_row(params: dict) -> dict:
 
 def run_table1(sizes=range(1, 16), mesh: int = 101, structure: str = "pseudo-bloc", solver: str = "oracle",
                method: str = "newton", jobs: int = 1, out=AUTO, fp_iterations: int = 10_000,
-               random_state: int = 0, progress: bool = True, echo=None) -> pd.DataFrame:
+               random_state: int = 0, progress: bool = True, echo=None, backend: str | None = None,
+               scheduler: str | None = None) -> pd.DataFrame:
     """Reproduce Table 1 and write ``<out>/table1.csv`` (+ ``table1.meta.json``).
 
     Parameters
@@ -137,6 +138,8 @@ def run_table1(sizes=range(1, 16), mesh: int = 101, structure: str = "pseudo-blo
         See :func:`guts.solve_coalition`.
     jobs : int
         joblib processes (-1: all cores).
+    backend, scheduler : str, optional
+        See :func:`guts.studies.sweep.run_sweep` (``"dask"`` with a scheduler address).
     out : AUTO, path or None
         Output folder (see :func:`guts.studies.output.plan_output`): by default the full
         run (:data:`FULL_RUN`) writes ``results/``, any other run a fresh
@@ -160,13 +163,15 @@ def run_table1(sizes=range(1, 16), mesh: int = 101, structure: str = "pseudo-blo
     check_int("fp_iterations", fp_iterations, 1)  # pre-flight: every input before any work
     check_jobs(jobs)
     check_coalition_memory(max(sizes), mesh, structure, solver)  # before any worker starts
+    check_backend(backend, scheduler)
     plan = plan_output("table1", out, full_run_parameters(sizes, mesh, structure, solver, method), FULL_RUN,
                        targets=["table1.csv"], echo=echo)
     out_dir = plan.folder
     params = [dict(size=N, mesh=mesh, structure=structure, solver=solver, method=method,
                    fp_iterations=fp_iterations, random_state=random_state) for N in sizes]
     t0 = time.perf_counter()
-    rows = run_sweep(solve_table1_row, params, jobs=jobs, progress=progress, desc="Table 1")
+    rows = run_sweep(solve_table1_row, params, jobs=jobs, progress=progress, desc="Table 1", backend=backend,
+                     scheduler=scheduler)
     wall = time.perf_counter() - t0
     df = pd.DataFrame(rows)[TABLE1_COLUMNS]
     if echo is not None:

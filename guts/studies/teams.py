@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from tqdm.auto import tqdm
 
 from guts import GutsInputError, fixed_point
 from guts.games.guts.strategies import BLOC_STEPS, STRUCTURES, classify_components
@@ -22,6 +21,7 @@ from guts.games.guts.payoffs import symmetric_equilibrium
 from guts.games.guts.coalition import format_profile
 from guts.studies.output import AUTO, plan_output, write_csv, write_meta
 from guts.games.guts.teams import solve_teams
+from guts.studies.sweep import check_backend, run_sweep
 
 DEFAULT_CASES = ("2v2:21:full,2v2:21:pseudo-bloc,2v2:21:bloc,2v2:41:full,2v2:101:full,"
                  "1v2:21:full,2v3:21:full,3v2:21:full,3v3:21:full,1v3:21:full")
@@ -102,11 +102,24 @@ def solve_case(m, n, mesh, structure) -> dict:
     return row
 
 
-def run(cases, out=AUTO, progress=True, echo=None) -> pd.DataFrame:
+def case_row(case) -> dict:
+    """:func:`solve_case` of one ``(m, n, mesh, structure)`` case (module-level: a sweep pickles it)."""
+    return solve_case(*case)
+
+
+def run(cases, out=AUTO, progress=True, echo=None, jobs: int = 1, backend: str | None = None,
+        scheduler: str | None = None) -> pd.DataFrame:
+    """Solve every case and write ``teams.csv`` (+ meta) into ``out``.
+
+    ``jobs``, ``backend``, ``scheduler``: see :func:`guts.studies.sweep.run_sweep` (rows in
+    the order of ``cases`` whatever the backend).
+    """
+    check_backend(backend, scheduler)
     plan = plan_output("teams", out, {"cases": cases}, {"cases": parse_cases(DEFAULT_CASES)},
                        targets=["teams.csv"], echo=echo)
     out_dir = plan.folder
-    df = pd.DataFrame([solve_case(*c) for c in tqdm(cases, desc="teams", disable=not progress)])
+    df = pd.DataFrame(run_sweep(case_row, list(cases), jobs=jobs, progress=progress, desc="teams",
+                                backend=backend, scheduler=scheduler))
     if out_dir is not None:
         target = out_dir / "teams.csv"
         write_csv(df, target)

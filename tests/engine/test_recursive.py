@@ -38,7 +38,7 @@ def test_divergence_is_reported():
 
 def test_max_iter_is_reported():
     with pytest.warns(ConvergenceWarning, match="max-iter"):
-        r = fixed_point([[0.0]], [[0.999]], v0=-1.0, max_iter=5, method="iterate")
+        r = fixed_point([[0.0]], [[0.999]], v0=-1.0, max_iterations=5, method="iterate")
     assert r.status == "max-iter" and not r.converged
 
 

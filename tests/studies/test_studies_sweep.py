@@ -130,3 +130,15 @@ def test_sizes_refused_before_they_are_built():
 
 def test_multiprocessing_backend_keeps_the_order():
     assert run_sweep(slow_square, list(range(4)), jobs=2, backend="multiprocessing", progress=False) == [0, 1, 4, 9]
+
+
+def test_cache_keeps_rows_with_a_missing_figure(tmp_path):
+    """A row with NaN (a paper figure the source does not print) is cached and read back as NaN."""
+    import math
+
+    from guts.studies.sweep import JsonCache
+
+    cache = JsonCache(tmp_path)
+    cache.put(abs, 3, {"value": 0.5, "paper": float("nan")})
+    hit, row = cache.get(abs, 3)
+    assert hit and row["value"] == 0.5 and math.isnan(row["paper"])

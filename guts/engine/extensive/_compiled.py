@@ -34,7 +34,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ...errors import GutsInputError
-from .tree import PROB_TOL, ZERO_SUM_TOL, Chance, Decision, Terminal, _label_str
+from .nodes import PROB_TOL, ZERO_SUM_TOL, Chance, Decision, Terminal, _label_str
 
 #: Maximum terminal x deal entries processed in one vectorised block (memory bound:
 #: a few float64 arrays of this size live at once, ~16 MB each).
@@ -151,7 +151,6 @@ def compile_game(root, deals, n: int) -> CompiledGame:
     D = deals.num_deals
     prob = deals.prob
     pos = prob > 0
-    info = deals.info
 
     kinds, parents, histories = [], [], []
     # per player: decision records (node, parent_temp_seq, temp_first, na, history, labels)
@@ -302,13 +301,28 @@ def compile_game(root, deals, n: int) -> CompiledGame:
 
     if not t_node:
         raise GutsInputError("the game tree has no terminal node")
-    return assemble(n, deals, kinds, parents, histories, drec, temp_next, temp_dec, ctx_rows,
-                    tables, t_node, t_seq, t_vid, t_scal, t_tid, t_off, t_scale, zero_sum,
-                    payoff_scale)
+    return assemble(n, deals, kinds=kinds, parents=parents, histories=histories, drec=drec,
+                    temp_next=temp_next, temp_dec=temp_dec, ctx_rows=ctx_rows, tables=tables,
+                    terminals=Terminals(t_node, t_seq, t_vid, t_scal, t_tid, t_off, t_scale),
+                    zero_sum=zero_sum, payoff_scale=payoff_scale)
 
 
-def assemble(n, deals, kinds, parents, histories, drec, temp_next, temp_dec, ctx_rows, tables,
-             t_node, t_seq, t_vid, t_scal, t_tid, t_off, t_scale, zero_sum, payoff_scale):
+@dataclass
+class Terminals:
+    """Per terminal (discovery order): node id, per-player sequence, context row, scalar,
+    table id, per-player offset and table scale (the arguments ``t_*`` of :func:`assemble`)."""
+
+    node: list
+    seq: list
+    vid: list
+    scal: list
+    tid: list
+    off: list
+    scale: list
+
+
+def assemble(n, deals, *, kinds, parents, histories, drec, temp_next, temp_dec, ctx_rows, tables,
+             terminals: Terminals, zero_sum, payoff_scale):
     """Number sequences level by level and build the flat arrays (shared by the public
     tree compiler and the explicit-tree compiler).
 
@@ -317,6 +331,8 @@ def assemble(n, deals, kinds, parents, histories, drec, temp_next, temp_dec, ctx
     sequence is always discovered before its children); ``temp_dec[p]`` maps a temp
     sequence to its record.
     """
+    t_node, t_seq, t_vid, t_scal, t_tid, t_off, t_scale = (
+        terminals.node, terminals.seq, terminals.vid, terminals.scal, terminals.tid, terminals.off, terminals.scale)
     D = deals.num_deals
     prob = deals.prob
     info = deals.info

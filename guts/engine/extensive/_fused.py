@@ -25,57 +25,10 @@ except ImportError:  # pragma: no cover
 
 
 @njit(cache=True, nogil=True)
-def terminal_values_fused(p, ctx, tvid, tscal, tseq, toff, tscale, ttid, tables, info,
-                          rflat, rbase, rstride, g):
-    """g[seq_p(z), info_p(d)] += scal_z ctx[vid_z, d] prod_{q != p} R_q[seq_q(z), info_q(d)]
-    * (offset_p(z) + scale_z * tables[tid_z, p, d])   for all terminals z and deals d."""
-    n = tseq.shape[0]
-    Z = tvid.shape[0]
-    D = ctx.shape[1]
-    rb = np.empty(n, dtype=np.int64)
-    for z in range(Z):
-        k = tscal[z]
-        if k == 0.0:
-            continue
-        skip = False
-        for q in range(n):
-            rb[q] = rbase[q] + tseq[q, z] * rstride[q]
-            if q != p and not skip:
-                nz = False
-                for t in range(rstride[q]):
-                    if rflat[rb[q] + t] != 0.0:
-                        nz = True
-                        break
-                if not nz:
-                    skip = True
-        if skip:
-            continue
-        v = tvid[z]
-        off = toff[p, z]
-        sc = tscale[z]
-        tid = ttid[z]
-        sp = tseq[p, z]
-        for d in range(D):
-            w = ctx[v, d]
-            if w == 0.0:
-                continue
-            for q in range(n):
-                if q != p:
-                    w *= rflat[rb[q] + info[q, d]]
-            if w == 0.0:
-                continue
-            if sc != 0.0:
-                w *= off + sc * tables[tid, p, d]
-            else:
-                w *= off
-            g[sp, info[p, d]] += k * w
-    return g
-
-
-@njit(cache=True, nogil=True)
 def terminal_values_blocked(p, others, ctxp, tvid, tscal, tseq, toff, tscale, ttid, tabp, infop,
                             bstart, bend, btype, rflat, rbase, rstride, g):
-    """Same sum as :func:`terminal_values_fused`, with deals sorted by player p's type
+    """g[seq_p(z), info_p(d)] += scal_z ctx[vid_z, d] prod_{q != p} R_q[seq_q(z), info_q(d)]
+    * (offset_p(z) + scale_z * tables[tid_z, p, d]) for all terminals z and deals d, with deals sorted by player p's type
     (``ctxp``, ``tabp``, ``infop`` permuted; ``bstart/bend/btype`` = the type blocks):
     contiguous streaming loads and one write per (terminal, type)."""
     n = tseq.shape[0]

@@ -15,8 +15,6 @@ from . import _fused
 
 #: Use the fused numba kernel for the terminal pass (the numpy path is the reference).
 USE_FUSED = _fused.HAVE_NUMBA
-#: Within the fused path, stream over deals sorted by the player's type.
-BLOCKED = True
 #: Three-player games: sum the deals out into a type tensor per (context, table) and
 #: contract it with the other players' reaches (:func:`._fused.terminal_values_dense3`),
 #: when that tensor is not much larger than the deal list (``prod(num_types) <=
@@ -170,7 +168,8 @@ def terminal_values(cg, p, reaches, fused=None):
     """g (S_p+1, T_p): player p's payoffs weighted by deal, chance and the others' reach.
 
     ``reaches[q]`` is player q's R (ignored for q == p).  ``fused``: use the numba
-    kernel (default :data:`USE_FUSED`) or the chunked numpy pass.
+    kernel streaming over deals sorted by the player's type (default: when numba is
+    installed) or the chunked numpy pass (the reference).
     """
     if USE_FUSED if fused is None else fused:
         dd = _dense_data(cg) if USE_DENSE else None
@@ -191,17 +190,13 @@ def terminal_values(cg, p, reaches, fused=None):
         rbase = np.concatenate(([0], np.cumsum(sizes)[:-1])).astype(np.int64)
         rflat = np.concatenate([np.ascontiguousarray(r).ravel() for r in reaches])
         g = np.zeros((cg.players[p].num_seqs, cg.num_types[p]))
-        if BLOCKED:
-            pp = fd["per"][p]
-            par = parallel_for(cg.num_terminals * cg.num_deals)
-            kern = _fused.terminal_values_blocked_par if par else _fused.terminal_values_blocked
-            return kern(
-                p, pp["others"], pp["ctxp"], fd["tvid"], fd["tscal"], fd["tseq"], fd["toff"],
-                fd["tscale"], fd["ttid"], pp["tabp"], pp["infop"], pp["bstart"], pp["bend"],
-                pp["btype"], rflat, rbase, fd["rstride"], g)
-        return _fused.terminal_values_fused(
-            p, fd["ctx"], fd["tvid"], fd["tscal"], fd["tseq"], fd["toff"], fd["tscale"],
-            fd["ttid"], fd["tables"], fd["info"], rflat, rbase, fd["rstride"], g)
+        pp = fd["per"][p]
+        par = parallel_for(cg.num_terminals * cg.num_deals)
+        kern = _fused.terminal_values_blocked_par if par else _fused.terminal_values_blocked
+        return kern(
+            p, pp["others"], pp["ctxp"], fd["tvid"], fd["tscal"], fd["tseq"], fd["toff"],
+            fd["tscale"], fd["ttid"], pp["tabp"], pp["infop"], pp["bstart"], pp["bend"],
+            pp["btype"], rflat, rbase, fd["rstride"], g)
     aux = _aux(cg)
     n = cg.num_players
     pt = cg.players[p]

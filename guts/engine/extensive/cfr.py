@@ -40,6 +40,8 @@ import warnings
 
 import numpy as np
 
+from ..._names import renamed
+from ..progress import progress_bar
 from ...errors import ConvergenceWarning, GutsInputError
 from ..._validate import check_choice, check_int, check_positive_float
 from . import _fused
@@ -47,10 +49,11 @@ from . import _kernels as K
 from ._threads import check_threads, using_threads
 from .result import ExtensiveResult
 from .strategies import _check_game, from_flat, normalise_blocks, uniform_flat
+from .types import Game
 
 __all__ = ["cfr_plus", "DEFAULT_ITERATIONS", "MAX_ITERATIONS_WITH_TARGET"]
 
-#: Iterations when neither ``iterations``, ``target_exploitability`` nor ``time_limit`` is given.
+#: Iterations when neither ``max_iterations``, ``target`` nor ``time_limit`` is given.
 DEFAULT_ITERATIONS = 1000
 #: Safety cap when only a target exploitability is given.
 MAX_ITERATIONS_WITH_TARGET = 1_000_000
@@ -145,9 +148,9 @@ def _next_check(history, target, step):
 
 def _budget(iterations, target, time_limit):
     if iterations is not None:
-        iterations = check_int("iterations", iterations, 1)
+        iterations = check_int("max_iterations", iterations, 1)
     if target is not None:
-        target = check_positive_float("target_exploitability", target)
+        target = check_positive_float("target", target)
     if time_limit is not None:
         time_limit = check_positive_float("time_limit", time_limit)
     if iterations is None:
@@ -155,7 +158,8 @@ def _budget(iterations, target, time_limit):
     return iterations, target, time_limit
 
 
-def cfr_plus(game, *, iterations=None, target_exploitability=None, time_limit=None,
+@renamed(iterations="max_iterations", target_exploitability="target")
+def cfr_plus(game: Game, *, max_iterations=None, target=None, time_limit=None,
              variant: str = "cfr+", report_every: int = 10, progress: bool = False,
              alpha: float = 1.5, beta: float = 0.0, gamma: float = 2.0, check: str = "fixed",
              threads=None) -> ExtensiveResult:
@@ -164,12 +168,13 @@ def cfr_plus(game, *, iterations=None, target_exploitability=None, time_limit=No
     Parameters
     ----------
     game : PublicTreeGame
-    iterations : int, optional
+    max_iterations : int, optional
         Iteration budget (default 1000 if no other stopping rule is given; a safety cap
-        of 1e6 with only a target or a time limit).
-    target_exploitability : float, optional
+        of 1e6 with only a target or a time limit).  Was ``iterations``.
+    target : float, optional
         Stop at the first report where exploitability (NashConv / n) of the average
-        strategy is ``<=`` this; ConvergenceWarning if the budget ends first.
+        strategy is ``<=`` this (the result's ``certificate`` is this exploitability);
+        ConvergenceWarning if the budget ends first.  Was ``target_exploitability``.
     time_limit : float, optional
         Wall-clock budget in seconds (checked every iteration).
     variant : {"cfr+", "dcfr", "pcfr+"}
@@ -178,7 +183,7 @@ def cfr_plus(game, *, iterations=None, target_exploitability=None, time_limit=No
         (into ``history``; the final one is always computed); with ``check="adaptive"``
         the smallest gap between two checks.
     progress : bool
-        tqdm progress bar.
+        a progress bar on stderr (:mod:`guts.engine.progress`).
     alpha, beta, gamma : float
         DCFR discount parameters (``gamma`` also the averaging exponent of PCFR+;
         ignored by CFR+).
@@ -200,7 +205,7 @@ def cfr_plus(game, *, iterations=None, target_exploitability=None, time_limit=No
     variant = check_choice("variant", variant, ("cfr+", "dcfr", "pcfr+"))
     check = check_choice("check", check, ("fixed", "adaptive"))
     threads = check_threads(threads)
-    iterations, target, time_limit = _budget(iterations, target_exploitability, time_limit)
+    iterations, target, time_limit = _budget(max_iterations, target, time_limit)
     report_every = check_int("report_every", report_every, 1)
     for name, v in (("alpha", alpha), ("beta", beta), ("gamma", gamma)):
         if isinstance(v, bool) or not isinstance(v, numbers.Real) or not math.isfinite(v):
@@ -211,9 +216,7 @@ def cfr_plus(game, *, iterations=None, target_exploitability=None, time_limit=No
     history = []
     bar = None
     if progress:
-        from tqdm.auto import tqdm
-
-        bar = tqdm(total=iterations, desc=variant, leave=False)
+        bar = progress_bar(total=iterations, desc=variant, enabled=True)
     reached = False
     timed_out = False
     t = 0

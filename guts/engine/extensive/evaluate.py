@@ -16,6 +16,7 @@ from . import _kernels as K
 from .result import BestResponse
 from ._threads import using_threads
 from .strategies import _check_game, from_flat, to_flat
+from .types import Game, Profile
 
 __all__ = ["best_response", "expected_values", "nash_conv", "exploitability"]
 
@@ -27,7 +28,7 @@ def _check_player(cg, player):
     return int(player)
 
 
-def best_response(game, strategies, player: int, *, threads=None) -> BestResponse:
+def best_response(game: Game, strategies: Profile, player: int, *, threads=None) -> BestResponse:
     """Pure best response of ``player`` against the others' behaviour ``strategies``.
 
     ``strategies[player]`` is ignored except for its presence (it may be any valid
@@ -48,7 +49,7 @@ def best_response(game, strategies, player: int, *, threads=None) -> BestRespons
     return BestResponse(player=player, value=float(V[0].sum()), strategy=strat, type_values=V[0].copy())
 
 
-def expected_values(game, strategies, *, threads=None) -> np.ndarray:
+def expected_values(game: Game, strategies: Profile, *, threads=None) -> np.ndarray:
     """Every player's expected payoff (n_players,) under ``strategies`` (``threads`` as in
     :func:`best_response`)."""
     cg = _check_game(game)
@@ -59,7 +60,7 @@ def expected_values(game, strategies, *, threads=None) -> np.ndarray:
                          for p in range(cg.num_players)])
 
 
-def nash_conv(game, strategies, *, threads=None) -> float:
+def nash_conv(game: Game, strategies: Profile, *, threads=None) -> float:
     """sum_p (best-response value_p - value_p) >= 0; zero exactly at a Nash equilibrium.
 
     Computed in float64 (``threads`` as in :func:`best_response`)."""
@@ -70,6 +71,6 @@ def nash_conv(game, strategies, *, threads=None) -> float:
     return float(np.sum(br - ev))
 
 
-def exploitability(game, strategies, *, threads=None) -> float:
+def exploitability(game: Game, strategies: Profile, *, threads=None) -> float:
     """``nash_conv / num_players`` (OpenSpiel's exploitability)."""
     return nash_conv(game, strategies, threads=threads) / game.num_players

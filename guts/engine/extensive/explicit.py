@@ -24,7 +24,7 @@ import numbers
 import numpy as np
 
 from ...errors import GutsInputError
-from ._compiled import DECISION, CHANCE, TERMINAL, assemble
+from ._compiled import CHANCE, DECISION, TERMINAL, Terminals, assemble
 from ..._validate import check_memory
 from .tree import PROB_TOL, ZERO_SUM_TOL, Deals, _GameBase, _floats, _items, _label_str, estimate_size
 
@@ -188,5 +188,7 @@ def _compile_explicit(root, n, deals):
                 "ExplicitDecision, ExplicitChance or ExplicitTerminal")
     if not t_node:
         raise GutsInputError("the game tree has no terminal node")
-    return assemble(n, deals, kinds, parents, histories, drec, temp_next, temp_dec, [deals.prob],
-                    [], t_node, t_seq, t_vid, t_scal, t_tid, t_off, t_scale, zero_sum, payoff_scale)
+    return assemble(n, deals, kinds=kinds, parents=parents, histories=histories, drec=drec, temp_next=temp_next,
+                    temp_dec=temp_dec, ctx_rows=[deals.prob], tables=[],
+                    terminals=Terminals(t_node, t_seq, t_vid, t_scal, t_tid, t_off, t_scale),
+                    zero_sum=zero_sum, payoff_scale=payoff_scale)

@@ -45,12 +45,15 @@ import warnings
 
 import numpy as np
 
+from ..._names import renamed
 from ...errors import ConvergenceWarning, GutsInputError
 from ..._validate import check_choice, check_int, check_positive_float
+from ..progress import progress_bar
 from ..tolerances import FP_EPSILON, FP_TIE_REL
 from . import _kernels as K
 from .result import ExtensiveResult
 from .strategies import _check_game, from_flat, normalise_blocks, uniform_flat
+from .types import Game
 
 __all__ = ["fictitious_play", "FP_EPSILON", "FP_MAX_ITERATIONS", "AVERAGING"]
 
@@ -101,16 +104,18 @@ def preferred_best_actions(pt, V, Vdec, ranks, tie_rel: float = 0.0):
     return B
 
 
-def fictitious_play(game, *, epsilon: float = FP_EPSILON, max_iterations: int = FP_MAX_ITERATIONS,
+@renamed(epsilon="target")
+def fictitious_play(game: Game, *, target: float = FP_EPSILON, max_iterations: int = FP_MAX_ITERATIONS,
                     progress: bool = False, time_limit: float | None = None,
                     averaging: str = "realisation", action_priority=None) -> ExtensiveResult:
-    """Fictitious play until every player's regret is ``< epsilon`` (module docstring).
+    """Fictitious play until every player's regret is ``< target`` (module docstring).
 
     Parameters
     ----------
     game : PublicTreeGame or ExplicitGame
-    epsilon : float
-        Regret threshold (chips), every player.
+    target : float
+        Regret threshold (chips), every player (was ``epsilon``, the thesis's ε): the result's
+        ``certificate`` has kind ``"max_regret"``.
     max_iterations : int
         Iteration cap (a run that hits it, or ``time_limit``, warns).
     averaging : {"realisation", "behavioural"}
@@ -137,7 +142,7 @@ def fictitious_play(game, *, epsilon: float = FP_EPSILON, max_iterations: int = 
         warns with ConvergenceWarning, as it does when a cap ends the run).
     """
     cg = _check_game(game)
-    epsilon = check_positive_float("epsilon", epsilon)
+    epsilon = check_positive_float("target", target)
     max_iterations = check_int("max_iterations", max_iterations, 1)
     if time_limit is not None:
         time_limit = check_positive_float("time_limit", time_limit)
@@ -145,11 +150,7 @@ def fictitious_play(game, *, epsilon: float = FP_EPSILON, max_iterations: int = 
     if action_priority is not None and not callable(action_priority):
         raise GutsInputError(
             f"action_priority must be a callable label -> key or None; got {action_priority!r}")
-    bar = None
-    if progress:
-        from tqdm.auto import tqdm
-
-        bar = tqdm(total=max_iterations, desc=f"fictitious play ({averaging})", leave=False)
+    bar = progress_bar(total=max_iterations, desc=f"fictitious play ({averaging})", enabled=True) if progress else None
     try:
         run = _realisation if averaging == "realisation" else _behavioural
         return run(game, cg, epsilon, max_iterations, time_limit, action_priority, bar)

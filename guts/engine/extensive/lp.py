@@ -31,6 +31,7 @@ from ..tolerances import (LP_BYTES_PER_NONZERO, LP_BYTES_PER_ROW, LP_CERT_TOL, L
 from . import _kernels as K
 from .result import ExtensiveResult
 from .strategies import _check_game, from_flat, normalise_blocks
+from .types import Game
 
 __all__ = ["solve_sequence_form_lp", "solve_lp", "LP_TOL", "LP_CERT_TOL", "LP_IPM_NNZ",
            "sequence_form", "lp_memory_estimate"]
@@ -66,7 +67,7 @@ def _constraints(pt):
     return E, e
 
 
-def sequence_form(game, player: int = 0):
+def sequence_form(game: Game, player: int = 0):
     """Sparse sequence-form data ``(A, E, e, F, f)``; ``A`` = payoffs of ``player``.
 
     Row index of ``A`` = ``seq_1 * T_1 + type_1``, column = ``seq_2 * T_2 + type_2``.
@@ -119,7 +120,7 @@ def _maxmin(A, E, e, F, f, tol, method="highs", time_limit=None):
     return sequence_form_maxmin(A, E, e, F, f, tol, method, time_limit)
 
 
-def solve_sequence_form_lp(game, *, tol: float = LP_TOL, method: str = "auto",
+def solve_sequence_form_lp(game: Game, *, tol: float = LP_TOL, method: str = "auto",
                            time_limit: float | None = None,
                            memory_limit: float | None = LP_MEMORY_LIMIT) -> ExtensiveResult:
     """Exact equilibrium of a two-player zero-sum game by the sequence-form LP.

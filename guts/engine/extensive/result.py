@@ -5,11 +5,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from guts.engine.result import Result, ResultCertificate
+
 __all__ = ["ExtensiveResult", "BestResponse"]
 
 
 @dataclass(frozen=True)
-class ExtensiveResult:
+class ExtensiveResult(Result):
     """What every extensive-form solver returns.
 
     Attributes
@@ -38,6 +40,10 @@ class ExtensiveResult:
     regrets : ndarray (num_iter + 1, n_players) or None
         Fictitious play only: every player's regret of s^k, k = 0..num_iter (Ullman 2015,
         Figure 2).
+
+    ``certificate`` (the :class:`~guts.engine.result.Result` protocol): of the kind the
+    method's ``target`` measures, the exploitability (LP, CFR+, DCFR) or the max regret
+    (fictitious play), with NashConv and the largest gain recorded too.
     """
 
     value: float
@@ -52,6 +58,15 @@ class ExtensiveResult:
     method: str = ""
     br_values: np.ndarray = field(default=None, repr=False)
     regrets: np.ndarray = field(default=None, repr=False)
+
+    @property
+    def certificate(self) -> ResultCertificate:
+        gains = None if self.br_values is None else np.asarray(self.br_values, float) - np.asarray(self.values, float)
+        # the kind is what the method's stopping target measures (guts._names: ``target``)
+        kind = "max_regret" if self.method.startswith("fictitious_play") else "exploitability"
+        return ResultCertificate(kind, exploitability=float(self.exploitability),
+                           nash_conv=float(self.nash_conv),
+                           max_regret=float(np.max(gains)) if gains is not None and gains.size else float("nan"))
 
     def history_frame(self):
         """``history`` as a DataFrame (iteration, exploitability, seconds)."""

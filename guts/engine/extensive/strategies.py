@@ -12,6 +12,7 @@ import pandas as pd
 
 from ...errors import GutsInputError
 from .tree import PROB_TOL, _GameBase, _label_str
+from .types import Game, Profile
 
 __all__ = ["uniform_strategy", "strategy_table", "to_flat", "from_flat"]
 
@@ -25,7 +26,7 @@ def _check_game(game):
     return game.compiled
 
 
-def uniform_strategy(game) -> tuple:
+def uniform_strategy(game: Game) -> tuple:
     """Every player uniform over his actions at every information set."""
     cg = _check_game(game)
     out = []
@@ -133,7 +134,7 @@ def normalise_blocks(pt, X, fallback=None):
     return B
 
 
-def strategy_table(game, strategies, player: int) -> pd.DataFrame:
+def strategy_table(game: Game, strategies: Profile, player: int) -> pd.DataFrame:
     """Long table (history, type, action, probability) of one player's strategy."""
     cg = _check_game(game)
     n = cg.num_players

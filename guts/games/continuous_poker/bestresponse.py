@@ -36,6 +36,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.integrate import quad
 
+from guts.engine.result import Result, ResultCertificate, interval
 from guts.errors import SolverError
 
 __all__ = ["ContinuumCheck", "check_equilibrium", "bettor_best_payoff", "caller_gain_density", "BR_TOL"]
@@ -51,7 +52,7 @@ FORM_TOL = 1e-12
 
 
 @dataclass(frozen=True)
-class ContinuumCheck:
+class ContinuumCheck(Result):
     """Result of :func:`check_equilibrium` (payoffs to the bettor, pot 1).
 
     Attributes
@@ -71,6 +72,10 @@ class ContinuumCheck:
         value - caller_gain and value + bettor_gain: what each side's strategy guarantees.
     nash_conv, exploitability : float
         bettor_gain + caller_gain, and half of it (OpenSpiel's conventions).
+
+    The :class:`~guts.engine.result.Result` protocol: ``certificate`` is the interval
+    ``[certified_lower, certified_upper]`` (its width is the NashConv); ``strategies`` are
+    the closed forms checked (not stored: ``()``); ``num_iter`` 0, ``method`` "closed-form".
     """
 
     value: float
@@ -89,6 +94,17 @@ class ContinuumCheck:
     @property
     def converged(self) -> bool:
         return max(self.max_bettor_gain, self.max_caller_gain, self.nash_conv) <= BR_TOL
+
+    values = property(lambda self: (self.value, -self.value), doc="``(value, -value)``: bettor, caller.")
+    strategies = ()
+    num_iter = 0
+    seconds = float("nan")
+    method = "closed-form"
+
+    @property
+    def certificate(self) -> ResultCertificate:
+        """What each side's strategy guarantees: ``[value - caller_gain, value + bettor_gain]``."""
+        return interval(self.certified_lower, self.certified_upper)
 
 
 def _cheb(lo, hi, n=NODES_PER_PIECE):

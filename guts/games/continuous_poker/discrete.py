@@ -24,12 +24,14 @@ from dataclasses import dataclass, field
 import numpy as np
 import scipy.sparse as sp
 
+from guts._names import renamed
 from guts._validate import check_int
 from guts.engine import highs
 from guts.engine.extensive import Decision, PublicTreeGame, Terminal, solve_sequence_form_lp
 from guts.engine.extensive.building import fold_terminal, uniform_mesh
 from guts.engine.extensive.result import ExtensiveResult
 from guts.engine.tolerances import LP_CERT_TOL
+from guts.engine.result import Result, ResultCertificate
 
 from .closed_forms import ANTE, _check_limits, limit_poker
 
@@ -155,7 +157,7 @@ def _direct_lp(game, M: int, grid: np.ndarray) -> ExtensiveResult | None:
 
 
 @dataclass(frozen=True)
-class DiscretisedSolution:
+class DiscretisedSolution(Result):
     """The discretised game solved by the sequence-form LP, beside the closed form.
 
     Attributes
@@ -182,6 +184,8 @@ class DiscretisedSolution:
         best response, and the LP need not pick the admissible one.
     seconds : float
         Build + solve time.
+    lp : ExtensiveResult
+        The engine's solution (``strategies``, ``num_iter`` come from it).
     """
 
     value: float
@@ -198,18 +202,32 @@ class DiscretisedSolution:
     seconds: float = 0.0
     lp: object = field(default=None, repr=False)
 
+    values = property(lambda self: (self.value, -self.value), doc="``(value, -value)``: bettor, caller.")
+    strategies = property(lambda self: tuple(self.lp.strategies) if self.lp is not None else (),
+                          doc="The LP's behaviour strategies (engine format), bettor first.")
+    num_iter = property(lambda self: int(self.lp.num_iter) if self.lp is not None else 0,
+                        doc="HiGHS iterations.")
+    method = "lp"
 
-def solve_discretised(min_bet: float, max_bet: float, hands: int, sizes: int) -> DiscretisedSolution:
+    @property
+    def certificate(self) -> ResultCertificate:
+        """The engine's exploitability of the LP pair (in the discretised game)."""
+        return ResultCertificate("exploitability", exploitability=float(self.exploitability),
+                                 nash_conv=float(self.nash_conv))
+
+
+@renamed(hands="mesh")
+def solve_discretised(min_bet: float, max_bet: float, mesh: int, sizes: int) -> DiscretisedSolution:
     """Build :func:`discretised_game` and solve it with the engine's sequence-form LP.
 
-    >>> r = solve_discretised(1.0, 1.0, hands=20, sizes=1)      # von Neumann, B = 1
+    >>> r = solve_discretised(1.0, 1.0, mesh=20, sizes=1)      # von Neumann, B = 1
     >>> r.converged, abs(r.error) < 5e-3
     (True, True)
     """
     t0 = time.perf_counter()
-    game = discretised_game(min_bet, max_bet, hands, sizes)
+    game = discretised_game(min_bet, max_bet, mesh, sizes)
     grid = bet_grid(min_bet, max_bet, sizes)
-    M = int(hands)
+    M = int(mesh)
     lp = _direct_lp(game, M, grid)
     if lp is None:                       # certificate failed: the engine's sequence form
         lp = solve_sequence_form_lp(game)

@@ -23,6 +23,8 @@ from functools import lru_cache
 
 import sympy as sp
 
+from guts.errors import SolverError
+
 __all__ = [
     "L", "U", "B", "s", "x", "y", "X2", "B0",
     "bettor_share",
@@ -80,7 +82,7 @@ def limit_system():
     eqs = [sp.fraction(sp.together(e))[0] for e in limit_equations(c, v, b)]
     sols = sp.linsolve(eqs, list(XS) + [B0])
     if len(sols) != 1:  # pragma: no cover - a unique solution
-        raise RuntimeError(f"expected one solution, got {sols}")
+        raise SolverError(f"expected one solution, got {sols}")
     sol = {k: sp.factor(val) for k, val in zip(list(XS) + [B0], next(iter(sols)))}
     subs = {X2: sol[XS[2]], B0: sol[B0]}
     return {"c": c, "v": sp.simplify(v), "b": b, "solution": sol,

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from guts.engine.result import ResultCertificate, max_regret_certificate
 from guts.errors import GutsInputError
 
 from .layout import Layout
@@ -199,7 +200,8 @@ class ContinuumCheck:
     """Result of :func:`best_response_gains`.
 
     ``values[p]`` is player p's expected return under the strategy, ``best[p]`` his best
-    response value, ``gains[p] = best[p] - values[p]`` (>= 0), ``certificate = max(gains)``.
+    response value, ``gains[p] = best[p] - values[p]`` (>= 0), ``max_gain = max(gains)``;
+    ``certificate`` names it (kind ``"max_regret"``, with the exploitability and NashConv).
     """
 
     values: tuple
@@ -207,8 +209,13 @@ class ContinuumCheck:
     gains: tuple
 
     @property
-    def certificate(self) -> float:
+    def max_gain(self) -> float:
+        """The largest best-response gain of either player."""
         return max(self.gains)
+
+    @property
+    def certificate(self) -> ResultCertificate:
+        return max_regret_certificate(self.gains)
 
     @property
     def exploitability(self) -> float:

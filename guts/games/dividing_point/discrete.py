@@ -14,6 +14,7 @@ import numpy as np
 import sympy as sp
 
 from guts._validate import check_int
+from guts.engine.result import Result, ResultCertificate
 from .rules import P, BettingRules, GameStructure, TerminalNode, derive
 
 __all__ = ["mesh_hands", "discretised_game", "engine_history", "plan_probabilities", "MeshSolution",
@@ -107,11 +108,12 @@ def plan_probabilities(structure: GameStructure, strategies, player: int, compon
 
 
 @dataclass(frozen=True)
-class MeshSolution:
+class MeshSolution(Result):
     """The LP solution of the mesh game.
 
     ``value``: P1's expected return (the LP's); ``exploitability`` of the LP strategies
-    (engine's certificate); ``plan_probs[(player, component)] = {plan: (M,)}``.
+    (engine's certificate); ``plan_probs[(player, component)] = {plan: (M,)}``;
+    ``converged`` and ``num_iter``: the engine LP's.
     """
 
     rules: BettingRules
@@ -122,6 +124,17 @@ class MeshSolution:
     plan_probs: dict
     strategies: tuple
     seconds: float
+    converged: bool = False
+    num_iter: int = 0
+
+    values = property(lambda self: (self.value, -self.value), doc="``(value, -value)``: P1, P2.")
+    method = "lp"
+
+    @property
+    def certificate(self) -> ResultCertificate:
+        """The exploitability of the LP strategies in the (unperturbed) mesh game."""
+        return ResultCertificate("exploitability", exploitability=float(self.exploitability),
+                                 nash_conv=2.0 * float(self.exploitability))
 
 
 def solve_mesh(rules: BettingRules, pot, mesh: int, perturbation: float = 0.0) -> MeshSolution:
@@ -152,7 +165,8 @@ def solve_mesh(rules: BettingRules, pot, mesh: int, perturbation: float = 0.0) -
             probs[(p, comp)] = plan_probabilities(structure, res.strategies, p, comp)
     return MeshSolution(rules=rules, pot=float(pot), mesh=int(mesh), value=value,
                         exploitability=expl, plan_probs=probs,
-                        strategies=tuple(res.strategies), seconds=time.perf_counter() - t0)
+                        strategies=tuple(res.strategies), seconds=time.perf_counter() - t0,
+                        converged=bool(res.converged), num_iter=int(res.num_iter))
 
 
 def mesh_strategy_from_intervals(structure: GameStructure, strategy, mesh: int):

@@ -398,7 +398,7 @@ def _why(res) -> str:
         return f"the stationary point breaks the order read ({a} > {b})"
     who = "P1" if res.gains[0] >= res.gains[1] else "P2"
     return (f"the stationary point respects the order read but is not an equilibrium "
-            f"({who} gains {res.certificate:.2g} by a best response on the continuum)")
+            f"({who} gains {res.max_gain:.2g} by a best response on the continuum)")
 
 
 class _NotCertified(Exception):
@@ -424,8 +424,8 @@ def _infer_at_mesh(rules, structure, pot, mesh, sol, game, convention, max_steps
             trial[key] = new
             lay2, res2, sw = _solve(rules, structure, trial, pot, game)
             simpler = lay2 is not None and layout is not None and len(lay2.order) < len(layout.order)
-            if res2.converged or (res2.order_ok and (res2.certificate < res.certificate
-                                                     or (simpler and res2.certificate <= 10 * res.certificate))):
+            if res2.converged or (res2.order_ok and (res2.max_gain < res.max_gain
+                                                     or (simpler and res2.max_gain <= 10 * res.max_gain))):
                 comp_segs, layout, res = trial, lay2, res2
                 steps += [why] + sw
                 break

@@ -13,6 +13,7 @@ exact best responses on the continuum (:mod:`.continuum`) must gain nothing.
 """
 from __future__ import annotations
 
+import time
 import warnings
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -21,6 +22,7 @@ from functools import lru_cache
 import sympy as sp
 
 from guts._validate import check_positive_float
+from guts.engine.result import Result, ResultCertificate, max_regret_certificate
 from guts.engine.tolerances import CERTIFICATE_TOL as ENGINE_CERTIFICATE_TOL
 from guts.errors import ConvergenceWarning, SolverError
 
@@ -47,7 +49,7 @@ ORDER_SLACK = 1e-12
 
 
 @dataclass(frozen=True)
-class DividingPointResult:
+class DividingPointResult(Result):
     """The dividing points of one game at one pot, with their certificate.
 
     Attributes
@@ -65,9 +67,11 @@ class DividingPointResult:
     value_exact : str
     converged : bool
         The stationary point respects the assumed order *and* is an equilibrium on the
-        continuum (``certificate <= CERTIFICATE_TOL``).
-    certificate : float
-        Largest best-response gain of either player on the continuum.
+        continuum (``max_gain <= CERTIFICATE_TOL``).
+    max_gain : float
+        Largest best-response gain of either player on the continuum (named ``certificate``
+        before issue 19; ``certificate`` is now the :class:`~guts.engine.result.ResultCertificate`
+        of kind ``"max_regret"`` that carries it).
     gains : tuple
         Each player's best-response gain.
     order_ok : bool
@@ -89,7 +93,7 @@ class DividingPointResult:
     value: float
     value_exact: str
     converged: bool
-    certificate: float
+    max_gain: float
     gains: tuple
     order_ok: bool
     order_violations: tuple
@@ -98,6 +102,16 @@ class DividingPointResult:
     method: str
     num_stationary: str = "unique"
     extra: dict = field(default_factory=dict, compare=False)
+    seconds: float = float("nan")
+
+    values = property(lambda self: (self.value, -self.value), doc="``(value, -value)``: P1, P2.")
+    strategies = property(lambda self: self.intervals, doc="Per player, the strategy on the hand axis (``intervals``).")
+    num_iter = 0
+
+    @property
+    def certificate(self) -> ResultCertificate:
+        """Each player's best-response gain on the continuum; ``converged`` is ``max_gain <= CERTIFICATE_TOL``."""
+        return max_regret_certificate(self.gains)
 
 
 def exact_pot(pot) -> sp.Rational:
@@ -236,6 +250,7 @@ def solve_layout(rules: BettingRules, layout: Layout, pot, *, start: dict | None
     warn : bool
         Emit a :class:`ConvergenceWarning` when the point is not a certified equilibrium.
     """
+    t0 = time.perf_counter()
     p = exact_pot(pot)
     pf = Fraction(int(p.p), int(p.q))
     structure, E, A, b = _numeric_system(rules, layout, pf)
@@ -266,7 +281,7 @@ def solve_layout(rules: BettingRules, layout: Layout, pot, *, start: dict | None
     if order_ok:
         strat = strategy_from_points(structure, layout, values)
         chk = best_response_gains(structure, strat, float(p))
-        certificate, gains = chk.certificate, chk.gains
+        certificate, gains = chk.max_gain, chk.gains
         intervals = (tuple(strat.intervals(0)), tuple(strat.intervals(1)))
         if abs(chk.values[0] - value) > 1e-9 * max(1.0, abs(value)):
             raise SolverError(  # the polynomial and the direct integration disagree: a bug
@@ -287,7 +302,7 @@ def solve_layout(rules: BettingRules, layout: Layout, pot, *, start: dict | None
         value=value,
         value_exact=str(value_exact) if value_exact is not None else "",
         converged=converged,
-        certificate=float(certificate),
+        max_gain=float(certificate),
         gains=tuple(float(g) for g in gains),
         order_ok=order_ok,
         order_violations=violations,
@@ -295,4 +310,5 @@ def solve_layout(rules: BettingRules, layout: Layout, pot, *, start: dict | None
         layout=layout.describe(),
         method=method,
         num_stationary=num_stationary,
+        seconds=time.perf_counter() - t0,
     )

@@ -166,6 +166,6 @@ def solve_patent_game(game: str, pot=1, *, layout=None, warn: bool = True, order
     io = infer_and_solve(patent_rules(game), pot, mesh, game=game)
     extra = dict(io.result.extra, order="inferred", patent_order_interval=patent_order_interval(game),
                  patent_failure=("order broken at " + " > ".join(r.order_violations[0]) if not r.order_ok
-                                 else f"best-response gain {r.certificate:.2g}"),
+                                 else f"best-response gain {r.max_gain:.2g}"),
                  mesh=io.mesh, lp_value=io.lp_value, steps=io.steps, layout_object=io.layout)
     return replace(io.result, extra=extra)

@@ -4,7 +4,7 @@ The bot seats you (player 1) at an n = N + 1 player table of continuous Guts aga
 coalition of N players (P2..P{N+1}) that plays the optimal pseudo-bloc mixture of
 :func:`guts.solve_coalition` (Table 1).  This module holds the game engine; the
 ``guts play`` / ``guts simulate`` commands are in :mod:`guts.cli._bot`, reading a Table 1 CSV
-with :func:`guts.studies.table1.load_bot_strategy`.
+with :func:`guts.studies.bot.load_bot_strategy`.
 
 Rules and money (paper §3, played with real chips)
 --------------------------------------------------
@@ -472,7 +472,7 @@ class GutsTable:
     def deal(self) -> Deal:
         """Deal the next hand, starting a new game (antes of 1) if none is running."""
         if self._deal is not None:
-            raise RuntimeError("the previous hand has not been resolved")
+            raise GutsInputError("the previous hand has not been resolved; accepted: deal, then resolve, then deal")
         s = self.strategy
         new_game = not self.in_game
         if new_game:
@@ -499,7 +499,7 @@ class GutsTable:
         """Settle the dealt hand with player 1 holding (``True``) or dropping."""
         d = self._deal
         if d is None:
-            raise RuntimeError("no hand has been dealt")
+            raise GutsInputError("no hand has been dealt; accepted: deal before resolving")
         holds = np.concatenate([[bool(hold)], d.coalition_holds])
         st = settle(d.hands[None], holds[None], [self.pot])
         pay = st.payments[0]

@@ -24,11 +24,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from guts._names import renamed
 from guts._validate import check_choice, check_int, check_memory, check_positive_float
 from guts.games.guts.strategies import STRUCTURES, coalition_profiles, count_profiles, resolve_grid
 from guts.engine.recursive import (METHODS, SOLVERS, Certificate, CertifiedInterval, FixedPointResult,
-                                   solve_both_sides)
-from guts.engine.tolerances import FIXED_POINT_TOL, SUPPORT_TOL
+                                   solve_both_sides, support)
+from guts.engine.tolerances import FIXED_POINT_TOL
 from guts.games.guts.stage import GutsStage
 
 __all__ = ["CoalitionResult", "solve_coalition", "coalition_stage", "format_profile", "coalition_bytes",
@@ -105,6 +106,21 @@ class CoalitionResult(CertifiedInterval):
 
 
     @property
+    def value(self) -> float:
+        """Player 1's value (the :class:`~guts.engine.result.Result` protocol)."""
+        return self.player1_value
+
+    @property
+    def values(self) -> tuple:
+        """``(player1_value, coalition_value)``: what each side forces from its own termination value."""
+        return (self.player1_value, self.coalition_value)
+
+    @property
+    def strategies(self) -> tuple:
+        """``(player1_strategy, coalition_strategy)``."""
+        return (self.player1_strategy, self.coalition_strategy)
+
+    @property
     def epsilon(self) -> float:
         """Theorem 1.3 rate of player 1's certificate, ``f(-1)``."""
         return self.certificate_lower.epsilon
@@ -165,9 +181,10 @@ def check_coalition_memory(size: int, mesh=101, structure: str = "pseudo-bloc", 
                  "use a smaller mesh or coalition" + ("" if solver == "oracle" else ", or solver='oracle'"))
 
 
+@renamed(max_iter="max_iterations")
 def solve_coalition(size: int, mesh=101, structure: str = "pseudo-bloc", solver: str = "oracle",
                     method: str = "newton", coalition_mesh=None, tol: float = FIXED_POINT_TOL,
-                    max_iter: int = 10_000, fp_iterations: int = 10_000, random_state=None,
+                    max_iterations: int = 10_000, fp_iterations: int = 10_000, random_state=None,
                     certify_result: bool = True) -> CoalitionResult:
     """Solve the 1 v. N recursive Guts game (one row of Table 1, paper §5).
 
@@ -211,15 +228,15 @@ def solve_coalition(size: int, mesh=101, structure: str = "pseudo-bloc", solver:
     stage = coalition_stage(size, mesh, structure, coalition_mesh)
     # player 1 from -1, the coalition from -N; each capped at what the other forfeits by leaving
     both = solve_both_sides(stage, -1.0, -float(size), certify_result=certify_result, solver=solver,
-                            method=method, tol=tol, max_iter=max_iter, fp_iterations=fp_iterations,
+                            method=method, tol=tol, max_iterations=max_iterations, fp_iterations=fp_iterations,
                             random_state=random_state)
     p1, co = both.row, both.col
     g1 = stage.row_thresholds
     prof = stage.col_profiles
     x = p1.row_strategy
     y = co.row_strategy
-    p1_strat = {float(round(g1[i], 12)): float(x[i]) for i in np.flatnonzero(x > SUPPORT_TOL)}
-    co_strat = {tuple(float(round(v, 12)) for v in prof[j]): float(y[j]) for j in np.flatnonzero(y > SUPPORT_TOL)}
+    p1_strat = support(x, lambda i: float(round(g1[i], 12)))
+    co_strat = support(y, lambda j: tuple(float(round(v, 12)) for v in prof[j]))
     return CoalitionResult(
         size=size, mesh=g1.size, structure=structure, solver=solver, method=method,
         player1_value=p1.value, coalition_value=co.value, lower=p1.value, upper=-co.value,

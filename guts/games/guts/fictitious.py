@@ -33,6 +33,7 @@ True
 """
 from __future__ import annotations
 
+import time
 import warnings
 from dataclasses import dataclass, field
 from itertools import combinations
@@ -41,6 +42,7 @@ import numpy as np
 
 from guts._validate import GutsInputError, check_choice, check_int, check_positive_float, check_thresholds
 from guts.games.guts.strategies import resolve_grid
+from guts.engine.result import Result, ResultCertificate
 from guts.engine.progress import progress_bar
 from guts.errors import ConvergenceWarning
 from guts.games.guts.payoffs import alpha_all, symmetric_equilibrium
@@ -130,7 +132,7 @@ def best_response(U_i: np.ndarray, player: int, mixtures, tie_tol: float = 1e-12
 
 
 @dataclass(frozen=True)
-class FictitiousPlayResult:
+class FictitiousPlayResult(Result):
     """Outcome of n-player fictitious play on a threshold mesh.
 
     Attributes
@@ -162,6 +164,11 @@ class FictitiousPlayResult:
     tie_break : str
     seed : int or None
         The integer seed if one was given.
+    seconds : float
+        Wall time.
+
+    The :class:`~guts.engine.result.Result` protocol: ``values = payoffs``, ``strategies =
+    mixtures``, ``certificate`` the NashConv (duality gap (B.4)) ``gap[-1]``.
     """
 
     n_players: int
@@ -178,6 +185,19 @@ class FictitiousPlayResult:
     tol: float
     tie_break: str
     seed: int | None
+
+    seconds: float = float("nan")
+
+    value = property(lambda self: float(self.payoffs[0]), doc="Player 1's payoff φ_1 at the final mixtures.")
+    values = property(lambda self: self.payoffs, doc="φ_j at the final mixtures.")
+    strategies = property(lambda self: tuple(self.mixtures), doc="The final empirical mixtures, one per player.")
+    method = "fictitious_play"
+
+    @property
+    def certificate(self) -> ResultCertificate:
+        """NashConv of the final mixtures: the n-player duality gap (B.4), ``gap[-1]``."""
+        return ResultCertificate("nash_conv", nash_conv=float(self.gap[-1]),
+                                 exploitability=float(self.gap[-1]) / self.n_players)
 
     @property
     def final_gap(self) -> float:
@@ -251,6 +271,7 @@ def fictitious_play(n_players: int = 3, mesh=101, iterations: int = 20_000, pool
     -------
     FictitiousPlayResult
     """
+    t0 = time.perf_counter()
     n = check_int("n_players", n_players, 2)
     g = resolve_grid(mesh)
     M = g.size
@@ -350,5 +371,5 @@ def fictitious_play(n_players: int = 3, mesh=101, iterations: int = 20_000, pool
     return FictitiousPlayResult(
         n_players=n, grid=g, pools=groups, mixtures=x, gap=gap, pool_gap=pool_gap, mean_thresholds=means,
         played=played, payoffs=payoffs, num_iter=iterations, converged=converged, tol=tol,
-        tie_break=tie_break, seed=seed,
+        tie_break=tie_break, seed=seed, seconds=time.perf_counter() - t0,
     )

@@ -35,12 +35,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from guts._names import renamed
 from guts._validate import GutsInputError, check_choice, check_int, check_positive_float, check_thresholds
 from guts.games.guts.strategies import STRUCTURES, coalition_profiles, count_profiles, resolve_grid
 from guts.games.guts.payoffs import _alpha
 from guts.engine.recursive import (METHODS, SOLVERS, Certificate, CertifiedInterval, FixedPointResult,
-                                   solve_both_sides)
-from guts.engine.tolerances import FIXED_POINT_TOL, SUPPORT_TOL
+                                   solve_both_sides, support)
+from guts.engine.tolerances import FIXED_POINT_TOL
 from guts.engine.stage import LazyStage
 
 __all__ = ["TeamStage", "TeamResult", "team_stage", "team_payoff_matrix", "solve_teams"]
@@ -214,6 +215,21 @@ class TeamResult(CertifiedInterval):
     team2_profiles: np.ndarray = field(repr=False)
 
     @property
+    def value(self) -> float:
+        """Team 1's value (the :class:`~guts.engine.result.Result` protocol)."""
+        return self.team1_value
+
+    @property
+    def values(self) -> tuple:
+        """``(team1_value, team2_value)``: what each side forces from its own termination value."""
+        return (self.team1_value, self.team2_value)
+
+    @property
+    def strategies(self) -> tuple:
+        """``(team1_strategy, team2_strategy)``."""
+        return (self.team1_strategy, self.team2_strategy)
+
+    @property
     def has_value(self) -> bool:
         """Both sides meet (``|lower - upper| <= 1e-9``): the game has a value (§1)."""
         return abs(self.lower - self.upper) <= 1e-9
@@ -229,8 +245,9 @@ class TeamResult(CertifiedInterval):
 AUTO_DENSE_LIMIT = 2_000_000  # solver="auto": dense LP up to this many matrix entries, else double oracle
 
 
+@renamed(max_iter="max_iterations")
 def solve_teams(m: int, n: int, mesh=21, structure="full", solver: str = "auto", method: str = "newton",
-                tol: float = FIXED_POINT_TOL, max_iter: int = 10_000, fp_iterations: int = 10_000,
+                tol: float = FIXED_POINT_TOL, max_iterations: int = 10_000, fp_iterations: int = 10_000,
                 random_state=None, certify_result: bool = True) -> TeamResult:
     """Solve the m v. n team recursive Guts game (paper §1.2, §5).
 
@@ -249,7 +266,7 @@ def solve_teams(m: int, n: int, mesh=21, structure="full", solver: str = "auto",
         (exact, and the only practical one for large games).  ``"auto"``: ``"lp"`` up
         to ``AUTO_DENSE_LIMIT`` matrix entries, ``"oracle"`` beyond.
     method : {"newton", "iterate"}
-    tol, max_iter, fp_iterations, random_state
+    tol, max_iterations, fp_iterations, random_state
         As in :func:`guts.engine.recursive.fixed_point`.
     certify_result : bool
         Compute Theorem 1.2 certificates for both teams' strategies.
@@ -275,13 +292,13 @@ def solve_teams(m: int, n: int, mesh=21, structure="full", solver: str = "auto",
     stage = TeamStage(coalition_profiles(m, g, s1), coalition_profiles(n, g, s2))
     # team 1 from -m, team 2 from -n; each capped at what the other team forfeits by leaving
     both = solve_both_sides(stage, -float(m), -float(n), certify_result=certify_result, solver=solver,
-                            method=method, tol=tol, max_iter=max_iter, fp_iterations=fp_iterations,
+                            method=method, tol=tol, max_iterations=max_iterations, fp_iterations=fp_iterations,
                             random_state=random_state)
     t1, t2 = both.row, both.col
     p1, p2 = stage.team1_profiles, stage.team2_profiles
     x, y = t1.row_strategy, t2.row_strategy
-    strat1 = {tuple(float(round(v, 12)) for v in p1[i]): float(x[i]) for i in np.flatnonzero(x > SUPPORT_TOL)}
-    strat2 = {tuple(float(round(v, 12)) for v in p2[j]): float(y[j]) for j in np.flatnonzero(y > SUPPORT_TOL)}
+    strat1 = support(x, lambda i: tuple(float(round(v, 12)) for v in p1[i]))
+    strat2 = support(y, lambda j: tuple(float(round(v, 12)) for v in p2[j]))
     return TeamResult(
         m=m, n=n, mesh=g.size, structure=(s1, s2), solver=solver, method=method,
         team1_value=t1.value, team2_value=t2.value, lower=t1.value, upper=-t2.value,

@@ -21,8 +21,6 @@ from __future__ import annotations
 
 import hashlib
 import io
-import os
-import tempfile
 import time
 import warnings
 from dataclasses import dataclass
@@ -33,8 +31,9 @@ from pathlib import Path
 
 import numpy as np
 
+from guts._atomic import write_bytes_atomic
 from guts.engine.progress import progress_note
-from guts.errors import GutsInputError
+from guts.errors import GutsInputError, SolverError
 
 from . import cards as _cards
 from .cards import CLASS_LABELS, NUM_CLASSES, class_index
@@ -189,7 +188,7 @@ def compute_equity_table(*, threads: int | None = None, progress: bool = False) 
     try:
         boards, weights = _kernel.canonical_boards(_kernel.SUIT_PERMUTATIONS)
         if weights.sum() != comb(52, 5):  # orbit sizes must add up to every board
-            raise RuntimeError("suit orbits do not cover the C(52, 5) boards")
+            raise SolverError("suit orbits do not cover the C(52, 5) boards")
         progress_note(progress, f"{len(boards)} boards up to suit permutation ({time.perf_counter() - t0:.1f} s)")
         cmb, cls = _cards.combos(), _cards.combo_classes()
         nchunks = 4 * numba.get_num_threads()
@@ -201,7 +200,7 @@ def compute_equity_table(*, threads: int | None = None, progress: bool = False) 
     tie = pairs * BOARDS_PER_PAIR - win - win.T
     why = _check_identities(win, tie, pairs)
     if why is not None:  # a kernel bug, not bad input
-        raise RuntimeError(f"computed equity table is inconsistent: {why}")
+        raise SolverError(f"computed equity table is inconsistent: {why}")
     seconds = time.perf_counter() - t0
     progress_note(progress, f"win/tie counts of 169 x 169 class pairs over all boards ({seconds:.1f} s)")
     return EquityTable(win=win, tie=tie, pairs=pairs, seconds=seconds)
@@ -216,16 +215,7 @@ def write_equity_table(table: EquityTable, path=None) -> Path:
     np.savez_compressed(buf, win=table.win, tie=table.tie, pairs=table.pairs,
                         labels=np.array(CLASS_LABELS), format_version=np.array(FORMAT_VERSION))
     for target, data in ((path, buf.getvalue()), (_checksum_path(path), f"{digest}  {path.name}\n".encode())):
-        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-        try:
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(data)
-            os.chmod(tmp, 0o644)
-            os.replace(tmp, target)
-        except BaseException:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
-            raise
+        write_bytes_atomic(target, data)
     return path
 
 

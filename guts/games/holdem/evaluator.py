@@ -21,6 +21,8 @@ from functools import lru_cache
 import numpy as np
 from numba import njit
 
+from guts.errors import GutsInputError
+
 __all__ = ["hand_tables", "evaluate", "evaluate_many"]
 
 CATEGORY_SHIFT = 26
@@ -107,7 +109,7 @@ def evaluate_many(cards) -> np.ndarray:
     """Strengths of many hands: ``cards`` is an int array (N, k), 5 <= k <= 7, distinct per row."""
     arr = np.ascontiguousarray(np.asarray(cards, dtype=np.int64))
     if arr.ndim != 2 or not 5 <= arr.shape[1] <= 7 or arr.min(initial=0) < 0 or arr.max(initial=0) > 51:
-        raise ValueError("cards must be an (N, 5..7) array of card indices 0..51")
+        raise GutsInputError("cards must be an (N, 5..7) array of card indices 0..51")
     return _evaluate_rows(arr, *_build_tables())
 
 

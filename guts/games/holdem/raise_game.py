@@ -63,6 +63,7 @@ import scipy.sparse as sp
 from guts._validate import check_choice, check_int
 from guts.engine import highs
 from guts.engine.progress import progress_note
+from guts.engine.result import Result, ResultCertificate
 from guts.engine.tolerances import CERTIFICATE_TOL, LP_FEAS_TOL
 from guts.errors import ConvergenceWarning, GutsInputError, SolverError
 
@@ -81,7 +82,7 @@ METHODS = ("auto", "lp", "oracle", "engine")
 
 
 @dataclass(frozen=True)
-class RaiseGameResult:
+class RaiseGameResult(Result):
     """Solution of the raise game (optionally with Bob's re-raises).
 
     Attributes
@@ -135,16 +136,14 @@ class RaiseGameResult:
     @property
     def strategies(self) -> list:
         """Both strategies in the engine's format ``{history: (types, actions)}``."""
-        alice = {(): self.alice_strategy}
-        bob = {}
-        for k, r in enumerate(self.raises):
-            call = self.bob_strategy[:, k]
-            rr = self.bob_reraise[:, k, :]
-            bob[(f"r{r}",)] = np.column_stack([np.maximum(1.0 - call - rr.sum(axis=1), 0.0), call, rr])
-            for ll, s in enumerate(self.reraises):
-                pc = self.alice_call_reraise[:, k, ll]
-                alice[(f"r{r}", f"rr{s}")] = np.column_stack([1.0 - pc, pc])
-        return [alice, bob]
+        return engine_strategies(self.raises, self.reraises, self.alice_strategy, self.bob_strategy,
+                                 self.bob_reraise, self.alice_call_reraise)
+
+    @property
+    def certificate(self) -> ResultCertificate:
+        """The exploitability of the returned pair (the :class:`~guts.engine.result.Result` protocol)."""
+        return ResultCertificate("exploitability", exploitability=float(self.exploitability),
+                                 nash_conv=float(self.nash_conv))
 
     def action_frequencies(self, table: EquityTable | None = None) -> np.ndarray:
         """Overall probability of each of Alice's first actions (weighted by the deal)."""
@@ -156,6 +155,24 @@ class RaiseGameResult:
 #: ``--reraise 1000000000`` ran for minutes without output before any check (issue 20); the
 #: hold'em note's game is R = 40, the re-raise study's largest size 160.
 MAX_RAISE = 1000
+
+
+def engine_strategies(raises, reraises, alice_strategy, bob_strategy, bob_reraise, alice_call_reraise) -> list:
+    """Both players' strategies in the engine's format ``{history: (types, actions)}``.
+
+    ``alice_strategy`` (169, 2 + m), ``bob_strategy`` (169, m), ``bob_reraise`` and
+    ``alice_call_reraise`` (169, m, q), as in :class:`RaiseGameResult`.
+    """
+    alice = {(): alice_strategy}
+    bob = {}
+    for k, r in enumerate(raises):
+        call = bob_strategy[:, k]
+        rr = bob_reraise[:, k, :]
+        bob[(f"r{r}",)] = np.column_stack([np.maximum(1.0 - call - rr.sum(axis=1), 0.0), call, rr])
+        for ll, s in enumerate(reraises):
+            pc = alice_call_reraise[:, k, ll]
+            alice[(f"r{r}", f"rr{s}")] = np.column_stack([1.0 - pc, pc])
+    return [alice, bob]
 
 
 def resolve_raises(max_raise=None, raises=None, *, name="raise sizes") -> tuple:
@@ -617,11 +634,9 @@ def solve_raise_game(max_raise=40, *, raises=None, reraises=(), method="auto", t
 
         from .tree import raise_game_tree
 
-        tmp = RaiseGameResult(value=u, values=np.array([u, -u]), exploitability=np.nan, nash_conv=np.nan,
-                              converged=False, num_iter=0, seconds=0.0, method=method, certified_by="",
-                              lp_value=lp_value, **result_kw)
         game = game or raise_game_tree(rs, rrs, table)
-        strategies = tmp.strategies
+        strategies = engine_strategies(rs, rrs, result_kw["alice_strategy"], result_kw["bob_strategy"],
+                                       result_kw["bob_reraise"], result_kw["alice_call_reraise"])
         nc_ = nash_conv(game, strategies)
         u = float(expected_values(game, strategies)[0])
         certified_by = "engine"

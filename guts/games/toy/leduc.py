@@ -32,7 +32,7 @@ import numpy as np
 
 from ...engine.extensive import Chance, Deals, Decision, PublicTreeGame, Terminal
 from ..._validate import check_int
-from ...errors import GutsInputError
+from ...errors import GutsInputError, SolverError
 
 __all__ = ["leduc_poker", "LEDUC_CARDS"]
 
@@ -104,7 +104,7 @@ def leduc_poker(players: int = 2, *, ranks: int | None = None, suits: int = 2,
             q = (player + i) % n
             if not folded[q]:
                 return q
-        raise AssertionError("no player left")
+        raise SolverError("no player left")  # unreachable: a fold ends the hand before
 
     def betting(rnd, board, contrib, folded, nraises, calls, player):
         stakes = max(contrib)

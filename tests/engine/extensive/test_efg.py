@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from guts.engine.extensive import (
-    ExplicitChance, ExplicitDecision, ExplicitGame, ExplicitTerminal, efg_text, expected_values,
+    ExplicitDecision, ExplicitTerminal, efg_text, expected_values,
     from_openspiel, nash_conv, read_efg, solve_lp, write_efg,
 )
 from guts.errors import GutsInputError
@@ -124,7 +124,7 @@ def test_openspiel_efg_files_parse_and_agree():
 
 
 def test_public_tree_written_as_efg_keeps_value(tmp_path):
-    from guts.engine.extensive import Chance, Deals, Decision, PublicTreeGame, Terminal
+    from guts.engine.extensive import Deals, Decision, PublicTreeGame, Terminal
     # a 3-card one-bet game: ante 1, player 1 bets 1 or checks, player 2 calls or folds
     share = np.array([[0, 0, 0, 1, 1, 1], [1, 1, 1, 0, 0, 0]], float)[:, [0, 1, 2, 3, 4, 5]]
     hands = [(0, 1), (0, 2), (1, 2), (1, 0), (2, 0), (2, 1)]

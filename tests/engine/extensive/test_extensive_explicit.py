@@ -55,7 +55,7 @@ def test_explicit_kuhn_lp_value_and_agreement_with_public_tree():
     s_exp = tuple({f"{t}{''.join(h)}": s[p][h][t:t + 1] for h in s[p] for t in range(3)}
                   for p in range(2))
     assert abs(nash_conv(e, s_exp) - nash_conv(pub, s)) < 1e-14
-    c = cfr_plus(e, iterations=300)
+    c = cfr_plus(e, max_iterations=300)
     assert c.exploitability < 1e-3
 
 

@@ -41,8 +41,8 @@ def test_parallel_and_dense_kernels_equal_numpy_reference(monkeypatch, players):
 def test_one_and_two_threads_bit_identical(monkeypatch, players, variant):
     monkeypatch.setattr(K, "PARALLEL_MIN_WORK", 0)      # exercise the parallel kernels on Leduc
     game = leduc_poker(players)
-    r1 = cfr_plus(game, iterations=12, variant=variant, report_every=4, threads=1)
-    r2 = cfr_plus(game, iterations=12, variant=variant, report_every=4, threads=2)
+    r1 = cfr_plus(game, max_iterations=12, variant=variant, report_every=4, threads=1)
+    r2 = cfr_plus(game, max_iterations=12, variant=variant, report_every=4, threads=2)
     for s1, s2 in zip(r1.strategies, r2.strategies):
         for h in s1:
             assert np.array_equal(s1[h], s2[h])
@@ -52,19 +52,19 @@ def test_one_and_two_threads_bit_identical(monkeypatch, players, variant):
 
 def test_threads_validated():
     with pytest.raises(GutsInputError, match="threads"):
-        cfr_plus(kuhn_poker(), iterations=2, threads=0)
+        cfr_plus(kuhn_poker(), max_iterations=2, threads=0)
     with pytest.raises(GutsInputError, match="threads"):
-        nash_conv(kuhn_poker(), cfr_plus(kuhn_poker(), iterations=2).strategies, threads=max_threads() + 1)
+        nash_conv(kuhn_poker(), cfr_plus(kuhn_poker(), max_iterations=2).strategies, threads=max_threads() + 1)
 
 
 def test_pcfr_plus_adaptive_reaches_certified_target_on_kuhn():
     # Kuhn poker's value is -1/18 (Kuhn 1950); the certificate is the NashConv of the average
     game = kuhn_poker()
-    r = cfr_plus(game, variant="pcfr+", target_exploitability=1e-4, check="adaptive", report_every=5)
+    r = cfr_plus(game, variant="pcfr+", target=1e-4, check="adaptive", report_every=5)
     assert r.converged and r.exploitability <= 1e-4
     assert abs(nash_conv(game, r.strategies) - r.nash_conv) <= 1e-12
     assert abs(r.value + 1.0 / 18.0) <= r.nash_conv + 1e-12
-    fixed = cfr_plus(game, target_exploitability=1e-4, report_every=5)
+    fixed = cfr_plus(game, target=1e-4, report_every=5)
     # fewer best-response passes than the fixed schedule needs
     assert len(r.history) < len(fixed.history)
 

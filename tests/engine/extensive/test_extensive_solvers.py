@@ -17,7 +17,7 @@ KUHN_VALUE = -1.0 / 18.0
 @pytest.mark.parametrize("variant", ["cfr+", "dcfr"])
 def test_cfr_converges_on_kuhn(variant):
     g = kuhn_poker(2)
-    r = cfr_plus(g, iterations=2000, variant=variant, report_every=100)
+    r = cfr_plus(g, max_iterations=2000, variant=variant, report_every=100)
     expl = [e for _, e, _ in r.history]
     # CFR+ on Kuhn is not monotone (OpenSpiel's CFRPlusSolver shows the same trace)
     assert expl[-1] < 1e-4 and expl[-1] < expl[0] / 10 and max(expl[10:]) < max(expl[:10])
@@ -29,10 +29,10 @@ def test_cfr_converges_on_kuhn(variant):
 
 def test_cfr_target_and_warning():
     g = kuhn_poker(2)
-    r = cfr_plus(g, target_exploitability=1e-2, report_every=5)
+    r = cfr_plus(g, target=1e-2, report_every=5)
     assert r.converged and r.exploitability <= 1e-2 and r.num_iter % 5 == 0
     with pytest.warns(ConvergenceWarning):
-        r = cfr_plus(g, iterations=3, target_exploitability=1e-9)
+        r = cfr_plus(g, max_iterations=3, target=1e-9)
     assert not r.converged
     with pytest.raises(GutsInputError, match="variant"):
         cfr_plus(g, variant="cfr")
@@ -40,7 +40,7 @@ def test_cfr_target_and_warning():
 
 def test_cfr_three_player_nash_conv_falls():
     g = kuhn_poker(3)
-    nc = [cfr_plus(g, iterations=k).nash_conv for k in (10, 100, 1000)]
+    nc = [cfr_plus(g, max_iterations=k).nash_conv for k in (10, 100, 1000)]
     assert nc[0] > nc[1] > nc[2] and nc[2] < 1e-3
 
 
@@ -51,14 +51,14 @@ def test_fictitious_play_first_iterations_by_hand():
     # t=2 (P0 bluffs L half the time, P1 calls): P0 1/2 vs 1/4, P1 0.
     g = half_street()
     with pytest.warns(ConvergenceWarning):
-        r = fictitious_play(g, epsilon=1e-6, max_iterations=2)
+        r = fictitious_play(g, target=1e-6, max_iterations=2)
     np.testing.assert_allclose(r.regrets, [[0.25, 0.25], [0.5, 0.0], [0.25, 0.0]], atol=1e-15)
     np.testing.assert_allclose(r.strategies[0][()], [[0.5, 0.5], [0.0, 1.0]])
     np.testing.assert_allclose(r.strategies[1][("b",)], [[0.0, 1.0]])
 
 
 def test_fictitious_play_converges_to_half_street_value():
-    r = fictitious_play(half_street(), epsilon=5e-3, max_iterations=20000)
+    r = fictitious_play(half_street(), target=5e-3, max_iterations=20000)
     assert r.converged and np.all(r.regrets[-1] < 5e-3) and np.any(r.regrets[-2] >= 5e-3)
     # |value - 1/3| <= max regret (the BR values bracket the game value)
     assert abs(r.value - 1 / 3) < 5e-3
@@ -81,14 +81,14 @@ def test_behavioural_averaging_by_hand():
     the 1/t realisation average gives s^1 = r^0, regret 0.) With epsilon 1/2 the program's
     test fails at s^0 (3/4) and holds at s^1 (7/16): it counts 2 iterations, returns s^2."""
     g = _two_decisions()
-    r = fictitious_play(g, epsilon=0.5, averaging="behavioural")
+    r = fictitious_play(g, target=0.5, averaging="behavioural")
     assert r.num_iter == 2 and r.converged and r.method == "fictitious_play_behavioural"
     np.testing.assert_allclose(r.regrets[:, 0], [3 / 4, 7 / 16, 11 / 36], atol=1e-15)
     np.testing.assert_allclose(r.regrets[:, 1], 0.0, atol=1e-15)
     np.testing.assert_allclose(r.strategies[0][()], [[1 / 6, 5 / 6]])
     np.testing.assert_allclose(r.strategies[0][("R",)], [[5 / 6, 1 / 6]])
     assert abs(r.value - 25 / 36) < 1e-15 and abs(r.nash_conv - 11 / 36) < 1e-15
-    c = fictitious_play(g, epsilon=0.5)                       # realisation average, weight 1/t
+    c = fictitious_play(g, target=0.5)                       # realisation average, weight 1/t
     assert c.num_iter == 1 and c.converged and c.nash_conv < 1e-15
 
 
@@ -98,8 +98,8 @@ def test_fictitious_play_action_priority_breaks_ties():
     g = PublicTreeGame(Decision(0, {"a": Terminal([1.0, -1.0]), "b": Terminal([1.0, -1.0])}),
                        Deals([1.0], [[0], [0]]), 2)
     for averaging in ("realisation", "behavioural"):
-        d = fictitious_play(g, epsilon=0.1, max_iterations=1, averaging=averaging)
-        p = fictitious_play(g, epsilon=0.1, max_iterations=1, averaging=averaging,
+        d = fictitious_play(g, target=0.1, max_iterations=1, averaging=averaging)
+        p = fictitious_play(g, target=0.1, max_iterations=1, averaging=averaging,
                             action_priority=lambda lab: lab != "b")
         assert d.strategies[0][()][0, 0] > d.strategies[0][()][0, 1]
         assert p.strategies[0][()][0, 1] > p.strategies[0][()][0, 0]
@@ -126,7 +126,7 @@ def test_general_sum_nash_conv_by_hand():
     # P0 gains 5 - 3 by defecting, P1 gains 5 - 3 by defecting after c
     assert abs(nash_conv(g, coop) - 4.0) < 1e-15
     # every equilibrium: P0 defects, P1 defects after d: values (1, 1)
-    r = cfr_plus(g, iterations=200)
+    r = cfr_plus(g, max_iterations=200)
     np.testing.assert_allclose(r.values, [1.0, 1.0], atol=1e-2)
     assert r.nash_conv < 1e-2
 
@@ -135,10 +135,10 @@ def test_general_sum_nash_conv_by_hand():
 def test_pooled_payoffs_make_the_team_cooperate(rule, value):
     g = pool(_sequential_prisoners_dilemma(), (0, 1), rule=rule)
     # pooled: (c,c) is worth 6 to the team, the best outcome; both play it
-    r = cfr_plus(g, iterations=200)
+    r = cfr_plus(g, max_iterations=200)
     np.testing.assert_allclose(r.values, [value, value], atol=1e-2)
     assert not g.zero_sum  # the PD is general-sum, pooled or not
-    f = fictitious_play(g, epsilon=1e-3, max_iterations=1000)
+    f = fictitious_play(g, target=1e-3, max_iterations=1000)
     np.testing.assert_allclose(f.values, [value, value], atol=1e-2)
 
 
@@ -156,11 +156,11 @@ def test_shared_information_by_hand():
     g = _guessing_game()
     assert g.zero_sum
     # without the bit the guess is a coin flip: every strategy is worth 0 to the team
-    r = cfr_plus(pool(g, (1, 2)), iterations=50)
+    r = cfr_plus(pool(g, (1, 2)), max_iterations=50)
     np.testing.assert_allclose(r.values, [0.0, 0.0, 0.0], atol=1e-12)
     shared = pool(g, (1, 2), share_information=True)
     assert shared.num_types[2] == 2 and shared.deals.type_labels[2] == ("0|0", "1|0")
-    r = cfr_plus(shared, iterations=50)
+    r = cfr_plus(shared, max_iterations=50)
     # seeing the bit, seat 2 always guesses right: +1 each for the team, -2 for seat 0
     np.testing.assert_allclose(r.values, [-2.0, 1.0, 1.0], atol=5e-3)
     np.testing.assert_allclose(r.strategies[2][()], [[1.0, 0.0], [0.0, 1.0]], atol=5e-3)

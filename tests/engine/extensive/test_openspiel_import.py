@@ -84,7 +84,7 @@ def test_closed_form_values():
 @pytest.mark.parametrize("name", ["kuhn_poker(players=3)", "tiny_hanabi"])
 def test_cfr_policies_of_n_player_and_cooperative_games(imported, name):
     osg, g = imported(name, "public")
-    r = cfr_plus(g, iterations=200, report_every=50)
+    r = cfr_plus(g, max_iterations=200, report_every=50)
     assert r.nash_conv == pytest.approx(os_expl.nash_conv(osg, to_openspiel_policy(g, r.strategies)),
                                         abs=OPENSPIEL_TOL)
     assert r.history[-1][1] < r.history[0][1]

@@ -23,7 +23,7 @@ def test_divpoint_patent_order_interval_ends_where_two_points_meet():
     rules, lay = patent_rules("c"), patent_layout("c")
     for inside, outside, pair in ((lo, lo * 0.99, ("C2RR", "KR1")), (hi, hi * 1.01, ("kr1", "b2"))):
         r_in = solve_layout(rules, lay, inside, warn=False)
-        assert r_in.converged and r_in.certificate <= CERTIFICATE_TOL
+        assert r_in.converged and r_in.max_gain <= CERTIFICATE_TOL
         assert abs(r_in.points[pair[0]] - r_in.points[pair[1]]) < 1e-3  # the two points (nearly) meet
         r_out = solve_layout(rules, lay, round(outside, 6), warn=False)
         assert not r_out.converged and pair in r_out.order_violations
@@ -32,7 +32,7 @@ def test_divpoint_patent_order_interval_ends_where_two_points_meet():
 def test_divpoint_game_c_is_certified_outside_the_printed_orders_interval():
     pot = 60
     r = solve_patent_game("c", pot)
-    assert r.converged and r.certificate <= CERTIFICATE_TOL
+    assert r.converged and r.max_gain <= CERTIFICATE_TOL
     assert r.extra["order"] == "inferred" and "kr1 > b2" in r.extra["patent_failure"]
     lo, hi = r.extra["patent_order_interval"]
     assert not (lo <= pot <= hi)

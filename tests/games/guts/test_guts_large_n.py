@@ -149,7 +149,7 @@ def test_table1_value_at_mesh_101():
 
 def test_two_player_game_is_fair():
     # Proposition 3.3: with n = 2 the symmetric equilibrium p* = 1/2 gives value 0
-    v = solve_large_n(1, points=30, target_width=1e-9)
+    v = solve_large_n(1, mesh=30, target_width=1e-9)
     assert v.converged and v.lower <= 1e-12 and v.upper >= -1e-12
     assert abs(v.value) < 1e-9 and v.width < 1e-9
     assert max(v.player1_strategy, key=v.player1_strategy.get) == pytest.approx(0.5, abs=1e-4)
@@ -159,7 +159,7 @@ def test_two_player_game_is_fair():
 def two():
     # N = 2: the coalition's profiles (a, b) and (b, a) coincide and its bloc component lies
     # exactly on the diagonal a = b, in a narrow valley of the best-response landscape
-    return solve_large_n(2, points=40, target_width=1e-8)
+    return solve_large_n(2, mesh=40, target_width=1e-8)
 
 
 def test_refinement_converges_and_brackets(two):
@@ -183,7 +183,7 @@ def test_bracket_survives_an_independent_search(two):
     """Both certificates against best responses found independently: fine uniform grids, the
     diagonal a = b, and the general closed form of guts.games.guts.payoffs.  Against one opponent pure
     strategy a repeated mixed strategy forces a/(1 - b) (Theorem 1.2; a = x A, b = x B < 1)."""
-    N, r = 2, two.mesh_result
+    r = two.mesh_result  # N = 2
     # player 1's thresholds against the coalition's strategy (coalition pays -α)
     prof = np.array(list(r.coalition_strategy))
     w = np.array(list(r.coalition_strategy.values()))

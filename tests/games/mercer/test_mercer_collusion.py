@@ -62,7 +62,7 @@ def test_smh_strong_collusion_every_method_agrees_with_the_team_lp(method, team)
     -0.053 with NashConv 0.007 where the team's max-min value holds him to -0.136."""
     exact = smh_team_lp(team)
     assert exact.converged and exact.nash_conv < 1e-9
-    r = exact if method == "lp" else solve("smh", 3, method, epsilon=0.01, collusion="strong", team=team)
+    r = exact if method == "lp" else solve("smh", 3, method, target=0.01, collusion="strong", team=team)
     v = victim_of(team)
     assert abs(r.values[v] - exact.values[v]) <= r.nash_conv + TOL
     check_team_game(r, team)
@@ -73,7 +73,7 @@ def test_smh_strong_collusion_every_method_agrees_with_the_team_lp(method, team)
 def test_mmh_strong_collusion_every_method_brackets_the_team_maxmin(method, team):
     """3P-MMH, every seating: the returned bracket holds the team's max-min value (the old
     cfr+ path gave the victim -0.011 at seats (0, 2), NashConv 0.01, against -0.304)."""
-    r = solve("mmh", 3, method, epsilon=MMH_EPSILON[method], collusion="strong", team=team)
+    r = solve("mmh", 3, method, target=MMH_EPSILON[method], collusion="strong", team=team)
     check_team_game(r, team)
     v = victim_of(team)
     ref = MMH_VICTIM_AT_TEAM_MAXMIN[team]
@@ -87,7 +87,7 @@ def test_strong_separate_is_a_three_player_equilibrium_not_the_team_value():
     equilibrium; at seats (0, 2) of 3P-SMH this one leaves the team far less than V_team."""
     team = (0, 2)
     exact = smh_team_lp(team)
-    r = solve("smh", 3, "cfr+", epsilon=0.01, collusion="strong-separate", team=team)
+    r = solve("smh", 3, "cfr+", target=0.01, collusion="strong-separate", team=team)
     assert r.collusion == "strong-separate" and r.stats.players == 3 and len(r.gains) == 3
     assert math.isnan(r.certified_lower) and math.isnan(r.certified_upper)
     assert "not the team" in r.note.lower()
@@ -97,7 +97,7 @@ def test_strong_separate_is_a_three_player_equilibrium_not_the_team_value():
 
 
 def test_weak_collusion_note_says_what_nash_conv_bounds():
-    r = solve("smh", 3, "cfr+", epsilon=0.01, collusion="weak", team=(1, 2))
+    r = solve("smh", 3, "cfr+", target=0.01, collusion="weak", team=(1, 2))
     assert r.stats.players == 3 and math.isnan(r.certified_lower)
     assert "one player" in r.note and "together" in r.note
     assert r.team_value == pytest.approx(r.values[1] + r.values[2])

@@ -27,7 +27,7 @@ def _program_fp(variant, players, collusion, team, epsilon):
     """The program's game: three separate players for strong collusion, as it plays them."""
     coll = Collusion(team, collusion) if collusion else None
     game = build_game(variant_rules(variant, players), coll).game
-    return fictitious_play(game, epsilon=epsilon, averaging="behavioural",
+    return fictitious_play(game, target=epsilon, averaging="behavioural",
                            action_priority=program_action_priority, max_iterations=10_000)
 
 
@@ -50,11 +50,11 @@ def test_program_rule_reproduces_the_published_runs(key):
 def test_solve_fp_is_the_programs_rule_and_fp_realisation_is_not():
     """2P-SMH to 0.001: the program stops at 704 iterations (smh2p.out); classical fictitious
     play (mixed-strategy average) at 148. Both certify their own profile."""
-    fp = solve("smh", 2, "fp", epsilon=0.001)
+    fp = solve("smh", 2, "fp", target=0.001)
     assert fp.num_iter == 704 and fp.converged and fp.max_regret < 0.001
     np.testing.assert_allclose(fp.regrets[:2].max(axis=1), [0.75, 0.31291279669762634], rtol=1e-12)
     np.testing.assert_allclose(fp.values, PROGRAM_VALUES[("smh", 2, None, None)][0], atol=1e-12)
-    cl = solve("smh", 2, "fp-realisation", epsilon=0.001)
+    cl = solve("smh", 2, "fp-realisation", target=0.001)
     assert cl.num_iter == 148 and cl.converged and cl.max_regret < 0.001
     # the two rules part at the second iteration: the realisation average drops the
     # uniform start (s^1 = r^0), the program's keeps it (s^1 = (s^0 + r^0) / 2)
@@ -68,8 +68,8 @@ def test_program_tie_break_matters():
     game = build_game(variant_rules("smh", 2)).game
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
-        fold_first = fictitious_play(game, epsilon=1e-9, averaging="behavioural", max_iterations=2)
-        program = fictitious_play(game, epsilon=1e-9, averaging="behavioural", max_iterations=2,
+        fold_first = fictitious_play(game, target=1e-9, averaging="behavioural", max_iterations=2)
+        program = fictitious_play(game, target=1e-9, averaging="behavioural", max_iterations=2,
                                   action_priority=program_action_priority)
     assert abs(program.regrets[1].max() - 0.31291279669762634) < 1e-12
     assert abs(fold_first.regrets[1].max() - 0.31291279669762634) > 0.01
@@ -78,7 +78,7 @@ def test_program_tie_break_matters():
 def test_program_rule_returns_the_programs_strategy_2p_smh():
     """Every information set of the returned 2P-SMH profile against the program's smh2p.nash
     (three decimals): e.g. the first player bets 25 with 0.750 and 34 with 0.693."""
-    r = solve("smh", 2, "fp", epsilon=0.001)
+    r = solve("smh", 2, "fp", target=0.001)
     g = r.built.game
     for seat, key, history in ((0, "first", ()), (1, "second", ("b4",))):
         labels = g.deals.type_labels[seat]
@@ -93,7 +93,7 @@ def test_program_rule_reproduces_tables_2_and_3():
     fictitious play at max regret 0.01: every figure to its printed decimal."""
     from guts.games.poker.mercer.tables import table_frame
 
-    r = solve("mmh", 2, "fp", epsilon=0.01)
+    r = solve("mmh", 2, "fp", target=0.01)
     assert r.num_iter == PROGRAM_FP[("mmh", 2, None, None, 0.01)][0]
     for name in ("table2", "table3"):
         df = table_frame(name, r.built, r.strategies)

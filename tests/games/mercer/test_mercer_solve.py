@@ -5,9 +5,8 @@ import warnings
 import numpy as np
 import pytest
 
-from guts.engine.extensive import pool
 from guts.errors import ConvergenceWarning, GutsInputError
-from guts.games.poker.mercer import Collusion, Deck, build_game, smh_rules, mmh_rules
+from guts.games.poker.mercer import Deck
 from guts.games.poker.mercer.paper import PAPER_3P_SMH_BET, PAPER_VALUES, PROGRAM_VALUES
 from guts.games.poker.mercer.solve import solve
 
@@ -88,8 +87,8 @@ def test_three_player_smh_printed_values_are_consistent_with_a_bet_of_8():
     a comparison, not a certificate)."""
     with warnings.catch_warnings():
         warnings.simplefilter("error", ConvergenceWarning)
-        stated = solve("smh", 3, "cfr+", epsilon=1e-3)
-        eight = solve("smh", 3, "cfr+", epsilon=1e-3, bets=(PAPER_3P_SMH_BET,))
+        stated = solve("smh", 3, "cfr+", target=1e-3)
+        eight = solve("smh", 3, "cfr+", target=1e-3, bets=(PAPER_3P_SMH_BET,))
     (prog, eps) = PROGRAM_VALUES[("smh", 3, None, None)]
     assert np.max(np.abs(stated.values - prog)) <= eps
     assert abs(stated.values[0] - PAPER_VALUES[("smh", 3)][0]) > 0.15
@@ -99,14 +98,14 @@ def test_three_player_smh_printed_values_are_consistent_with_a_bet_of_8():
 def test_fictitious_play_within_its_certificate_of_the_lp_value():
     """Two-player zero-sum: V - u_0 <= gain_0 and u_0 - V <= gain_1 for any profile."""
     exact = solve("smh", 2, "lp").values[0]
-    r = solve("smh", 2, "fp", epsilon=0.01)
+    r = solve("smh", 2, "fp", target=0.01)
     assert r.converged and r.max_regret < 0.01
     assert exact - r.values[0] <= r.gains[0] + 1e-12
     assert r.values[0] - exact <= r.gains[1] + 1e-12
 
 
 def test_cfr_plus_three_players_meets_the_target():
-    r = solve("smh", 3, "cfr+", epsilon=0.01)
+    r = solve("smh", 3, "cfr+", target=0.01)
     assert r.converged and r.nash_conv <= 0.01
     assert r.max_regret <= r.nash_conv + 1e-15 and r.exploitability == pytest.approx(r.nash_conv / 3)
     assert abs(r.values.sum()) < 1e-9
@@ -114,7 +113,7 @@ def test_cfr_plus_three_players_meets_the_target():
 
 def test_iteration_cap_warns():
     with pytest.warns(ConvergenceWarning):
-        r = solve("mmh", 2, "cfr+", epsilon=1e-6, max_iterations=3)
+        r = solve("mmh", 2, "cfr+", target=1e-6, max_iterations=3)
     assert not r.converged
 
 
@@ -123,8 +122,8 @@ def test_iteration_cap_warns():
     (dict(variant=3), "variant"),
     (dict(players=4), "players"),
     (dict(method="simplex"), "method"),
-    (dict(method="cfr+", epsilon=0.0), "epsilon"),
-    (dict(method="fp", epsilon=-1), "epsilon"),
+    (dict(method="cfr+", target=0.0), "target"),
+    (dict(method="fp", target=-1), "target"),
     (dict(players=3, method="cfr+", collusion="weak", team=(1, 1)), "team"),
     (dict(players=3, method="cfr+", collusion="weak", team=(0, 3)), "team"),
     (dict(players=3, method="cfr+", collusion="weak", team=(0, 1, 2)), "team"),

@@ -2,7 +2,6 @@
 closed-form deal probabilities."""
 import math
 
-import numpy as np
 import pytest
 
 from guts.engine.extensive import best_response

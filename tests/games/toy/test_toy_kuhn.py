@@ -79,7 +79,7 @@ def test_cfr_plus_matches_openspiel_iteration_for_iteration():
         solver.evaluate_and_update_policy()
         if i % 50 == 0:
             theirs.append(pyspiel.exploitability(osg, solver.average_policy()))
-    r = cfr_plus(kuhn_poker(2), iterations=300, report_every=50)
+    r = cfr_plus(kuhn_poker(2), max_iterations=300, report_every=50)
     np.testing.assert_allclose([e for _, e, _ in r.history], theirs, rtol=0, atol=OPENSPIEL_TOL)
 
 
@@ -92,7 +92,7 @@ def test_three_player_cfr_nash_conv_equals_openspiel():
     osg = pyspiel.load_game("kuhn_poker", {"players": 3})
     previous = np.inf
     for iters in (10, 100, 1000):
-        r = cfr_plus(g, iterations=iters, report_every=iters)
+        r = cfr_plus(g, max_iterations=iters, report_every=iters)
         theirs = os_expl.nash_conv(osg, to_openspiel_policy(g, r.strategies, osg))
         assert abs(r.nash_conv - theirs) <= OPENSPIEL_TOL
         assert r.nash_conv < previous

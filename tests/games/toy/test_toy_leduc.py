@@ -106,7 +106,7 @@ def test_cfr_plus_follows_openspiel_cfr_plus(game, os_game):
         solver.evaluate_and_update_policy()
         if i % 10 == 0:
             theirs.append(pyspiel.exploitability(os_game, solver.average_policy()))
-    r = cfr_plus(game, iterations=30, report_every=10)
+    r = cfr_plus(game, max_iterations=30, report_every=10)
     np.testing.assert_allclose([e for _, e, _ in r.history], theirs, rtol=0, atol=OPENSPIEL_TOL)
 
 
@@ -125,6 +125,6 @@ def test_three_player_leduc_nash_conv_equals_openspiel():
 
     g = leduc_poker(3)
     osg = pyspiel.load_game("leduc_poker", {"players": 3})
-    r = cfr_plus(g, iterations=50)
+    r = cfr_plus(g, max_iterations=50)
     pol = to_openspiel_policy(g, r.strategies, osg, link=leduc_link(g, osg))
     assert abs(os_expl.nash_conv(osg, pol) - r.nash_conv) <= OPENSPIEL_TOL

@@ -17,7 +17,6 @@ from guts.engine.tolerances import SUPPORT_TOL
 from guts.errors import ConvergenceWarning
 from guts.games.guts.pseudo_bloc import pseudo_bloc
 from guts.games.guts.stage import GutsStage
-from guts.games.guts.strategies import mesh
 from guts.games.guts.continuum.best_response import coalition_best_response, player1_best_response
 
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy.optimize import minimize
 
+from guts._names import renamed
 from guts._validate import check_int, check_positive_float, check_thresholds
 from guts.engine.recursive import CertifiedInterval, certificate_problem, fixed_point
 from guts.engine.tolerances import SUPPORT_TOL
@@ -101,12 +102,33 @@ class ContinuumResult(CertifiedInterval):
     certificate_upper: ContinuumCertificate = field(repr=False)
 
 
+    @property
+    def value(self) -> float:
+        """Player 1's value (the :class:`~guts.engine.result.Result` protocol)."""
+        return self.player1_value
+
+    @property
+    def values(self) -> tuple:
+        """``(player1_value, coalition_value)``: what each side forces from its own termination value."""
+        return (self.player1_value, self.coalition_value)
+
+    @property
+    def strategies(self) -> tuple:
+        """``(player1_strategy, coalition_strategy)``."""
+        return (self.player1_strategy, self.coalition_strategy)
+
+    @property
+    def method(self) -> str:
+        """Continuum double oracle with Newton polishing (the :class:`~guts.engine.result.Result` protocol)."""
+        return "continuum-oracle"
+
     def components(self):
         """Coalition support ``[((a, b), probability), ...]``, heaviest first."""
         return sorted(self.coalition_strategy.items(), key=lambda kv: -kv[1])
 
 
-def solve_continuum(size: int, tol: float = 1e-10, init_mesh: int = 21, max_rounds: int = 200,
+@renamed(max_rounds="max_iterations")
+def solve_continuum(size: int, tol: float = 1e-10, init_mesh: int = 21, max_iterations: int = 200,
                     certify_result: bool = True) -> ContinuumResult:
     """Value and optimal strategies of the 1 v. N pseudo-bloc recursive game on [0, 1].
 
@@ -120,7 +142,7 @@ def solve_continuum(size: int, tol: float = 1e-10, init_mesh: int = 21, max_roun
         about 1e-11 rounding dominates.
     init_mesh : int
         Mesh of the starting solution (its supports seed the generated sets).
-    max_rounds : int
+    max_iterations : int
         Double-oracle rounds allowed; exceeding them warns (ConvergenceWarning).
     certify_result : bool
         Apply Theorem 1.2 in the continuum to both strategies (about a second).
@@ -140,7 +162,7 @@ def solve_continuum(size: int, tol: float = 1e-10, init_mesh: int = 21, max_roun
     size = check_int("size", size, 1)
     tol = check_positive_float("tol", tol, maximum=MAX_GAP_TOL)
     init_mesh = check_int("init_mesh", init_mesh, 2)
-    max_rounds = check_int("max_rounds", max_rounds, 1)
+    max_rounds = check_int("max_iterations", max_iterations, 1)
     fp = dict(solver="lp", method="newton", tol=1e-13, check_above=False)
 
     def solve(stage):

@@ -10,16 +10,17 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from guts._names import renamed
 from guts._validate import check_int, check_positive_float
+from guts.engine.result import Result, ResultCertificate, interval
 from guts.errors import ConvergenceWarning
-from guts.games.guts.strategies import mesh
 from guts.games.guts.large_n.bracket import ValueBracket, bracket_value
 from guts.games.guts.large_n.mesh import threshold_mesh
 from guts.games.guts.large_n.solve import LargeNResult, solve_pseudo_bloc
 
 
 @dataclass(frozen=True)
-class LargeNValue:
+class LargeNValue(Result):
     """The 1 v. N pseudo-bloc value with thresholds in [0, 1], by adaptive mesh refinement.
 
     Attributes
@@ -50,6 +51,11 @@ class LargeNValue:
         ~1e-13 at every N, :mod:`guts.games.guts.continuum.rounding`).
     rigorous : bool
         Both certificates hold with a converged branch and bound.
+
+    The :class:`~guts.engine.result.Result` protocol: here ``value`` is the *coalition's*
+    (the curve V(N) of the paper's Figure 3) and the ``certificate`` is the interval
+    ``[lower, upper]`` that brackets it; ``values = (player 1's, coalition's)`` of the final
+    mesh; ``num_iter = rounds``.
     """
 
     size: int
@@ -68,6 +74,17 @@ class LargeNValue:
     mesh_result: LargeNResult = field(repr=False)
     bracket: ValueBracket = field(repr=False)
 
+    values = property(lambda self: (self.mesh_result.player1_value, self.value),
+                      doc="``(player 1's, coalition's)`` value of the final mesh.")
+    strategies = property(lambda self: (self.player1_strategy, self.coalition_strategy))
+    num_iter = property(lambda self: self.rounds)
+    method = "refined-mesh"
+
+    @property
+    def certificate(self) -> ResultCertificate:
+        """The rigorous bracket ``[lower, upper]`` of the coalition's value."""
+        return interval(self.lower, self.upper)
+
     @property
     def width(self) -> float:
         """``upper - lower``."""
@@ -84,11 +101,12 @@ def _local_points(thresholds, delta: float, count: int) -> np.ndarray:
     return pts[(pts >= 0.0) & (pts <= 1.0)]
 
 
-def solve_large_n(size: int, points: int = 100, max_rounds: int = 10, target_width: float = 1e-9,
+@renamed(points="mesh", max_rounds="max_iterations")
+def solve_large_n(size: int, mesh: int = 100, max_iterations: int = 10, target_width: float = 1e-9,
                   s_min: float = 0.02, local: int = 4, warn: bool = True) -> LargeNValue:
     """Value of the 1 v. N pseudo-bloc game with continuous thresholds (paper §5, large N).
 
-    Round 0 solves on :func:`threshold_mesh` ``(size, points)``.  Each round then
+    Round 0 solves on :func:`threshold_mesh` ``(size, mesh)``.  Each round then
     brackets the continuous game's value (:func:`bracket_value`) and refines the
     mesh where the strategies live: it adds both continuous best responses and
     ``2 local + 1`` points with log-spaced gaps ``1 - p`` around every support
@@ -101,10 +119,10 @@ def solve_large_n(size: int, points: int = 100, max_rounds: int = 10, target_wid
     ----------
     size : int
         Coalition size N >= 1.
-    points : int
-        Points of the initial scaled mesh (>= 10).
-    max_rounds : int
-        Mesh solves at most.
+    mesh : int
+        Points of the initial scaled mesh (>= 10; was ``points``).
+    max_iterations : int
+        Mesh solves at most (was ``max_rounds``).
     target_width : float
         Stop when ``upper - lower <= target_width``.
     s_min : float
@@ -120,14 +138,14 @@ def solve_large_n(size: int, points: int = 100, max_rounds: int = 10, target_wid
 
     Examples
     --------
-    >>> v = solve_large_n(1, points=30)          # 2-player Guts is fair (Prop. 3.3)
+    >>> v = solve_large_n(1, mesh=30)          # 2-player Guts is fair (Prop. 3.3)
     >>> abs(v.lower) < 1e-9 and abs(v.upper) < 1e-9
     True
     """
     t0 = time.perf_counter()
     size = check_int("size", size, 1)
-    points = check_int("points", points, 10)
-    max_rounds = check_int("max_rounds", max_rounds, 1)
+    points = check_int("mesh", mesh, 10)
+    max_rounds = check_int("max_iterations", max_iterations, 1)
     target_width = check_positive_float("target_width", target_width)
     local = check_int("local", local, 1)
     mesh = threshold_mesh(size, points, "scaled", s_min)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from guts._validate import check_int, check_positive_float
-from guts.engine.recursive import CertifiedInterval, FixedPointResult, solve_both_sides
+from guts.engine.recursive import CertifiedInterval, FixedPointResult, solve_both_sides, support
 from guts.engine.tolerances import SUPPORT_TOL
 from guts.errors import ConvergenceWarning
 from guts.games.guts.pseudo_bloc import PseudoBlocStage
@@ -77,6 +77,26 @@ class LargeNResult(CertifiedInterval):
     player1: FixedPointResult = field(repr=False)
     coalition: FixedPointResult = field(repr=False)
 
+
+    @property
+    def value(self) -> float:
+        """Player 1's value (the :class:`~guts.engine.result.Result` protocol)."""
+        return self.player1_value
+
+    @property
+    def values(self) -> tuple:
+        """``(player1_value, coalition_value)``: what each side forces from its own termination value."""
+        return (self.player1_value, self.coalition_value)
+
+    @property
+    def strategies(self) -> tuple:
+        """``(player1_strategy, coalition_strategy)``."""
+        return (self.player1_strategy, self.coalition_strategy)
+
+    @property
+    def method(self) -> str:
+        """Double oracle with Newton steps on one mesh (the :class:`~guts.engine.result.Result` protocol)."""
+        return "oracle/newton"
 
     def bloc_and_pseudo_bloc(self):
         """``(player1, bloc, pseudo_bloc, pseudo_free, pseudo_weight)`` summary thresholds.
@@ -156,7 +176,7 @@ def solve_pseudo_bloc(size: int, mesh, coalition_mesh=None, tol: float = 1e-12,
     return LargeNResult(
         size=size, points=int(g.size), coalition_value=float(co.value), player1_value=float(p1.value),
         certified_lower=float(lo), certified_upper=float(hi),
-        player1_strategy={float(g[i]): float(x[i]) for i in np.flatnonzero(x > SUPPORT_TOL)},
+        player1_strategy=support(x, lambda i: float(g[i])),
         coalition_strategy={(float(a[k]), float(b[k])): float(y[j]) for k, j in enumerate(J)},
         converged=converged, num_iter=both.num_iter, num_solves=both.num_solves, inner_warnings=len(held),
         seconds=time.perf_counter() - t0, grid=g, player1=p1, coalition=co,

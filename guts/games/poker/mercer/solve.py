@@ -42,7 +42,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from guts._names import renamed
 from guts._validate import check_choice, check_int, check_positive_float
+from guts.engine.result import Result, ResultCertificate
 from guts.errors import ConvergenceWarning, GutsInputError
 
 from ..builder import BuiltGame, Collusion, TreeStats, build_game, check_team
@@ -77,7 +79,7 @@ MAX_ITER_FP = 200_000
 
 
 @dataclass(frozen=True)
-class MercerResult:
+class MercerResult(Result):
     """A solved Mercer game.
 
     Attributes
@@ -120,6 +122,10 @@ class MercerResult:
         ``team_value``). NaN otherwise: a three-player equilibrium certifies no value.
     note : str
         What the certificate bounds (collusion only).
+
+    ``certificate`` (the :class:`~guts.engine.result.Result` protocol) names what the method's
+    target measures: the LP's exploitability, CFR+'s / DCFR's NashConv, fictitious play's
+    max regret.
     """
 
     variant: str
@@ -147,6 +153,14 @@ class MercerResult:
     certified_upper: float = float("nan")
     note: str = ""
     regrets: np.ndarray | None = field(default=None, repr=False)
+
+    @property
+    def certificate(self) -> ResultCertificate:
+        kind = {"lp": "exploitability", "cfr+": "nash_conv", "dcfr": "nash_conv", "fp": "max_regret",
+                "fp-realisation": "max_regret"}.get(
+            self.method, "nash_conv")
+        return ResultCertificate(kind, exploitability=float(self.exploitability), nash_conv=float(self.nash_conv),
+                                 max_regret=float(self.max_regret))
 
 
 def program_action_priority(label: str) -> int:
@@ -188,9 +202,9 @@ def _validate(variant, players, method, epsilon, collusion, team):
     players = check_int("players", players, 2, 3)
     method = check_choice("method", str(method).lower(), METHODS)
     if epsilon is not None:
-        epsilon = check_positive_float("epsilon", epsilon, maximum=10.0)
+        epsilon = check_positive_float("target", epsilon, maximum=10.0)
         if epsilon < 1e-8:  # NashConv in floating point cannot certify less (1e-300 ran forever)
-            raise GutsInputError(f"epsilon must be a number in [1e-08, 10]; got {epsilon!r}")
+            raise GutsInputError(f"target (epsilon) must be a number in [1e-08, 10]; got {epsilon!r}")
     if collusion is not None:
         collusion = check_choice("collusion", str(collusion).lower(), COLLUSION)
         if players != 3:
@@ -207,11 +221,12 @@ def _validate(variant, players, method, epsilon, collusion, team):
                 "method 'lp' needs a two-player zero-sum game: 2 players, or 3 with strong collusion "
                 f"(the team is then one player); got players={players}, collusion={collusion!r}")
         if epsilon is not None:
-            raise GutsInputError("epsilon applies to 'cfr+', 'dcfr', 'fp' and 'fp-realisation'; the LP is exact")
+            raise GutsInputError("target applies to 'cfr+', 'dcfr', 'fp' and 'fp-realisation'; the LP is exact")
     return variant, players, method, epsilon, collusion, team
 
 
-def solve(variant: str = "smh", players: int = 2, method: str = "lp", epsilon: float | None = None,
+@renamed(epsilon="target")
+def solve(variant: str = "smh", players: int = 2, method: str = "lp", target: float | None = None,
           collusion: str | None = None, team=None, *, max_iterations: int | None = None,
           time_limit: float | None = None, progress: bool = False, threads=None,
           cfr_options: dict | None = None, **rule_options) -> MercerResult:
@@ -231,8 +246,11 @@ def solve(variant: str = "smh", players: int = 2, method: str = "lp", epsilon: f
         (mixed-strategy average), both until every player's regret < epsilon. ``num_iter``
         counts each rule's own iterations (for ``"fp"`` the program's count) and ``regrets``
         holds every player's regret at every iteration.
-    epsilon : float, optional
-        Target for the iterative methods (default 0.01, the thesis's, §3.4).
+    target : float, optional
+        Stopping target of the iterative methods (default 0.01, the thesis's ε, §3.4): NashConv
+        for ``"cfr+"`` / ``"dcfr"``, every player's regret for ``"fp"`` / ``"fp-realisation"``
+        (the result's ``certificate`` names which).  Was ``epsilon`` (``MercerResult.epsilon``
+        keeps the value used).
     collusion : {"weak", "strong", "strong-separate"}, optional
         §5. ``"weak"``: the colluders' payoffs are pooled and split evenly, each still
         sees only his own hand (a three-player game; NashConv bounds each single player's
@@ -273,7 +291,7 @@ def solve(variant: str = "smh", players: int = 2, method: str = "lp", epsilon: f
     (0.1993, 2)
     """
     variant, players, method, epsilon, collusion, team = _validate(
-        variant, players, method, epsilon, collusion, team)
+        variant, players, method, target, collusion, team)
     if max_iterations is not None:  # 0 must not mean "the default" (``max_iterations or ...`` below)
         max_iterations = check_int("max_iterations", max_iterations, 1, 10**9)
     from guts.engine import extensive as E
@@ -292,11 +310,11 @@ def solve(variant: str = "smh", players: int = 2, method: str = "lp", epsilon: f
     elif method in ("cfr+", "dcfr"):
         # the engine's target is exploitability = NashConv / players
         opts = {"variant": method, **(cfr_options or {})}     # cfr_options may name the variant
-        res = E.cfr_plus(game, iterations=max_iterations or MAX_ITER_CFR,
-                         target_exploitability=eps / game.num_players, time_limit=time_limit,
+        res = E.cfr_plus(game, max_iterations=max_iterations or MAX_ITER_CFR,
+                         target=eps / game.num_players, time_limit=time_limit,
                          progress=progress, threads=threads, **opts)
     else:
-        kwargs = dict(epsilon=eps, max_iterations=max_iterations or MAX_ITER_FP, progress=progress,
+        kwargs = dict(target=eps, max_iterations=max_iterations or MAX_ITER_FP, progress=progress,
                       averaging=FP_AVERAGING[method])
         if method == "fp":
             kwargs["action_priority"] = program_action_priority
@@ -305,8 +323,10 @@ def solve(variant: str = "smh", players: int = 2, method: str = "lp", epsilon: f
         res = E.fictitious_play(game, **kwargs)
     seconds = time.perf_counter() - t1
     history = tuple(getattr(res, "history", ()) or ())
-    # the certificate: best responses in the game actually solved (merged for "strong")
-    ev, gains = br_gains(game, res.strategies, threads=threads)
+    # the certificate: best responses in the game actually solved (merged for "strong"), as the
+    # engine returned them with the strategies (no second evaluation)
+    ev = np.asarray(res.values, dtype=float)
+    gains = np.maximum(np.asarray(res.br_values, dtype=float) - ev, 0.0)
     nc = float(gains.sum())
     converged = bool(res.converged)
     if method in ("cfr+", "dcfr") and nc > eps * (1 + 1e-9):
