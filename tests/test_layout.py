@@ -345,8 +345,7 @@ def test_mercer_alias_package_is_the_poker_family_module():
     assert old.solve is new.solve and old.__all__ == new.__all__
     for sub, home in (("builder", "guts.games.poker.builder"), ("rules", "guts.games.poker.rules"),
                       ("cards", "guts.games.poker.cards"), ("evaluators", "guts.games.poker.evaluators"),
-                      ("solve", "guts.games.poker.mercer.solve"), ("tables", "guts.games.poker.mercer.tables"),
-                      ("paper", "guts.games.poker.mercer.paper"), ("eqrange", "guts.games.poker.mercer.eqrange")):
+                      ("solve", "guts.games.poker.mercer.solve"), ("paper", "guts.games.poker.mercer.paper")):
         assert importlib.import_module(f"guts.games.mercer.{sub}") is importlib.import_module(home)
 
 
