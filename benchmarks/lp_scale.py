@@ -67,7 +67,7 @@ def mesh_rows(cases):
 def mercer_rows(large, xlarge=False):
     from guts.engine.extensive import solve_sequence_form_lp
     from guts.engine.extensive.lp import lp_memory_estimate
-    from guts.games.mercer import build_game, variant_rules
+    from guts.games.poker.mercer import build_game, variant_rules
     from guts.studies.output import peak_rss_mb
 
     rows = []

@@ -3,7 +3,7 @@ CFR+, for the study's program's fictitious play and for classical fictitious pla
 
     python benchmarks/mercer_speed.py [--quick] [--out results/mercer]
 
-Three methods of :func:`guts.games.mercer.solve`: ``cfr+``; ``fp``, the fictitious play of the
+Three methods of :func:`guts.games.poker.mercer.solve`: ``cfr+``; ``fp``, the fictitious play of the
 Mercer hold'em study's program (``rjullman/poker-nasheq``: behaviour averaged per information
 set, the uniform start counted; its iteration count); ``fp-realisation``, classical fictitious
 play (mixed-strategy average), a different and faster-converging algorithm. Every (variant,
@@ -47,7 +47,7 @@ def worker(variant, players, method, epsilon, collusion, team, time_limit):
     import warnings
 
     from guts.errors import ConvergenceWarning
-    from guts.games.mercer import solve
+    from guts.games.poker.mercer import solve
     from guts.studies.output import peak_rss_mb
 
     with warnings.catch_warnings():

@@ -13,7 +13,7 @@ import argparse
 from guts._validate import available_cores
 from guts.cli.options import add_quiet, add_sweep, int_arg, number_arg, path_arg, sweep_args
 
-#: Mirrors guts.games.mercer.solve.METHODS / COLLUSION (kept here: the cli imports games lazily).
+#: Mirrors guts.games.poker.mercer.solve.METHODS / COLLUSION (kept here: the cli imports games lazily).
 METHODS = ("lp", "cfr+", "dcfr", "fp", "fp-realisation")
 COLLUSION = ("weak", "strong", "strong-separate")
 
@@ -144,7 +144,7 @@ def run_solve(args) -> int:
     import warnings
 
     from guts.errors import ConvergenceWarning
-    from guts.games.mercer import solve
+    from guts.games.poker.mercer import solve
 
     method = args.method
     if method is None:
@@ -178,7 +178,7 @@ def run_solve(args) -> int:
 
 
 def run_sizes(args) -> int:
-    from guts.games.mercer import build_game, variant_rules
+    from guts.games.poker.mercer import build_game, variant_rules
 
     print(f"{'variant':10s} {'public states':>13s} {'decisions':>9s} {'info sets':>9s} {'deals':>6s} "
           f"{'thesis tree nodes':>15s}")

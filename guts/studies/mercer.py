@@ -23,10 +23,10 @@ import pandas as pd
 
 from guts.engine.extensive import expected_values
 from guts.errors import ConvergenceWarning
-from guts.games.mercer import Collusion, build_game, variant_rules
-from guts.games.mercer.paper import PAPER_TABLE7, PAPER_TABLE7_ERROR, PAPER_TABLES, PAPER_VALUES
-from guts.games.mercer.solve import br_gains, solve
-from guts.games.mercer.tables import add_equilibrium_ranges, table_frame
+from guts.games.poker.mercer import Collusion, build_game, variant_rules
+from guts.games.poker.mercer.paper import PAPER_TABLE7, PAPER_TABLE7_ERROR, PAPER_TABLES, PAPER_VALUES
+from guts.games.poker.mercer.solve import br_gains, solve
+from guts.games.poker.mercer.tables import add_equilibrium_ranges, table_frame
 from guts.studies.mercer_fp import run_program_fp
 from guts.studies.output import ensure_output_dir, peak_rss_mb, save_figure, write_csv, write_meta
 from guts.studies.sweep import check_backend, run_sweep
@@ -396,7 +396,7 @@ def plot_collusion_epsilon(df: pd.DataFrame, variant: str = "mmh"):
 def collusion_methods_rows(item) -> list:
     """The rows of :func:`run_collusion_methods` for one ``(variant, team, epsilon)``
     (module-level: a sweep pickles it)."""
-    from guts.games.mercer.solve import METHODS
+    from guts.games.poker.mercer.solve import METHODS
 
     v, team, epsilon = item
     victim = next(s for s in range(3) if s not in team)
@@ -526,7 +526,7 @@ def run_beyond(out="results/mercer", epsilon=SEED_EPSILON, cases=BEYOND, jobs: i
                note="fixed = the thesis's model (each player puts in one allowed amount or folds, "
                     "nobody has to match); with a free check, checking guarantees every player his "
                     "showdown equity, so the 2P value is exactly 0; limit = call/raise (module "
-                    "guts.games.mercer.rules); peak_rss_mb: this process's peak resident memory "
+                    "guts.games.poker.rules); peak_rss_mb: this process's peak resident memory "
                     "after the row's solve (monotone over the rows of one process; with jobs > 1, of "
                     "the worker that solved it); a solve capped by "
                     "SOLVE_TIME_LIMIT has converged=False and reports the NashConv it reached")

@@ -2,7 +2,7 @@
 classical (realisation-average) fictitious play beside it, on every game with an output.
 
 For every run written by Ullman's (2015) program (``rjullman/poker-nasheq``, ``output/``,
-kept in :data:`guts.games.mercer.paper.PROGRAM_FP`) and for the thesis's §3.4 figure (3P-MMH
+kept in :data:`guts.games.poker.mercer.paper.PROGRAM_FP`) and for the thesis's §3.4 figure (3P-MMH
 to 0.01 in "3600 iterations"): the program's rule (``averaging="behavioural"``) run here,
 its iteration count and its first and last printed regrets beside the program's; the
 iteration count of classical fictitious play (``averaging="realisation"``) on the same game.
@@ -22,9 +22,9 @@ import pandas as pd
 
 from guts.engine.extensive import fictitious_play
 from guts.errors import ConvergenceWarning
-from guts.games.mercer import Collusion, build_game, variant_rules
-from guts.games.mercer.paper import PAPER_FP_ITERATIONS, PROGRAM_FP
-from guts.games.mercer.solve import program_action_priority
+from guts.games.poker.mercer import Collusion, build_game, variant_rules
+from guts.games.poker.mercer.paper import PAPER_FP_ITERATIONS, PROGRAM_FP
+from guts.games.poker.mercer.solve import program_action_priority
 from guts.studies.output import ensure_output_dir, write_csv, write_meta
 
 __all__ = ["run_program_fp", "program_fp_tables", "MAX_ITERATIONS", "TABLE_RUNS"]
@@ -134,7 +134,7 @@ def program_fp_tables(quick: bool = False) -> pd.DataFrame:
 
     ``equal`` = ours rounded to the table's printed precision (one decimal where the table
     prints any, else integers) equals the printed figure."""
-    from guts.games.mercer.tables import table_frame
+    from guts.games.poker.mercer.tables import table_frame
 
     frames = []
     with warnings.catch_warnings():

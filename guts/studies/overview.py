@@ -93,7 +93,7 @@ def _dividing_point(method):
 
 
 def _mercer(method):
-    from guts.games.mercer import solve
+    from guts.games.poker.mercer import solve
 
     return solve("smh", players=2, method=method)
 

@@ -93,7 +93,7 @@ def test_continuous_poker_largest_bet_still_certifies(capsys):
 
 
 def test_mercer_check_is_a_strict_boolean():
-    from guts.games.mercer import solve
+    from guts.games.poker.mercer import solve
 
     with pytest.raises(GutsInputError, match="check must be True or False"):
         solve("smh", 2, "lp", check="no")

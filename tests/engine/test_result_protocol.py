@@ -115,8 +115,8 @@ def test_dividing_point_certificate_is_the_protocols():
 def test_mercer_values_are_the_engines():
     """Mercer's solve reads the engine's values and best responses (no second evaluation),
     and they agree with an independent evaluation of the returned strategies."""
-    from guts.games.mercer import solve
-    from guts.games.mercer.solve import br_gains
+    from guts.games.poker.mercer import solve
+    from guts.games.poker.mercer.solve import br_gains
 
     r = solve("smh", players=2, method="cfr+")
     ev, gains = br_gains(r.built.game, r.strategies)

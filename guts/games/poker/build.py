@@ -7,6 +7,14 @@ public chance nodes, one card at a time (as the ACPC server and OpenSpiel's
 card in somebody's hand cannot come).  Showdowns share one ``(n, D)`` share table per
 (board, set of players still in).  Labels: ``f`` fold, ``c`` check/call, ``r``
 bet/raise (the ACPC letters); board cards by their ACPC names (``"Kh"``).
+
+Fixed betting (Mercer hold'em's model) is translated by :func:`poker_rules` into the
+hold'em-like builder's :class:`~guts.games.poker.rules.Rules` and built there.  Limit
+betting keeps this builder: the hold'em-like builder has no ACPC betting (its ``"limit"``
+model bounds raises by orbits, not by a per-round cap, and always starts at seat 0),
+no per-player blinds, deals a round's board cards as one chance node instead of one card
+at a time, and ranks exactly ``hand_size`` cards, whereas the ACPC ranking also compares
+fewer than five; the OpenSpiel checks (same labels, 1e-9) rely on those rules.
 """
 from __future__ import annotations
 
@@ -18,9 +26,13 @@ import numpy as np
 from guts.engine.extensive import Chance, Deals, Decision, PublicTreeGame, Terminal, estimate_size  # noqa: F401
 from guts.errors import GutsInputError
 
+from .builder import build_game
+from .cards import Deck
+from .evaluators import holdem_evaluator, mercer_evaluator
+from .rules import Round, Rules
 from .spec import PokerSpec
 
-__all__ = ["build_poker", "hand_rank", "MAX_DEALS"]
+__all__ = ["build_poker", "poker_rules", "hand_rank", "MAX_DEALS"]
 
 #: Largest number of private deals built (overridable with ``max_deals``): the share
 #: tables are (players x deals) per board, so memory grows with it.
@@ -213,10 +225,48 @@ class _Builder:
         return Decision(p, actions)
 
 
+def poker_rules(spec: PokerSpec) -> Rules:
+    """The :class:`~guts.games.poker.rules.Rules` of a fixed-betting ``spec`` (Mercer
+    hold'em's model): the deck's ``ranks`` lowest ranks (2, 3, ...) with ``copies``
+    physical copies of every card kind (``suits = 0``: the cards are ranks only), one
+    :class:`~guts.games.poker.rules.Round` per round (its ante, the hole cards in the
+    first round, its board cards as shared cards, its orbits, bets and check) and the
+    named evaluator.  Built by :func:`~guts.games.poker.builder.build_game`, the builder of
+    :mod:`guts.games.poker.mercer`, so a description of Mercer hold'em IS that game."""
+    if not isinstance(spec, PokerSpec) or spec.betting != "fixed":
+        raise GutsInputError(f"poker_rules needs a PokerSpec with fixed betting; got "
+                             f"{getattr(spec, 'betting', type(spec).__name__)!r}")
+    deck = Deck(tuple(range(2, 2 + spec.ranks)), spec.copies, spec.suits)
+    rounds = tuple(Round(ante=float(r.ante), hole_cards=spec.hole_cards if i == 0 else 0,
+                         shared_cards=r.board_cards, orbits=r.orbits, bets=tuple(float(b) for b in r.bets),
+                         check=r.check, betting="fixed")
+                   for i, r in enumerate(spec.rounds))
+    ev = {"mercer": mercer_evaluator, "holdem": holdem_evaluator}[spec.evaluator]()
+    try:
+        return Rules(deck, rounds, ev, spec.num_players, spec.name)
+    except GutsInputError as exc:
+        raise GutsInputError(f"{spec._where()}{exc}") from None
+
+
 def build_poker(spec: PokerSpec, *, max_deals: int = MAX_DEALS) -> PublicTreeGame:
-    """The public tree of ``spec`` (module docstring); size checked before expansion."""
+    """The public tree of ``spec`` (module docstring); size checked before expansion.
+
+    Fixed betting (Mercer hold'em's model) is built by :func:`poker_rules` and the
+    hold'em-like builder :func:`~guts.games.poker.builder.build_game`; the built game's
+    ``.built`` then holds its :class:`~guts.games.poker.builder.BuiltGame` (sizes, hands).
+    """
     if not isinstance(spec, PokerSpec):
         raise GutsInputError(f"spec must be a PokerSpec; got {type(spec).__name__}")
+    if spec.betting == "fixed":
+        rules = poker_rules(spec)
+        built = build_game(rules)
+        if built.stats.deals > max_deals:
+            raise GutsInputError(f"{spec._where()}{built.stats.deals} private deals exceed max_deals={max_deals}; "
+                                 "accepted: a smaller game or a larger max_deals")
+        g = built.game
+        g.poker_spec = spec
+        g.built = built
+        return g
     b = _Builder(spec, int(max_deals))
     root, deals = b.build()
     g = PublicTreeGame(root, deals, spec.num_players, name=spec.name or "poker")

@@ -41,6 +41,30 @@
       max_raises = 2
       first_player = 0
 
+* **Fixed betting** (Mercer hold'em's model, ``betting = "fixed"``; no ACPC form): the deck
+  may have no suits (``suits = 0``) and several copies of every card (``copies``); every
+  round has an ``ante`` (paid by every player still in), ``orbits`` of betting in which
+  each active player, seat 0 first, puts in one of the allowed ``bets``, or nothing when
+  ``check = true``, or folds; and hands are ranked by a named ``evaluator`` (``"mercer"``:
+  best four cards, no straights or flushes; ``"holdem"``: best five, straights and
+  flushes).  Built by the hold'em-like builder :mod:`guts.games.poker.builder` (the one of
+  :mod:`guts.games.poker.mercer`).  Shipped: ``descriptions/mercer_smh.toml``,
+  ``descriptions/mercer_mmh.toml``::
+
+      betting = "fixed"
+      evaluator = "mercer"
+      [deck]
+      ranks = 5                  # 2..6
+      suits = 0
+      copies = 4
+      [[rounds]]
+      ante = 1
+      hole_cards = 2
+      bets = [4]                 # several sizes allowed; check = true adds a check
+      orbits = 1
+      [[rounds]]
+      board_cards = 2
+
 Betting (limit, the ACPC rules): in each round the players act in turn from
 ``first_player`` (skipping folded players); a player facing a bet folds (``f``), calls
 (``c``) or raises by the round's ``raise_size`` (``r``, while fewer than ``max_raises``
@@ -62,26 +86,39 @@ from dataclasses import dataclass, field
 from guts.errors import GutsInputError
 
 __all__ = ["PokerSpec", "PokerRound", "read_acpc", "read_poker_toml", "acpc_text", "RANK_CHARS", "SUIT_CHARS",
-           "MAX_PLAYERS"]
+           "MAX_PLAYERS", "BETTING", "EVALUATORS"]
 
 RANK_CHARS = "23456789TJQKA"
 SUIT_CHARS = "cdhs"          # the ACPC server's suit order (card = rank * suits + suit)
 MAX_PLAYERS = 10
+#: ``"limit"``: the ACPC rules (module docstring); ``"fixed"``: Mercer hold'em's model (each
+#: active player puts in one of the allowed amounts, or checks, or folds, once per orbit;
+#: :mod:`guts.games.poker.rules`)
+BETTING = ("limit", "fixed")
+#: hand rankings by name: ``"acpc"`` (module docstring, limit betting), ``"mercer"`` (the
+#: four-card suitless ranking of Mercer hold'em) and ``"holdem"`` (best five cards, straights
+#: and flushes), the last two from :mod:`guts.games.poker.evaluators`
+EVALUATORS = ("acpc", "mercer", "holdem")
 
 
 @dataclass(frozen=True)
 class PokerRound:
-    """One betting round: board cards dealt before it, raise size and cap, first player."""
+    """One betting round: board cards dealt before it, raise size and cap, first player
+    (limit betting); ante, orbits, allowed bets and check (fixed betting)."""
 
     board_cards: int = 0
     raise_size: float = 1.0
     max_raises: int = 1
     first_player: int = 0
+    ante: float = 0.0
+    orbits: int = 0
+    bets: tuple = ()
+    check: bool = False
 
 
 @dataclass(frozen=True)
 class PokerSpec:
-    """A limit poker game (module docstring).  Validated on construction."""
+    """A poker game, limit or fixed betting (module docstring).  Validated on construction."""
 
     num_players: int
     ranks: int
@@ -92,6 +129,9 @@ class PokerSpec:
     antes: tuple = ()
     name: str = ""
     source: str = field(default="", compare=False)
+    copies: int = 1
+    betting: str = "limit"
+    evaluator: str = "acpc"
 
     def __post_init__(self):
         def whole(what, v, lo, hi):
@@ -101,11 +141,20 @@ class PokerSpec:
 
         n = whole("players", self.num_players, 2, MAX_PLAYERS)
         whole("ranks", self.ranks, 1, 13)
-        whole("suits", self.suits, 1, 4)
+        fixed = self.betting == "fixed"
+        whole("suits", self.suits, 0 if fixed else 1, 4)
+        whole("copies", self.copies, 1, 64 if fixed else 1)
         whole("hole cards", self.hole_cards, 1, 5)
+        if self.betting not in BETTING:
+            raise GutsInputError(f"{self._where()}betting {self.betting!r}; accepted: {', '.join(BETTING)}")
+        ok = EVALUATORS[1:] if fixed else EVALUATORS[:1]
+        if self.evaluator not in ok:
+            raise GutsInputError(f"{self._where()}evaluator {self.evaluator!r} with {self.betting} betting; "
+                                 f"accepted: {', '.join(ok)}")
         if not self.rounds:
             raise GutsInputError(f"{self._where()}no betting rounds; accepted: at least one round")
         for i, r in enumerate(self.rounds):
+            self._check_model(i, r)
             whole(f"round {i + 1} board cards", r.board_cards, 0, 5)
             whole(f"round {i + 1} max raises", r.max_raises, 0, 255)
             whole(f"round {i + 1} first player", r.first_player, 0, n - 1)
@@ -117,19 +166,49 @@ class PokerSpec:
                                                    for v in vals)):
                 raise GutsInputError(f"{self._where()}{what} {list(vals)!r}; accepted: {n} numbers >= 0, "
                                      "one per player")
-        deck = self.ranks * self.suits
+        deck = self.deck_size
         need = n * self.hole_cards + sum(r.board_cards for r in self.rounds)
         if need > deck:
+            copies = f" x {self.copies} copies" if self.copies > 1 else ""
             raise GutsInputError(f"{self._where()}a deck of {deck} cards ({self.ranks} ranks x {self.suits} "
-                                 f"suits) cannot deal {n} x {self.hole_cards} hole cards and "
+                                 f"suits{copies}) cannot deal {n} x {self.hole_cards} hole cards and "
                                  f"{need - n * self.hole_cards} board cards; accepted: decks of at least {need} cards")
+
+    def _check_model(self, i, r):
+        """Each betting model takes only its own round fields (a silently ignored field
+        would be a different game than the one the user wrote)."""
+        d = PokerRound()
+        if self.betting == "fixed":
+            if (r.raise_size, r.max_raises, r.first_player) != (d.raise_size, d.max_raises, d.first_player):
+                raise GutsInputError(f"{self._where()}round {i + 1}: raise_size, max_raises and first_player "
+                                     "are limit betting; accepted with fixed betting: ante, orbits, bets, check "
+                                     "(seat 0 acts first)")
+            if self.blinds or self.antes:
+                raise GutsInputError(f"{self._where()}blinds/antes per player with fixed betting; "
+                                     "accepted: an ante per round (paid by every player still in)")
+            if not (isinstance(r.ante, (int, float)) and math.isfinite(r.ante) and r.ante >= 0):
+                raise GutsInputError(f"{self._where()}round {i + 1} ante {r.ante!r}; accepted: a number >= 0")
+            if isinstance(r.orbits, bool) or not isinstance(r.orbits, int) or not 0 <= r.orbits <= 10:
+                raise GutsInputError(f"{self._where()}round {i + 1} orbits {r.orbits!r}; accepted: integers 0..10")
+            if not all(isinstance(b, (int, float)) and not isinstance(b, bool) and math.isfinite(b) and b > 0
+                       for b in r.bets) or len(set(r.bets)) != len(r.bets):
+                raise GutsInputError(f"{self._where()}round {i + 1} bets {list(r.bets)!r}; accepted: distinct "
+                                     "positive numbers")
+            if not isinstance(r.check, bool):
+                raise GutsInputError(f"{self._where()}round {i + 1} check {r.check!r}; accepted: true or false")
+            if r.orbits and not r.bets and not r.check:
+                raise GutsInputError(f"{self._where()}round {i + 1} has betting orbits but no bets and no check; "
+                                     "accepted: at least one bet size or check = true")
+        elif (r.ante, r.orbits, r.bets, r.check) != (d.ante, d.orbits, d.bets, d.check):
+            raise GutsInputError(f"{self._where()}round {i + 1}: ante, orbits, bets and check are fixed betting; "
+                                 "accepted with limit betting: board_cards, raise_size, max_raises, first_player")
 
     def _where(self):
         return f"{self.source}: " if self.source else ""
 
     @property
     def deck_size(self) -> int:
-        return self.ranks * self.suits
+        return self.ranks * max(self.suits, 1) * self.copies
 
     def card_label(self, c: int) -> str:
         """ACPC card ``c = rank * suits + suit`` as text, e.g. ``"Kh"``."""
@@ -233,7 +312,9 @@ def read_acpc(path_or_text) -> PokerSpec:
 
 
 def acpc_text(spec: PokerSpec) -> str:
-    """The ACPC game definition of ``spec`` (antes have no ACPC form: refused)."""
+    """The ACPC game definition of ``spec`` (antes and fixed betting have no ACPC form: refused)."""
+    if spec.betting != "limit":
+        raise GutsInputError(f"{spec.betting} betting has no ACPC form; accepted: limit games")
     if spec.antes and any(spec.antes):
         raise GutsInputError("antes have no ACPC form; accepted: games with blinds only")
     rs = spec.rounds
@@ -252,9 +333,10 @@ def acpc_text(spec: PokerSpec) -> str:
         "END GAMEDEF", ""])
 
 
-_TOML_TOP = {"name", "players", "blinds", "antes", "deck", "rounds"}
-_TOML_DECK = {"ranks", "suits"}
-_TOML_ROUND = {"hole_cards", "board_cards", "raise_size", "max_raises", "first_player"}
+_TOML_TOP = {"name", "players", "blinds", "antes", "deck", "rounds", "betting", "evaluator"}
+_TOML_DECK = {"ranks", "suits", "copies"}
+_TOML_ROUND = {"hole_cards", "board_cards", "raise_size", "max_raises", "first_player", "ante", "orbits", "bets",
+               "check"}
 
 
 def read_poker_toml(path_or_text) -> PokerSpec:
@@ -284,10 +366,19 @@ def read_poker_toml(path_or_text) -> PokerSpec:
                                  + ", ".join(sorted(_TOML_ROUND)))
         if i and r.get("hole_cards", 0):
             raise GutsInputError(f"{src}: round {i + 1} deals hole cards; accepted: hole cards in the first round only")
+        bets = r.get("bets", ())
+        if not isinstance(bets, list | tuple):
+            bets = (bets,)
         out.append(PokerRound(board_cards=r.get("board_cards", 0), raise_size=r.get("raise_size", 1.0),
-                              max_raises=r.get("max_raises", 1), first_player=r.get("first_player", 0)))
+                              max_raises=r.get("max_raises", 1), first_player=r.get("first_player", 0),
+                              ante=r.get("ante", 0.0), bets=tuple(bets), check=r.get("check", False),
+                              # a round with bets (or check) has one orbit unless told
+                              orbits=r.get("orbits", 1 if (bets or r.get("check")) else 0)))
     deck = doc.get("deck", {})
     players = doc.get("players", 2)
+    betting = doc.get("betting", "limit")
     return PokerSpec(num_players=players, ranks=deck.get("ranks", 13), suits=deck.get("suits", 4),
                      hole_cards=hole, rounds=tuple(out), blinds=tuple(doc.get("blinds", ())),
-                     antes=tuple(doc.get("antes", ())), name=str(doc.get("name", "")), source=src)
+                     antes=tuple(doc.get("antes", ())), name=str(doc.get("name", "")), source=src,
+                     copies=deck.get("copies", 1), betting=betting,
+                     evaluator=doc.get("evaluator", "mercer" if betting == "fixed" else "acpc"))

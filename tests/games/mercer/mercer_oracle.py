@@ -1,6 +1,6 @@
 """Brute-force oracle for Mercer-type games, written from the rules alone.
 
-Independent of guts.games.mercer.builder: it deals *physical* cards (every card a distinct
+Independent of guts.games.poker.builder: it deals *physical* cards (every card a distinct
 object, every complete deal equally likely), replays the betting rules from the action
 history each time (no recursion sharing state with the builder), evaluates hands by
 brute force over card subsets with its own ranking code, and computes expected values and

@@ -6,7 +6,7 @@ import pytest
 
 from guts.engine.extensive import Chance, Decision, best_response, expected_values
 from guts.errors import GutsInputError
-from guts.games.mercer import Deck, Round, Rules, build_game, mercer_evaluator, mmh_rules, smh_rules
+from guts.games.poker.mercer import Deck, Round, Rules, build_game, mercer_evaluator, mmh_rules, smh_rules
 
 import mercer_oracle as O
 
@@ -158,7 +158,7 @@ def test_bad_rules():
 @pytest.mark.parametrize("kind,team", [("weak", (0, 1)), ("strong", (0, 2)), ("strong", (1, 2))])
 def test_collusion_games_match_brute_force(kind, team):
     """Weak: payoffs pooled and split evenly; strong: also both hands seen (seed §5)."""
-    from guts.games.mercer import Collusion
+    from guts.games.poker.mercer import Collusion
 
     ranks, copies = (2, 3, 4, 5), 2
     b = build_game(smh_rules(3, Deck(ranks, copies)), Collusion(team, kind))
@@ -177,7 +177,7 @@ def test_collusion_games_match_brute_force(kind, team):
 
 def test_merged_team_is_the_two_player_game_of_team_against_victim():
     """One team player (both hands, summed payoffs) = the pooled game summed over the team."""
-    from guts.games.mercer import Collusion
+    from guts.games.poker.mercer import Collusion
 
     ranks, copies, team = (2, 3, 4, 5), 2, (0, 2)
     merged = build_game(smh_rules(3, Deck(ranks, copies)), Collusion(team, "strong"), merge_team=True)

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from guts.errors import GutsInputError
-from guts.games.mercer import Deck
+from guts.games.poker.mercer import Deck
 
 PROB_ATOL = 1e-12
 

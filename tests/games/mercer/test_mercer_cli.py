@@ -52,7 +52,7 @@ def test_solve_both_fictitious_plays(capsys, method, iterations):
 def test_solve_strong_collusion_cfr_prints_the_team_bracket(capsys):
     """--collusion strong solves the team game with any method and prints the bracket of the
     team's max-min value, which holds the exact one (3P-SMH, seats 0 and 2: 0.135625...)."""
-    from guts.games.mercer import solve
+    from guts.games.poker.mercer import solve
 
     exact = solve("smh", 3, "lp", collusion="strong", team=(0, 2)).team_value
     assert _run(["mercer", "solve", "smh", "--players", "3", "--method", "cfr+", "--collusion", "strong",

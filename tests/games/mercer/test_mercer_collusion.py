@@ -13,7 +13,7 @@ import math
 import numpy as np
 import pytest
 
-from guts.games.mercer.solve import solve
+from guts.games.poker.mercer.solve import solve
 
 TEAMS = ((0, 1), (0, 2), (1, 2))
 #: Rounding of the LP's own value (its certificate is ~1e-15).

@@ -4,7 +4,7 @@ import numpy as np
 
 from guts.engine.extensive import nash_conv
 from guts.engine.extensive._threads import max_threads
-from guts.games.mercer import build_game, solve, variant_rules
+from guts.games.poker.mercer import build_game, solve, variant_rules
 
 
 def test_shared_terminals_keep_sizes_and_payoffs():

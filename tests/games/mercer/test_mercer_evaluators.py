@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from guts.errors import GutsInputError
-from guts.games.mercer import HandEvaluator, holdem_evaluator, mercer_evaluator
+from guts.games.poker.mercer import HandEvaluator, holdem_evaluator, mercer_evaluator
 
 from mercer_oracle import rank_hand
 

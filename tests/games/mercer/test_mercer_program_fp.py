@@ -14,9 +14,9 @@ import pytest
 
 from guts.engine.extensive import fictitious_play
 from guts.errors import ConvergenceWarning
-from guts.games.mercer import Collusion, build_game, solve, variant_rules
-from guts.games.mercer.paper import PROGRAM_FP, PROGRAM_NASH_2P_SMH, PROGRAM_VALUES
-from guts.games.mercer.solve import program_action_priority
+from guts.games.poker.mercer import Collusion, build_game, solve, variant_rules
+from guts.games.poker.mercer.paper import PROGRAM_FP, PROGRAM_NASH_2P_SMH, PROGRAM_VALUES
+from guts.games.poker.mercer.solve import program_action_priority
 
 # the small games (each well under a second); the 3P-MMH runs are in
 # experiments/mercer_program_fp.py (185 iterations of a 3P-MMH pass each)
@@ -91,7 +91,7 @@ def test_program_rule_returns_the_programs_strategy_2p_smh():
 def test_program_rule_reproduces_tables_2_and_3():
     """The study's Tables 2 and 3 (2P-MMH bet percentages, 34 figures) are its program's
     fictitious play at max regret 0.01: every figure to its printed decimal."""
-    from guts.games.mercer.tables import table_frame
+    from guts.games.poker.mercer.tables import table_frame
 
     r = solve("mmh", 2, "fp", target=0.01)
     assert r.num_iter == PROGRAM_FP[("mmh", 2, None, None, 0.01)][0]

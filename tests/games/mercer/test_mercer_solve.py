@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 from guts.errors import ConvergenceWarning, GutsInputError
-from guts.games.mercer import Deck
-from guts.games.mercer.paper import PAPER_3P_SMH_BET, PAPER_VALUES, PROGRAM_VALUES
-from guts.games.mercer.solve import solve
+from guts.games.poker.mercer import Deck
+from guts.games.poker.mercer.paper import PAPER_3P_SMH_BET, PAPER_VALUES, PROGRAM_VALUES
+from guts.games.poker.mercer.solve import solve
 
 import mercer_oracle as O
 from test_mercer_builder import as_oracle_strategy, oracle_rules

@@ -34,7 +34,7 @@ def test_table7_rows_against_the_exact_team_lp():
     """3P-SMH Table 7 rows: the strong public victim value (CFR+ on the merged team, played
     seat by seat in the pooled game) is the merged-team LP value within the solve's NashConv;
     colluders share evenly; seats named cyclically from the victim."""
-    from guts.games.mercer import solve
+    from guts.games.poker.mercer import solve
     from guts.studies.mercer import table7_rows
 
     rows = pd.DataFrame(table7_rows("smh", epsilon=1e-3))

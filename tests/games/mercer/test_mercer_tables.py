@@ -6,9 +6,9 @@ import pytest
 
 from guts.engine.extensive import best_response
 from guts.errors import GutsInputError
-from guts.games.mercer import solve
-from guts.games.mercer.eqrange import first_decision_range
-from guts.games.mercer.tables import add_equilibrium_ranges, behaviour, table_frame, wide_table
+from guts.games.poker.mercer import solve
+from guts.games.poker.mercer.eqrange import first_decision_range
+from guts.games.poker.mercer.tables import add_equilibrium_ranges, behaviour, table_frame, wide_table
 
 
 @pytest.fixture(scope="module")

@@ -142,7 +142,9 @@ def test_hand_ranking_closed_facts():
     (LEDUC.replace("firstPlayer = 1 1", "firstPlayer = 3 1"), "firstPlayer"),
     (LEDUC_TOML.replace("ranks = 3", "ranks = 3\ncolour = 1"), "unknown key"),
     (LEDUC_TOML.replace("ranks = 3", "ranks = 1"), "cannot deal"),
-    (LEDUC_TOML.replace("max_raises = 2\n[[rounds]]", "max_raises = 2\nbets = 1\n[[rounds]]"), "unknown key 'bets'"),
+    (LEDUC_TOML.replace("max_raises = 2\n[[rounds]]", "max_raises = 2\nbets = 1\n[[rounds]]"),
+     "bets and check are fixed betting"),        # a fixed-betting key in a limit game
+    (LEDUC_TOML.replace("ranks = 3", "ranks = 3\ncolour = 1").replace("[deck]", "[table]"), "unknown key"),
     (LEDUC_TOML.replace("[deck]", "[deck"), "not valid TOML"),
     ("/no/such/file.game", "cannot read"),
 ])

@@ -9,7 +9,7 @@ import pandas as pd
 from guts.engine.extensive import Chance, Decision
 from guts.errors import GutsInputError
 
-from .builder import BuiltGame
+from ..builder import BuiltGame
 from .paper import PAPER_TABLES
 
 __all__ = ["behaviour", "history_reach", "table_frame", "wide_table", "bet_action"]

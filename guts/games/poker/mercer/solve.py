@@ -47,8 +47,8 @@ from guts._validate import check_choice, check_int, check_positive_float
 from guts.engine.result import Result, ResultCertificate
 from guts.errors import ConvergenceWarning, GutsInputError
 
-from .builder import BuiltGame, Collusion, TreeStats, build_game, check_team
-from .rules import VARIANTS, variant_rules
+from ..builder import BuiltGame, Collusion, TreeStats, build_game, check_team
+from ..rules import VARIANTS, variant_rules
 
 __all__ = ["solve", "MercerResult", "METHODS", "COLLUSION", "DEFAULT_EPSILON", "seat_strategies",
            "br_gains", "program_action_priority"]
