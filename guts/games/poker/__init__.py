@@ -32,7 +32,7 @@ DESCRIPTIONS = Path(__file__).resolve().parent / "descriptions"
 
 def descriptions() -> tuple:
     """Names of the shipped poker descriptions (``load_poker(name)``), e.g. ``"mercer_smh"``."""
-    return tuple(sorted(p.stem for p in DESCRIPTIONS.glob("*.toml")))
+    return tuple(sorted([p.stem for p in DESCRIPTIONS.glob("*.toml")] + [p.name for p in DESCRIPTIONS.glob("*.game")]))
 
 
 def read_poker(path_or_text, *, players: int | None = None) -> PokerSpec:
@@ -53,6 +53,8 @@ def _read(path_or_text) -> PokerSpec:
     text = str(path_or_text)
     if "\n" not in text:
         ext = os.path.splitext(text)[1].lower()
+        if not os.path.isfile(text) and os.path.basename(text) == text and (DESCRIPTIONS / text).is_file():
+            text = path_or_text = str(DESCRIPTIONS / text)   # a shipped file by its name (leduc.game)
         if ext == ".toml":
             return read_poker_toml(path_or_text)
         if ext in (".game", ".acpc", ".gamedef"):

@@ -153,3 +153,14 @@ def test_bad_files_one_clear_message(text, match):
         load_poker(text)
     assert "\n" not in str(exc.value)
     assert isinstance(PokerSpec, type)
+
+
+def test_the_issue_entry_point_loads_leduc_by_name(tmp_path, monkeypatch):
+    """``load_poker("leduc.game")`` (issue 24's entry point) from a folder without such a file reads the
+    shipped ACPC definition; its exact LP value is Leduc's, as the hand-built toy game gives it."""
+    from guts.engine.extensive import solve_lp
+    from guts.games.toy import leduc_poker
+
+    monkeypatch.chdir(tmp_path)
+    assert read_poker("leduc.game") == read_acpc(LEDUC)
+    assert abs(solve_lp(load_poker("leduc.game")).value - solve_lp(leduc_poker()).value) < TOL
