@@ -317,19 +317,24 @@ def _regret_update_decision(h, mode, w, pos_factor, neg_factor, V, Vdec, dec_fir
 def normalise_into(dec_first, dec_na, X, B):
     """``B`` = rows of ``X`` divided by their decision-block sums, uniform where a block
     sums to zero (row 0 = 1); :func:`.strategies.normalise_blocks` without temporaries."""
-    T = X.shape[1]
-    for t in range(T):
+    for t in range(X.shape[1]):
         B[0, t] = 1.0
     for h in prange(dec_first.shape[0]):
-        f = dec_first[h]
-        na = dec_na[h]
-        for t in range(T):
-            tot = 0.0
-            for a in range(na):
-                tot += X[f + a, t]
-            for a in range(na):
-                B[f + a, t] = X[f + a, t] / tot if tot > 0.0 else 1.0 / na
+        _normalise_decision(h, dec_first, dec_na, X, B)
     return B
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _normalise_decision(h, dec_first, dec_na, X, B):
+    """One decision block of :func:`normalise_into` (shared by the parallel and serial kernels)."""
+    f = dec_first[h]
+    na = dec_na[h]
+    for t in range(X.shape[1]):
+        tot = 0.0
+        for a in range(na):
+            tot += X[f + a, t]
+        for a in range(na):
+            B[f + a, t] = X[f + a, t] / tot if tot > 0.0 else 1.0 / na
 
 
 # ---- serial twins (small games: a parallel region's start-up and barrier cost more than
@@ -346,18 +351,10 @@ def regret_update_serial(mode, w, pos_factor, neg_factor, V, Vdec, dec_first, de
 @njit(cache=True, nogil=True)
 def normalise_into_serial(dec_first, dec_na, X, B):
     """:func:`normalise_into` on the calling thread."""
-    T = X.shape[1]
-    for t in range(T):
+    for t in range(X.shape[1]):
         B[0, t] = 1.0
     for h in range(dec_first.shape[0]):
-        f = dec_first[h]
-        na = dec_na[h]
-        for t in range(T):
-            tot = 0.0
-            for a in range(na):
-                tot += X[f + a, t]
-            for a in range(na):
-                B[f + a, t] = X[f + a, t] / tot if tot > 0.0 else 1.0 / na
+        _normalise_decision(h, dec_first, dec_na, X, B)
     return B
 
 
