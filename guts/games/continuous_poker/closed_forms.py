@@ -434,18 +434,25 @@ class LimitPoker(_Profile):
     name = "limit continuous poker"
 
 
-def _limit_formulas(L, U):
-    """The paper's §4.2.5 solution (its A0..A5 form), verified against a fresh sympy solve.
-
-    Returns ``(x, b0, A)`` with ``x`` = (x0..x5) *as printed*; :func:`_limit_gaps` gives the
-    same numbers without cancellation (used for the result objects).
-    """
+def paper_subexpressions(L, U) -> tuple:
+    """The paper's common subexpressions A0..A5 of the limit equilibrium (§4.2.5), for numbers
+    or sympy symbols ``L`` (min bet) and ``U`` (max bet)."""
     A0 = U**2 + 3 * U + 3
     A1 = 7 * U**3 + 21 * U**2 + 21 * U + 6
     A2 = 6 * U**3 + 18 * U**2 + 18 * U + 5
     A3 = 7 * U**3 + 21 * U**2 + 18 * U + 3
     A4 = 3 * A1 * L**2 + 3 * A1 * L + A1 + A2 * L**3
     A5 = 3 * A0 * L**2 * U + 3 * A0 * L * U + A0 * U - L**3
+    return A0, A1, A2, A3, A4, A5
+
+
+def _limit_formulas(L, U):
+    """The paper's §4.2.5 solution (its A0..A5 form), verified against a fresh sympy solve.
+
+    Returns ``(x, b0, A)`` with ``x`` = (x0..x5) *as printed*; :func:`_limit_gaps` gives the
+    same numbers without cancellation (used for the result objects).
+    """
+    A0, A1, A2, A3, A4, A5 = paper_subexpressions(L, U)
     x0 = 3 * (L + 1) ** 3 * U / A4
     x1 = (3 * A0 * L * U + A0 * U - L**3 - 3 * L**2) / A4
     x2 = A5 / A4

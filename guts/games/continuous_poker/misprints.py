@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 import sympy as sp
 
+from .closed_forms import paper_subexpressions
 from .symbolic import B, B0, L, U, X2, XS, s
 
 __all__ = ["printed", "Misprint", "MISPRINTS"]
@@ -22,12 +23,7 @@ _sp_s = sp.Symbol("s_misprint")  # the stray "s" in the §2.1.1 value-betting th
 def printed():
     """Dict of the printed formulas (sympy), keyed by where they are in the paper."""
     D = (1 + 2 * B) * (2 + B)
-    A0 = U**2 + 3 * U + 3
-    A1 = 7 * U**3 + 21 * U**2 + 21 * U + 6
-    A2 = 6 * U**3 + 18 * U**2 + 18 * U + 5
-    A3 = 7 * U**3 + 21 * U**2 + 18 * U + 3
-    A4 = 3 * A1 * L**2 + 3 * A1 * L + A1 + A2 * L**3
-    A5 = 3 * A0 * L**2 * U + 3 * A0 * L * U + A0 * U - L**3
+    A0, A1, A2, A3, A4, A5 = paper_subexpressions(L, U)
     return {
         # §2.1.1 von Neumann
         "vn_value_bet_threshold": (1 + 4 * _sp_s + 2 * B**2) / D,
