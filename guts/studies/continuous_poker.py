@@ -170,6 +170,22 @@ def write_figures(out=DEFAULT_OUT, echo=None):
     return written
 
 
+#: Largest mesh (or size count) the fitted model is asked for; beyond it (a fitted rate near 0,
+#: e.g. on meshes where the LP is already exact) the model's answer is "none": -1.
+MODEL_NEED_MAX = 10**9
+
+
+def _model_need(log_a: float, rate: float, target: float, offset: int = 0) -> int:
+    """Smallest integer ``n`` with ``a (n - offset)^-rate <= target``, computed on logarithms
+    (no overflow); -1 when the fitted rate is not positive or ``n`` exceeds MODEL_NEED_MAX."""
+    if not (np.isfinite(log_a) and np.isfinite(rate) and rate > 0):
+        return -1
+    log_n = (log_a - np.log(target)) / rate
+    if log_n > np.log(MODEL_NEED_MAX):
+        return -1
+    return int(np.ceil(offset + np.exp(log_n)))
+
+
 def fit_rates(df: pd.DataFrame, target: float = 1e-4) -> pd.DataFrame:
     """Fit |error| ~ a M^-p + b (K - 1)^-q per (L, U) (least squares on the logarithm).
 
@@ -197,8 +213,8 @@ def fit_rates(df: pd.DataFrame, target: float = 1e-4) -> pd.DataFrame:
         th = fit.x
         a, p = float(np.exp(th[0])), float(th[1])
         b, q = (float(np.exp(th[2])), float(th[3])) if not one_size else (0.0, float("nan"))
-        m_need = int(np.ceil((a / (target / (1 if one_size else 2))) ** (1.0 / p)))
-        k_need = 1 if one_size else int(np.ceil(1.0 + (b / (target / 2)) ** (1.0 / q)))
+        m_need = _model_need(th[0], p, target / (1 if one_size else 2))
+        k_need = 1 if one_size else _model_need(th[2], q, target / 2, offset=1)
         ok = g[g["error"].abs() <= target]
         best = ok.sort_values("work").iloc[0] if len(ok) else None
         rows.append({"L": L, "U": U, "a": a, "rate_M": p, "b": b, "rate_K": q,
