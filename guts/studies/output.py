@@ -160,7 +160,8 @@ def publish(where, command: str | None = None, parameters: dict | None = None, e
     set is left as it was.  Files of the previous set that this run did not write again are
     listed as ``"withdrawn"`` (readers refuse them).  The folder is locked for the rest of
     the process (:func:`lock_output_dir`) and leftovers of killed runs are removed first.
-    With a plan whose folder is ``None`` (nothing written) the block runs with ``None``.
+    With a plan whose folder is ``None`` (nothing written) the block runs with ``None``;
+    inside an open publication of the same folder, the files join that (outer) set.
     """
     from guts import __version__
 
@@ -174,6 +175,10 @@ def publish(where, command: str | None = None, parameters: dict | None = None, e
         return
     if command is None:
         raise TypeError("publish(folder, command): the set needs a name")
+    outer = active_publication(Path(folder) / "_")
+    if outer is not None:  # inside a publication of that folder: its files join that set
+        yield outer
+        return
     folder = ensure_output_dir(folder)
     lock_output_dir(folder)
     remove_stale_temporaries(folder)
