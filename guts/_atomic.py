@@ -211,8 +211,10 @@ class Publication:
                 self.state = "broken" if self.published or not self._restore(old_raw, body) else "aborted"
                 self._cleanup()
                 raise
-            _before_step(self, "clean-up")
-            self._cleanup()
+            try:
+                _before_step(self, "clean-up")
+            finally:
+                self._cleanup()
 
     def _restore(self, old_raw, body) -> bool:
         """No file renamed yet: put the previous manifest back (the old set stays valid); True if done."""
