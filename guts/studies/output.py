@@ -43,7 +43,7 @@ from guts._atomic import (_create_temp, atomic_path as _atomic_path, file_sha256
                           _ACTIVE)
 from guts._validate import GutsInputError
 
-__all__ = ["publish", "set_status", "SetStatus", "Publication", "MANIFEST_SUFFIX", "manifest_path",
+__all__ = ["publish", "adopt_files", "set_status", "SetStatus", "Publication", "MANIFEST_SUFFIX", "manifest_path",
            "lock_output_dir", "remove_stale_temporaries", "file_sha256", "AUTO", "RESULTS", "RUNS", "peak_rss_mb", "ensure_output_dir", "atomic_path", "write_csv", "meta_path", "write_meta",
            "read_meta", "save_figure", "OutputPlan", "plan_output", "parameter_differences", "artefact_status",
            "check_full", "run_folder"]
@@ -256,6 +256,14 @@ def write_meta(target, parameters: dict, plan: "OutputPlan | None" = None, **ext
         **(plan.meta() if plan is not None else {}),
         **extra,
     }
+    shared = pub.staged_file(path) if pub is not None else None
+    if shared is not None and shared != path and shared.is_file():
+        # two files of one set share a meta file (``x.csv`` and ``x.png`` -> ``x.meta.json``): the
+        # second is described inside the first's, under "also", instead of replacing it
+        first = json.loads(shared.read_text())
+        if first.get("file") != target.name:
+            first.setdefault("also", {})[target.name] = {k: v for k, v in meta.items() if k != "file"}
+            meta = first
     with atomic_path(path) as tmp:
         tmp.write_text(json.dumps(meta, indent=2, default=str) + "\n")
     _note_loose(path)
@@ -459,3 +467,38 @@ def plan_output(command: str, out, parameters: dict, full: dict, targets=(), ech
         elif not diffs and auto:
             echo(f"full default run: regenerating {', '.join(str(folder / t) for t in targets) or folder}")
     return OutputPlan(folder, command, diffs, auto)
+
+
+# ---------------------------------------------------------------------------
+# Manifests for files written before manifests existed
+# ---------------------------------------------------------------------------
+def adopt_files(folder, command: str, names, note: str) -> Path:
+    """Write a complete manifest, marked ``"retroactive": true``, for existing files of one run.
+
+    For artefacts committed before manifests existed (issue 20): nothing is recomputed, the
+    manifest records the files' current hashes.  Refused (:class:`GutsInputError`) when a
+    file is missing, when a file's meta file records a SHA-256 that the file does not have
+    (the pair is not from one run), or when a manifest written by a real run is there.
+    """
+    from guts import _atomic
+
+    folder = Path(folder)
+    target = manifest_path(folder, command)
+    old = _atomic._read_json(target)
+    if old is not None and not old.get("retroactive", False):
+        raise GutsInputError(f"{target} was written by a run of {command}; accepted: files without a manifest")
+    files = {}
+    for name in names:
+        p = folder / name
+        if not p.is_file():
+            raise GutsInputError(f"{p} does not exist; accepted: the existing files of one run")
+        meta = read_meta(p) if not name.endswith(".meta.json") else None
+        if meta is not None and meta.get("file") == name and "sha256" in meta and meta["sha256"] != file_sha256(p):
+            raise GutsInputError(f"{p} is not the file its meta file describes (hash mismatch); accepted: "
+                                 "the files of one run (rerun the command)")
+        files[name] = {"sha256": file_sha256(p), "bytes": p.stat().st_size}
+    body = {"manifest_version": _atomic.MANIFEST_VERSION, "command": command, "complete": True, "files": files,
+            "withdrawn": [], "retroactive": True, "note": note, "published_utc": _atomic._now()}
+    lock_output_dir(folder)
+    _atomic._write_json(target, body)
+    return target

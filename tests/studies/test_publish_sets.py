@@ -215,3 +215,31 @@ def test_a_killed_run_leaves_no_visible_file_and_the_next_run_cleans_up(tmp_path
     assert [p.name for p in out.iterdir() if not p.name.startswith(".")] == []  # nothing was published
     assert main([*TABLE1, "--sizes", "1", "--out", str(out)]) == 0
     assert sorted(p.name for p in out.iterdir()) == ["table1.csv", "table1.manifest.json", "table1.meta.json"]
+
+
+def test_every_committed_result_is_part_of_a_complete_set_or_declared_legacy():
+    """results/: each file is in a complete set whose every hash matches (the readers' check), or
+    written outside sets by a script listed in LEGACY.  A file regenerated without its command
+    (edited, or written by old code) fails here: rerun its command, or
+    ``python experiments/write_manifests.py`` for files committed before manifests."""
+    from fnmatch import fnmatch
+
+    from guts.studies.committed_sets import COMMITTED_SETS, LEGACY
+
+    root = REPO / "results"
+    files = [p for p in root.rglob("*") if p.is_file() and not any(
+        part.startswith(".") or part == "runs" for part in p.relative_to(root).parts)]
+    assert files
+    bad = []
+    for p in files:
+        rel = p.relative_to(root).as_posix()
+        if p.name.endswith(".manifest.json") or any(fnmatch(rel, pat) for pat in LEGACY):
+            continue
+        st = set_status(p)
+        if not st.ok:
+            bad.append(f"{rel}: {st.state} {st.detail}")
+    assert bad == []
+    for sub, sets in COMMITTED_SETS.items():
+        for command, names in sets.items():
+            m = json.loads((root / sub / f"{command}.manifest.json").read_text())
+            assert sorted(m["files"]) == sorted(names), (sub, command)
