@@ -243,3 +243,27 @@ def test_every_committed_result_is_part_of_a_complete_set_or_declared_legacy():
         for command, names in sets.items():
             m = json.loads((root / sub / f"{command}.manifest.json").read_text())
             assert sorted(m["files"]) == sorted(names), (sub, command)
+
+
+def test_error_after_a_published_set_and_loose_files_are_named(tmp_path, capsys):
+    """The guard reports from the record of what was written, never assumes 'nothing'."""
+    from guts.cli.guard import guarded
+
+    def publish_then_fail():
+        _set(tmp_path / "a", "first", {"x.csv": 1})
+        raise GutsInputError("bad size 0; accepted: >= 1")
+
+    assert guarded("guts demo", publish_then_fail) == (2, None)
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("guts demo: error: bad size 0; accepted: >= 1 (published the complete set "
+                          "first.manifest.json in ") and err.endswith(": x.csv, x.meta.json; nothing else before "
+                                                                      "the error)")
+
+    def loose_then_interrupted():
+        (tmp_path / "b").mkdir()
+        write_csv(pd.DataFrame({"x": [1]}), tmp_path / "b" / "y.csv")  # outside any publication
+        raise KeyboardInterrupt
+
+    assert guarded("guts demo", loose_then_interrupted) == (130, None)
+    err = capsys.readouterr().err.strip()
+    assert err == f"guts demo: interrupted; wrote outside any set: {tmp_path / 'b' / 'y.csv'}; nothing else"
