@@ -364,8 +364,8 @@ def set_status(path) -> SetStatus:
                 return st
             problems.append(st)
         elif p.name in m.get("withdrawn", []):
-            problems.append(SetStatus("withdrawn", mp, f"the last run recorded in {mp.name} did not publish it again "
-                                                        "(it belongs to an older set)"))
+            problems.append(SetStatus("withdrawn", mp, f"withdrawn: the last run recorded in {mp.name} did not "
+                                                        "publish it again, it belongs to an older set"))
     if problems:
         return problems[0]
     return SetStatus("legacy", None, "no manifest lists it")
