@@ -186,17 +186,18 @@ class Publication:
         """Publish the staged files: manifest "incomplete", renames, manifest "complete" (signals held)."""
         with _signals_held():
             _ACTIVE.remove(self)
-            names = [n for n, p in self.staged.items() if p.exists()]
-            files = {n: {"sha256": file_sha256(self.staged[n]), "bytes": self.staged[n].stat().st_size}
-                     for n in names}
-            old_raw = self.manifest.read_bytes() if self.manifest.is_file() else None
-            old = _read_json(self.manifest) or {}
-            self.withdrawn = sorted((set(old.get("files", {})) | set(old.get("withdrawn", []))) - set(names))
-            self.withdrawn = [n for n in self.withdrawn if (self.folder / n).exists()]
-            body = {"manifest_version": MANIFEST_VERSION, "command": self.command, "complete": False,
-                    "files": files, "withdrawn": self.withdrawn, **self.info, "started_utc": _now()}
             self.state = "publishing"
+            old_raw, body = None, {}
             try:
+                names = [n for n, p in self.staged.items() if p.exists()]
+                files = {n: {"sha256": file_sha256(self.staged[n]), "bytes": self.staged[n].stat().st_size}
+                         for n in names}
+                old_raw = self.manifest.read_bytes() if self.manifest.is_file() else None
+                old = _read_json(self.manifest) or {}
+                withdrawn = (set(old.get("files", {})) | set(old.get("withdrawn", []))) - set(names)
+                self.withdrawn = sorted(n for n in withdrawn if (self.folder / n).exists())
+                body = {"manifest_version": MANIFEST_VERSION, "command": self.command, "complete": False,
+                        "files": files, "withdrawn": self.withdrawn, **self.info, "started_utc": _now()}
                 _before_step(self, "manifest: incomplete")
                 _write_json(self.manifest, body)
                 for n in names:
@@ -308,7 +309,7 @@ def _write_json(path: Path, body: dict) -> None:
 
 def _is_ours(path: Path, body: dict) -> bool:
     m = _read_json(path) or {}
-    return m.get("complete") is False and m.get("started_utc") == body.get("started_utc") and m.get("files") == body.get("files")
+    return bool(body) and m.get("complete") is False and m.get("started_utc") == body.get("started_utc") and m.get("files") == body.get("files")
 
 
 # ---------------------------------------------------------------------------
