@@ -59,7 +59,8 @@ def atomic_path(target):
     every writer that goes through here (CSV, meta, figures) gives e.g. 0644.
     """
     target = Path(target)
-    tmp = _create_temp(target)
+    with _signals_held():  # a signal between creating the file and the try below would leave it behind
+        tmp = _create_temp(target)
     try:
         yield tmp
         os.replace(tmp, target)
