@@ -267,3 +267,16 @@ def test_error_after_a_published_set_and_loose_files_are_named(tmp_path, capsys)
     assert guarded("guts demo", loose_then_interrupted) == (130, None)
     err = capsys.readouterr().err.strip()
     assert err == f"guts demo: interrupted; wrote outside any set: {tmp_path / 'b' / 'y.csv'}; nothing else"
+
+
+def test_bot_table_from_a_changed_set_warns(tmp_path):
+    from guts.studies.bot import load_bot_strategy
+
+    assert main([*TABLE1, "--sizes", "1-2", "--out", str(tmp_path)]) == 0
+    table = tmp_path / "table1.csv"
+    load_bot_strategy(table, 2)  # published and intact: no warning (warnings are errors in the tests)
+    with open(table, "a") as fh:
+        fh.write("\n")  # same rows for pandas, another file for the manifest
+    with pytest.warns(UserWarning, match="is not part of a complete published set .table1.csv was changed"):
+        bot = load_bot_strategy(table, 2)
+    assert bot.certified_lower <= bot.value + 1e-5
