@@ -280,3 +280,27 @@ def test_bot_table_from_a_changed_set_warns(tmp_path):
     with pytest.warns(UserWarning, match="is not part of a complete published set .table1.csv was changed"):
         bot = load_bot_strategy(table, 2)
     assert bot.certified_lower <= bot.value + 1e-5
+
+
+def test_figure_sharing_its_csv_meta_file_is_described_inside_it(tmp_path):
+    """``x.csv`` and ``x.png`` both map to ``x.meta.json``: within a set the figure's description
+    goes under "also" instead of replacing the table's (which lost its parameters before)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from guts.studies.output import file_sha256, save_figure
+
+    with publish(tmp_path, "demo"):
+        write_csv(pd.DataFrame({"x": [1]}), tmp_path / "x.csv")
+        write_meta(tmp_path / "x.csv", {"rows": 1})
+        fig = plt.figure()
+        save_figure(fig, tmp_path / "x.png")
+        plt.close(fig)
+        write_meta(tmp_path / "x.png", {"source": "x.csv"})
+    meta = json.loads((tmp_path / "x.meta.json").read_text())
+    assert meta["file"] == "x.csv" and meta["parameters"] == {"rows": 1}
+    assert meta["sha256"] == file_sha256(tmp_path / "x.csv")
+    assert meta["also"]["x.png"]["parameters"] == {"source": "x.csv"}
+    assert meta["also"]["x.png"]["sha256"] == file_sha256(tmp_path / "x.png")
