@@ -149,8 +149,8 @@ def write_figures(out=DEFAULT_OUT, echo=None):
         written.append(save_figure(fig, out / "figure1_strategies.png", dpi=110))
         plt.close(fig)
         write_csv(df.iloc[::4], out / "figure1_strategies.csv", float_format="%.10g")
-        write_meta(out / "figure1_strategies.png", {"limits": FIGURE1_LIMITS})
         write_meta(out / "figure1_strategies.csv", {"limits": FIGURE1_LIMITS, "points": "every 4th of 801"})
+        write_meta(out / "figure1_strategies.png", {"limits": FIGURE1_LIMITS})  # under "also" of the CSV's
         for name, game, title in (("figure2_von_neumann_payoff.png", von_neumann(1.0), "von Neumann poker, B = 1"),
                                   ("figure3_newman_payoff.png", newman(), "Newman (no-limit) poker")):
             fig, mean = figure_payoff(game, title)
