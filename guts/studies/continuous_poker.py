@@ -21,7 +21,7 @@ import pandas as pd
 
 from guts.errors import SolverError
 from guts.games.continuous_poker import limit_poker, limit_value, newman, von_neumann
-from guts.studies.output import AUTO, ensure_output_dir, plan_output, save_figure, write_csv, write_meta
+from guts.studies.output import AUTO, ensure_output_dir, plan_output, publish, save_figure, write_csv, write_meta
 
 __all__ = ["FIGURE1_LIMITS", "write_figures", "run_lp_convergence", "fit_rates", "DEFAULT_OUT"]
 
@@ -144,26 +144,27 @@ def write_figures(out=DEFAULT_OUT, echo=None):
 
     out = ensure_output_dir(out)
     written = []
-    fig, df = figure1()
-    written.append(save_figure(fig, out / "figure1_strategies.png", dpi=110))
-    plt.close(fig)
-    write_csv(df.iloc[::4], out / "figure1_strategies.csv", float_format="%.10g")
-    write_meta(out / "figure1_strategies.png", {"limits": FIGURE1_LIMITS})
-    write_meta(out / "figure1_strategies.csv", {"limits": FIGURE1_LIMITS, "points": "every 4th of 801"})
-    for name, game, title in (("figure2_von_neumann_payoff.png", von_neumann(1.0), "von Neumann poker, B = 1"),
-                              ("figure3_newman_payoff.png", newman(), "Newman (no-limit) poker")):
-        fig, mean = figure_payoff(game, title)
-        written.append(save_figure(fig, out / name, dpi=110))
+    with publish(out, "figures"):
+        fig, df = figure1()
+        written.append(save_figure(fig, out / "figure1_strategies.png", dpi=110))
         plt.close(fig)
-        write_meta(out / name, {"game": title, "grid": 601}, value=game.value, grid_mean=mean)
-    df = value_map()
-    write_csv(df, out / "limit_value.csv", float_format="%.12g")
-    write_meta(out / "limit_value.csv", {"L": "0..3 (121 points)", "U": "0.05..6 (120 points)", "L <= U": True,
-                                         "formula": "A5/(2 A4)"})
-    fig = figure4(df)
-    written.append(save_figure(fig, out / "figure4_limit_value.png", dpi=110))
-    plt.close(fig)
-    write_meta(out / "figure4_limit_value.png", {"source": "limit_value.csv"})
+        write_csv(df.iloc[::4], out / "figure1_strategies.csv", float_format="%.10g")
+        write_meta(out / "figure1_strategies.csv", {"limits": FIGURE1_LIMITS, "points": "every 4th of 801"})
+        write_meta(out / "figure1_strategies.png", {"limits": FIGURE1_LIMITS})  # under "also" of the CSV's
+        for name, game, title in (("figure2_von_neumann_payoff.png", von_neumann(1.0), "von Neumann poker, B = 1"),
+                                  ("figure3_newman_payoff.png", newman(), "Newman (no-limit) poker")):
+            fig, mean = figure_payoff(game, title)
+            written.append(save_figure(fig, out / name, dpi=110))
+            plt.close(fig)
+            write_meta(out / name, {"game": title, "grid": 601}, value=game.value, grid_mean=mean)
+        df = value_map()
+        write_csv(df, out / "limit_value.csv", float_format="%.12g")
+        write_meta(out / "limit_value.csv", {"L": "0..3 (121 points)", "U": "0.05..6 (120 points)", "L <= U": True,
+                                             "formula": "A5/(2 A4)"})
+        fig = figure4(df)
+        written.append(save_figure(fig, out / "figure4_limit_value.png", dpi=110))
+        plt.close(fig)
+        write_meta(out / "figure4_limit_value.png", {"source": "limit_value.csv"})
     if echo:
         for p in written:
             echo(f"wrote {p}")
@@ -279,19 +280,20 @@ def run_lp_convergence(limits=LP_LIMITS, meshes=LP_MESHES, sizes=LP_SIZES, max_w
     df = pd.DataFrame(rows)
     rates = fit_rates(df)
     if out is not None:
-        target = out / "lp_convergence.csv"
-        write_csv(df, target, float_format="%.15g")
-        write_meta(target, {"limits": limits, "meshes": meshes, "sizes": sizes, "max_work": max_work}, plan=plan,
-                   wall_seconds=time.perf_counter() - t0, rates=rates.to_dict(orient="records"))
-        write_csv(rates, out / "lp_rates.csv", float_format="%.6g")
-        write_meta(out / "lp_rates.csv", {"source": "lp_convergence.csv",
-                                          "fit": "|error| ~ a M^-rate_M + b (K-1)^-rate_K, least squares in log"})
-        import matplotlib.pyplot as plt
+        with publish(out, "lp_convergence", parameters=params, **(plan.meta() if plan is not None else {})):
+            target = out / "lp_convergence.csv"
+            write_csv(df, target, float_format="%.15g")
+            write_meta(target, {"limits": limits, "meshes": meshes, "sizes": sizes, "max_work": max_work}, plan=plan,
+                       wall_seconds=time.perf_counter() - t0, rates=rates.to_dict(orient="records"))
+            write_csv(rates, out / "lp_rates.csv", float_format="%.6g")
+            write_meta(out / "lp_rates.csv", {"source": "lp_convergence.csv",
+                                              "fit": "|error| ~ a M^-rate_M + b (K-1)^-rate_K, least squares in log"})
+            import matplotlib.pyplot as plt
 
-        fig = figure_convergence(df)
-        save_figure(fig, out / "lp_convergence.png", dpi=110)
-        plt.close(fig)
-        write_meta(out / "lp_convergence.png", {"source": "lp_convergence.csv"})
+            fig = figure_convergence(df)
+            save_figure(fig, out / "lp_convergence.png", dpi=110)
+            plt.close(fig)
+            write_meta(out / "lp_convergence.png", {"source": "lp_convergence.csv"})
     return df, rates   # also with out=None (it returned None then)
 
 
