@@ -33,7 +33,8 @@ from guts.errors import GutsInputError
 from .rules import Rules
 
 __all__ = ["build_game", "BuiltGame", "TreeStats", "Collusion", "COLLUSION_KINDS", "check_team",
-           "fmt_amount"]
+           "fmt_amount", "count_tree", "TreeCount", "check_tree_memory", "estimate_build_bytes",
+           "MAX_ACTION_DEPTH"]
 
 COLLUSION_KINDS = ("weak", "strong")
 _SHARED_NAMES = ("flop", "turn", "river")
@@ -350,6 +351,9 @@ def build_game(rules: Rules, collusion: Collusion | None = None, *, merge_team: 
         if collusion is None or collusion.kind != "strong":
             raise GutsInputError("merge_team needs strong collusion (the colluders must share their hands)")
         merged = check_team(collusion.team, rules.num_players)
+    # pre-flight (issue 20): count the tree and refuse it before building a node
+    check_tree_memory(count_tree(rules, collusion, merge_team=merge_team), rules.name or "tree",
+                      _rules_hint(rules))
     b = _Builder(rules, merged)
     root, deals = b.build()
     game = PublicTreeGame(root, deals, b.n_out, name=rules.name + (f"-team{merged}" if merged else ""))
@@ -397,6 +401,53 @@ BUILD_BYTES_PER_SEQUENCE = 100
 BUILD_BYTES_PER_DEAL_FLOAT = 24
 #: ... plus the interpreter with NumPy, SciPy and numba loaded (a constant).
 BUILD_BASE_BYTES = 250 * 2**20
+#: Expanded public nodes built and compiled per second (one core, for the time in a refusal).
+BUILD_NODES_PER_SECOND = 40_000
+
+
+def _human_time(seconds: float) -> str:
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 5400:
+        return f"{seconds / 60:.0f} min"
+    if seconds < 2 * 86400:
+        return f"{seconds / 3600:.1f} h"
+    return f"{seconds / 86400:.3g} days"
+
+
+def _rules_hint(rules: Rules) -> str:
+    """What makes the tree smaller, naming the rules' current values."""
+    rs = [r for r in rules.rounds if r.orbits]
+    sizes = max((len(r.bets) for r in rs), default=0)
+    out = []
+    if sizes > 1:
+        out.append(f"fewer bet sizes (now {sizes})")
+    if any(r.check for r in rs):
+        out.append("no check")
+    if any(r.betting == "limit" for r in rs):
+        out.append("fixed betting (limit call/raise trees grow with the raises)")
+    if max((r.orbits for r in rs), default=0) > 1:
+        out.append(f"fewer orbits (now {max(r.orbits for r in rs)})")
+    if rules.num_players > 2:
+        out.append(f"fewer players (now {rules.num_players})")
+    return "accepted: a smaller game: " + ", ".join(out or ["fewer rounds or cards"])
+
+
+def check_tree_memory(count: "TreeCount", name: str, hint: str = "") -> None:
+    """Refuse (``GutsInputError``, one line) a tree whose build would exceed the memory budget
+    (:func:`guts._validate.memory_budget`: ``GUTS_MEMORY_BUDGET``, half the RAM, the ulimit
+    and cgroup limits) or whose longest path exceeds :data:`MAX_ACTION_DEPTH` decisions.
+    The message names the tree's size, the estimate, the budget and the estimated build time."""
+    from guts._validate import check_memory
+
+    if count.max_depth > MAX_ACTION_DEPTH:
+        raise GutsInputError(
+            f"the game {name} has paths of more than {MAX_ACTION_DEPTH} decisions (at least {count.max_depth}); "
+            + (hint or "accepted: fewer raises per round or fewer players"))
+    seconds = count.public_states / BUILD_NODES_PER_SECOND
+    check_memory(f"building the game {name} ({count.public_states:.3g} public states, "
+                 f"{count.info_sets:.3g} information sets, {count.deals} deals; about "
+                 f"{_human_time(seconds)} to build)", count.bytes, hint)
 
 
 @dataclass(frozen=True)
