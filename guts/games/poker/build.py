@@ -259,10 +259,13 @@ def count_poker(spec: PokerSpec) -> TreeCount:
     def round_counter(rnd):
         memo = {}
 
-        def act(p, active, acted, nraises, matched):
+        def act(p, active, acted, nraises, matched, depth=1):
             key = (p, active, acted, nraises, matched)
             if key in memo:
                 return memo[key]
+            if depth > MAX_ACTION_DEPTH:
+                raise GutsInputError(f"{spec._where()}a betting round has paths of more than {MAX_ACTION_DEPTH} "
+                                     "decisions; accepted: fewer raises per round (max_raises) or players")
             states[0] += 1
             if states[0] > 200_000:
                 raise GutsInputError(f"{spec._where()}the betting has more than 200000 distinct positions; "
@@ -277,7 +280,7 @@ def count_poker(spec: PokerSpec) -> TreeCount:
                 if all(acted2[q] or not act_[q] for q in range(n)) and all(mat[q] for q in live):
                     return ([0] * n, 0, 0, {act_: 1})
                 nxt = next(q for k in range(1, n + 1) for q in [(p + k) % n] if act_[q])
-                return act(nxt, act_, acted2, nr, mat)
+                return act(nxt, act_, acted2, nr, mat, depth + 1)
 
             kids = []
             if not matched[p]:

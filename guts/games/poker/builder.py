@@ -515,7 +515,10 @@ def _round_counter(n: int, rnd, track: bool):
     """
     memo = {}
 
-    def guard():
+    def guard(depth):
+        if depth > MAX_ACTION_DEPTH:
+            raise GutsInputError(f"a betting round has paths of more than {MAX_ACTION_DEPTH} decisions; "
+                                 "accepted: fewer players, orbits or raises")
         if len(memo) > MAX_COUNT_STATES:
             raise GutsInputError(
                 f"the betting of a round has more than {MAX_COUNT_STATES} distinct positions; accepted: "
@@ -524,20 +527,20 @@ def _round_counter(n: int, rnd, track: bool):
     def exit_key(active, contrib):
         return (active, None if contrib is None else _relative(contrib, active))
 
-    def fixed(orbit, p, active, contrib):
+    def fixed(orbit, p, active, contrib, depth=1):
         key = (orbit, p, active, contrib)
         if key in memo:
             return memo[key]
-        guard()
+        guard(depth)
         out = _RoundCount(n)
 
         def after(act, con):
             con = None if con is None else _relative(con, act)
             nxt = next((q for q in range(p + 1, n) if act[q]), None)
             if nxt is not None:
-                return fixed(orbit, nxt, act, con)
+                return fixed(orbit, nxt, act, con, depth + 1)
             if orbit + 1 < rnd.orbits:
-                return fixed(orbit + 1, act.index(True), act, con)
+                return fixed(orbit + 1, act.index(True), act, con, depth + 1)
             leaf = _RoundCount(n)
             leaf.exits[exit_key(act, con)] = 1
             return leaf
@@ -565,11 +568,11 @@ def _round_counter(n: int, rnd, track: bool):
         memo[key] = out
         return out
 
-    def limit(p, active, acted, raises, matched):
+    def limit(p, active, acted, raises, matched, depth=1):
         key = (p, active, acted, raises, matched)
         if key in memo:
             return memo[key]
-        guard()
+        guard(depth)
         out = _RoundCount(n)
         acted_p = tuple(a or q == p for q, a in enumerate(acted))
 
@@ -580,7 +583,7 @@ def _round_counter(n: int, rnd, track: bool):
                 leaf.exits[(act, _relative([0.0] * n, act) if track else None)] = 1
                 return leaf
             nxt = next(q for k in range(1, n + 1) for q in [(p + k) % n] if act[q])
-            return limit(nxt, act, acted_p, raises2, mat)
+            return limit(nxt, act, acted_p, raises2, mat, depth + 1)
 
         kids = []
         folded = tuple(a and q != p for q, a in enumerate(active))
