@@ -390,19 +390,19 @@ MAX_ACTION_DEPTH = 300
 MAX_COUNT_STATES = 200_000
 
 #: Memory model of building and compiling a public tree (the builder's Python nodes, the
-#: engine's compiled arrays and histories), calibrated against the peak RSS measured by
-#: ``benchmarks/memory_calibration.py`` (docs/performance.md, "Memory pre-flight"):
+#: engine's compiled arrays and histories), calibrated against the peak resident memory
+#: measured by ``benchmarks/memory_calibration.py`` (docs/performance.md, "Memory pre-flight";
+#: 650-820 B per public state measured on 2P/3P-MMH variants of 0.17 to 1.6 million states):
 #: bytes per expanded public node ...
-BUILD_BYTES_PER_NODE = 1000
-#: ... per (information set, action) sequence ...
-BUILD_BYTES_PER_SEQUENCE = 100
+BUILD_BYTES_PER_NODE = 1100
+#: ... per (information set, action) sequence (the build keeps none per type: the solvers'
+#: arrays are estimated by the engine and the methods) ...
+BUILD_BYTES_PER_SEQUENCE = 0
 #: ... per float of the (rows x deals) arrays: share tables, chance probabilities, the
-#: compiled chance contexts, the deal arrays (with their temporary copies) ...
-BUILD_BYTES_PER_DEAL_FLOAT = 24
-#: ... plus the interpreter with NumPy, SciPy and numba loaded (a constant).
-BUILD_BASE_BYTES = 250 * 2**20
+#: compiled chance contexts, the deal arrays (float64, with a temporary copy).
+BUILD_BYTES_PER_DEAL_FLOAT = 16
 #: Expanded public nodes built and compiled per second (one core, for the time in a refusal).
-BUILD_NODES_PER_SECOND = 40_000
+BUILD_NODES_PER_SECOND = 30_000
 
 
 def _human_time(seconds: float) -> str:
@@ -479,7 +479,7 @@ class TreeCount:
 
 def estimate_build_bytes(public_states: int, sequences: int, deal_floats: int) -> int:
     """Estimated peak memory (bytes) of building and compiling a tree of these sizes."""
-    return int(BUILD_BASE_BYTES + BUILD_BYTES_PER_NODE * public_states
+    return int(BUILD_BYTES_PER_NODE * public_states
                + BUILD_BYTES_PER_SEQUENCE * sequences + BUILD_BYTES_PER_DEAL_FLOAT * deal_floats)
 
 
@@ -761,7 +761,7 @@ def count_tree(rules: Rules, collusion: Collusion | None = None, *, merge_team: 
             boards = nb
             board_seq = sum(boards.values())
             distinct_boards = _distinct_multisets(K, c, sum(x.shared_cards for x in rules.rounds[:r + 1]))
-            deal_floats += D * board_seq * paths     # the compiled chance contexts (a row per path)
+            deal_floats += D * board_seq     # the compiled chance contexts (a row per board history)
         counter = _round_counter(n, rnd, track[r])
         nxt, nxt_depth = {}, {}
         for (active, contrib), m in arrivals.items():
