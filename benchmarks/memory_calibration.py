@@ -52,7 +52,8 @@ CASES = [
     ("coalition", "1 v. 3 pseudo-bloc mesh 201 LP", dict(size=3, mesh=201, structure="pseudo-bloc", solver="lp")),
     ("coalition", "1 v. 3 full mesh 61 oracle", dict(size=3, mesh=61, structure="full", solver="oracle")),
     ("coalition", "1 v. 4 full mesh 41 oracle", dict(size=4, mesh=41, structure="full", solver="oracle")),
-    ("coalition", "1 v. 2 pseudo-bloc mesh 101 FP", dict(size=2, mesh=101, structure="pseudo-bloc", solver="fp")),
+    ("coalition", "1 v. 2 pseudo-bloc mesh 101 FP", dict(size=2, mesh=101, structure="pseudo-bloc", solver="fp",
+                                                         fp_iterations=200, max_iterations=5)),
     ("pseudo_bloc", "1 v. 5 pseudo-bloc mesh 401", dict(size=5, points=401)),
     ("pseudo_bloc", "1 v. 5 pseudo-bloc mesh 801", dict(size=5, points=801)),
     ("mesh", "mesh 2e7 points", dict(points=20_000_000)),
@@ -82,7 +83,9 @@ if model == "build_game":
 elif model == "coalition":
     from guts.games.guts.coalition import coalition_bytes, solve_coalition
     est = coalition_bytes(p["size"], p["mesh"], p["mesh"], p["structure"], p["solver"])
-    run = lambda: solve_coalition(p["size"], p["mesh"], p["structure"], solver=p["solver"], certify_result=False)
+    extra = {k: p[k] for k in ("fp_iterations", "max_iterations") if k in p}   # memory does not grow with them
+    run = lambda: solve_coalition(p["size"], p["mesh"], p["structure"], solver=p["solver"], certify_result=False,
+                                  **extra)
     out.update(estimate=est)
 elif model == "pseudo_bloc":
     from guts.games.guts.large_n.solve import solve_pseudo_bloc
@@ -141,10 +144,13 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="three small cases only")
     ap.add_argument("--out", default=str(ROOT / "results"), help="output folder (default results/)")
+    ap.add_argument("--only", default="", help="comma-separated models to re-measure; their rows replace "
+                                               "those of the existing CSV")
     args = ap.parse_args(argv)
+    only = {m for m in args.only.split(",") if m}
     rows = []
     for model, label, params in CASES:
-        if args.quick and label not in QUICK:
+        if (args.quick and label not in QUICK) or (only and model not in only):
             continue
         load = round(os.getloadavg()[0], 2)
         t0 = time.perf_counter()
@@ -168,8 +174,14 @@ def _write(out, rows, args):
 
     out.mkdir(parents=True, exist_ok=True)
     target = out / "benchmarks_memory_calibration.csv"
-    write_csv(pd.DataFrame(rows), target)
-    write_meta(target, {"quick": args.quick, "cases": [c[1] for c in CASES if not args.quick or c[1] in QUICK]},
+    df = pd.DataFrame(rows)
+    if args.only and target.exists():
+        old = pd.read_csv(target)
+        df = pd.concat([old[~old.model.isin(df.model.unique())], df], ignore_index=True)
+        order = {c[1]: i for i, c in enumerate(CASES)}
+        df = df.sort_values("case", key=lambda s: s.map(order)).reset_index(drop=True)
+    write_csv(df, target)
+    write_meta(target, {"quick": args.quick, "only": args.only, "cases": list(df["case"])},
                machine=dict(cpus=os.cpu_count(), processor=platform.processor() or platform.machine(),
                             python=platform.python_version()),
                load_at_end=list(os.getloadavg()),

@@ -6,9 +6,11 @@ covering both betting models, several bet sizes, the check, three players, collu
 several board rounds and mixed betting models; then the guard must refuse the big command
 of the issue (limit MMH with eight bet sizes and a check) at once, with one line.
 """
+import os
 import subprocess
 import sys
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -138,7 +140,10 @@ def test_issue_command_refused_at_once():
     # the machine ran out of memory. Refused with exit code 2 and one line.
     cmd = [sys.executable, "-m", "guts", "mercer", "solve", "mmh", "--betting", "limit",
            "--bets", "1,2,3,4,5,6,7,8", "--check"]
-    p = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+    root = Path(__file__).resolve().parents[3]          # this checkout's guts, not an installed one
+    env = dict(os.environ, PYTHONPATH=str(root))
+    env.pop("GUTS_MEMORY_BUDGET", None)
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=60, cwd=root, env=env)
     assert p.returncode == 2
     lines = p.stderr.strip().splitlines()
     assert len(lines) == 1 and "memory budget" in lines[0] and "public states" in lines[0]
