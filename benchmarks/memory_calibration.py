@@ -19,6 +19,8 @@ Models (``model`` column):
   The row also gives the engine's own estimate of the built tree
   (:func:`guts.engine.extensive.estimate_size`, ``engine_estimate``), whose ratio to the
   same measurement calibrates ``_BYTES_PER_NODE`` of :mod:`guts.engine.extensive.tree`.
+* ``build_poker``: :func:`guts.games.poker.build.count_poker`'s ``bytes``, the same constants,
+  for the ACPC limit builder (:func:`~guts.games.poker.build.build_poker`).
 * ``coalition``: :func:`guts.games.guts.coalition.coalition_bytes` of ``solve_coalition``.
 * ``pseudo_bloc``: :func:`guts.games.guts.pseudo_bloc.stage_bytes` of ``solve_pseudo_bloc``.
 * ``mesh``: ``UNIFORM_MESH_BYTES_PER_POINT`` of :func:`guts.games.guts.strategies.mesh`;
@@ -48,6 +50,10 @@ CASES = [
     ("build_game", "3P-MMH fixed, check", dict(variant="mmh", players=3, bets=(4.0,), check=True, betting="fixed")),
     ("build_game", "2P-MMH fixed, bets 2,4,8, check", dict(variant="mmh", players=2, bets=(2.0, 4.0, 8.0),
                                                             check=True, betting="fixed")),
+    ("build_poker", "ACPC 2P, 12 cards, 3 rounds of 3 raises", dict(players=2, ranks=6, suits=2, rounds=[
+        [0, 2.0, 3, 0], [1, 4.0, 3, 0], [1, 4.0, 3, 0]])),
+    ("build_poker", "ACPC 3P, 8 cards, 3 rounds", dict(players=3, ranks=4, suits=2, rounds=[
+        [0, 2.0, 2, 0], [1, 4.0, 2, 0], [1, 4.0, 1, 0]])),
     ("coalition", "1 v. 2 pseudo-bloc mesh 101 LP", dict(size=2, mesh=101, structure="pseudo-bloc", solver="lp")),
     ("coalition", "1 v. 3 pseudo-bloc mesh 201 LP", dict(size=3, mesh=201, structure="pseudo-bloc", solver="lp")),
     ("coalition", "1 v. 3 full mesh 61 oracle", dict(size=3, mesh=61, structure="full", solver="oracle")),
@@ -78,6 +84,15 @@ if model == "build_game":
     rules = variant_rules(p["variant"], p["players"], bets=tuple(p["bets"]), check=p["check"], betting=p["betting"])
     est = count_tree(rules)
     run = lambda: build_game(rules)
+    out.update(estimate=est.bytes, public_states=est.public_states, sequences=est.sequences,
+               deal_floats=est.deal_floats)
+elif model == "build_poker":
+    from guts.games.poker.build import build_poker, count_poker
+    from guts.games.poker.spec import PokerRound, PokerSpec
+    spec = PokerSpec(p["players"], p["ranks"], p["suits"], 1, tuple(PokerRound(*r) for r in p["rounds"]),
+                     antes=(1,) * p["players"])
+    est = count_poker(spec)
+    run = lambda: build_poker(spec)
     out.update(estimate=est.bytes, public_states=est.public_states, sequences=est.sequences,
                deal_floats=est.deal_floats)
 elif model == "coalition":
@@ -118,6 +133,8 @@ seconds = time.perf_counter() - t0
 peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 if model == "build_game":
     out.update(engine_estimate=result.game.size.bytes, built_public_states=result.stats.public_states)
+elif model == "build_poker":
+    out.update(engine_estimate=result.size.bytes, built_public_states=result.size.public_nodes)
 out.update(rss_before=before, peak_before=peak_before, peak=peak, seconds=seconds)
 print(json.dumps(out))
 """

@@ -35,6 +35,12 @@ from .spec import PokerSpec
 
 __all__ = ["build_poker", "poker_rules", "hand_rank", "MAX_DEALS", "count_poker"]
 
+#: Bytes per expanded public node of this builder's tree, built and compiled (its showdown
+#: terminals are one object per path): 1000 B measured on two- and three-player games of 0.14
+#: and 0.31 million states by ``benchmarks/memory_calibration.py`` (the hold'em-like builder's
+#: ``BUILD_BYTES_PER_NODE`` is for 650-820 B).
+POKER_BYTES_PER_NODE = 1500
+
 #: Largest number of private deals built (overridable with ``max_deals``): the share
 #: tables are (players x deals) per board, so memory grows with it.
 MAX_DEALS = 200_000
@@ -363,7 +369,7 @@ def count_poker(spec: PokerSpec) -> TreeCount:
                      info_sets=int(sum(info)), info_sets_per_player=tuple(int(x) for x in info),
                      share_tables=int(share_tables), sequences=int(sequences), max_depth=int(max_depth),
                      board_sequences=int(board_seq), deal_floats=int(deal_floats),
-                     bytes=estimate_build_bytes(public, sequences, deal_floats))
+                     bytes=estimate_build_bytes(public, sequences, deal_floats, POKER_BYTES_PER_NODE))
 
 
 def poker_rules(spec: PokerSpec) -> Rules:

@@ -477,9 +477,10 @@ class TreeCount:
     bytes: int
 
 
-def estimate_build_bytes(public_states: int, sequences: int, deal_floats: int) -> int:
+def estimate_build_bytes(public_states: int, sequences: int, deal_floats: int,
+                         bytes_per_node: float = BUILD_BYTES_PER_NODE) -> int:
     """Estimated peak memory (bytes) of building and compiling a tree of these sizes."""
-    return int(BUILD_BYTES_PER_NODE * public_states
+    return int(bytes_per_node * public_states
                + BUILD_BYTES_PER_SEQUENCE * sequences + BUILD_BYTES_PER_DEAL_FLOAT * deal_floats)
 
 
