@@ -430,6 +430,8 @@ def _rules_hint(rules: Rules) -> str:
         out.append(f"fewer orbits (now {max(r.orbits for r in rs)})")
     if rules.num_players > 2:
         out.append(f"fewer players (now {rules.num_players})")
+    if len(rules.rounds) > 2:
+        out.append(f"fewer rounds (now {len(rules.rounds)})")
     return "accepted: a smaller game: " + ", ".join(out or ["fewer rounds or cards"])
 
 

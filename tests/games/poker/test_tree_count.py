@@ -123,6 +123,21 @@ def test_depth_cap_refuses_unbounded_raises():
         build_poker(spec)
 
 
+def test_depth_cap_in_the_holdem_like_builder():
+    # fixed betting, one bet, no check, two players: 2 x 10 decisions a round on the betting path
+    # (a fold ends the hand); 15 rounds (300 decisions on a path) build, 16 are refused
+    def rules(k):
+        return Rules(rounds=(Round(ante=1, hole_cards=2, orbits=10),) + (Round(orbits=10),) * (k - 2)
+                     + (Round(shared_cards=2, orbits=10),))
+
+    count = count_tree(rules(15))
+    assert count.max_depth == MAX_ACTION_DEPTH == 300
+    # 14 rounds of 20 decisions, then 15 boards x 20 (no RecursionError at the cap)
+    assert build_game(rules(15)).stats.decision_nodes == count.decision_nodes == 14 * 20 + 15 * 20
+    with pytest.raises(GutsInputError, match="more than 300 decisions.*fewer rounds"):
+        build_game(rules(16))
+
+
 def test_guard_names_estimate_budget_and_remedy(monkeypatch):
     monkeypatch.setenv("GUTS_MEMORY_BUDGET", "1M")
     rules = smh_rules(2, bets=EIGHT, check=True, betting="limit")
