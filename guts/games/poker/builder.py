@@ -448,7 +448,8 @@ def check_tree_memory(count: "TreeCount", name: str, hint: str = "") -> None:
             + (hint or "accepted: fewer raises per round or fewer players"))
     seconds = count.public_states / BUILD_NODES_PER_SECOND
     check_memory(f"building the game {name} ({count.public_states:.3g} public states, "
-                 f"{count.info_sets:.3g} information sets, {count.deals} deals; about "
+                 f"{count.info_sets:.3g} information sets, "
+                 f"{count.deals if count.deals < 10**6 else format(count.deals, '.3g')} deals; about "
                  f"{_human_time(seconds)} to build)", count.bytes, hint)
 
 
