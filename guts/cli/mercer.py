@@ -16,6 +16,12 @@ from guts.cli.options import add_quiet, add_sweep, int_arg, number_arg, path_arg
 #: Mirrors guts.games.poker.mercer.solve.METHODS / COLLUSION (kept here: the cli imports games lazily).
 METHODS = ("lp", "cfr+", "dcfr", "fp", "fp-realisation")
 COLLUSION = ("weak", "strong", "strong-separate")
+#: Mirror guts.studies.mercer.ARTEFACTS / SWEPT (tests/games/poker/test_tree_count.py checks them):
+#: importing the study (pandas, numba) took 0.7 s of every ``guts mercer solve``, even one the
+#: tree-size pre-flight refuses at once (issue 20).
+ARTEFACTS = ("beyond", "collusion_epsilon", "collusion_methods", "program_fp", "sizes", "table7", "tables",
+             "values")
+SWEPT = ("values", "tables", "table7", "collusion_epsilon", "collusion_methods", "beyond", "program_fp")
 
 HELP = "Mercer hold'em (Ullman 2015): solve SMH / MMH with 2 or 3 players, with collusion"
 
@@ -98,12 +104,10 @@ def add_subparser(subparsers):
     z = sub.add_parser("sizes", help="tree sizes of SMH / MMH with 2 and 3 players",
                        description="Public states, information sets and deals of the four variants.")
     z.set_defaults(func=run_sizes)
-    from guts.studies.mercer import ARTEFACTS, SWEPT
-
     a = sub.add_parser("study", help="write one artefact of results/mercer/ (sizes, values, tables, ...)",
                        description="Compute one artefact of the Mercer hold'em study and write it (CSV/PNG "
                                    "with a .meta.json) under --out.")
-    a.add_argument("artefact", choices=sorted(ARTEFACTS), help="the artefact")
+    a.add_argument("artefact", choices=ARTEFACTS, help="the artefact")
     a.add_argument("--out", type=path_arg, default="results/mercer", help="output folder (default results/mercer)")
     add_sweep(a, "local processes (artefacts " + ", ".join(SWEPT) + ")", cache=True, unit="solves",
               cache_default="OUT/.cache")

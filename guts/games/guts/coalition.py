@@ -137,13 +137,28 @@ def _points(mesh) -> int:
     return int(np.size(mesh))
 
 
+#: Float64 words per stage-matrix entry at the LP's peak: ``A``, ``B``, ``A + B V`` and HiGHS's
+#: row- and column-wise sparse copies with their presolve (measured 20-26 on 1 v. 2 and 1 v. 3
+#: pseudo-bloc, meshes 101 and 201).
+LP_FLOATS_PER_ENTRY = 34
+#: Full rows and columns (float64) the double oracle holds at its peak, per row of player 1
+#: (measured 69 lines at R = 41, 1 v. 4 full, and 119 at R = 61, 1 v. 3 full: the restricted
+#: game grows with the oracle's iterations, bounded by the rows).
+ORACLE_LINES_PER_ROW = 3
+#: Float64 words per stage-matrix entry for fictitious play (``A``, ``B``, ``A + B V`` and the
+#: running payoff sums; measured 11 on 1 v. 2 pseudo-bloc, mesh 101).
+FP_FLOATS_PER_ENTRY = 16
+
+
 def coalition_bytes(size: int, points: int, coalition_points: int, structure: str, solver: str) -> float:
     """Estimated peak memory of :func:`solve_coalition` in bytes (checked before allocating).
 
     The coalition profiles (``C x N`` floats), the temporaries of the closed-form payoff
     (blocks of up to 4096 sorted profiles, about six arrays), and the stage matrices:
-    dense ``A`` and ``B`` plus HiGHS's copies (about five ``R x C`` arrays) for the LP and
-    fictitious play; for the double oracle a few dozen full rows and columns.
+    dense ``A`` and ``B`` and, for the LP, HiGHS's sparse copies (:data:`LP_FLOATS_PER_ENTRY`
+    per entry); for fictitious play :data:`FP_FLOATS_PER_ENTRY` per entry; for the double
+    oracle :data:`ORACLE_LINES_PER_ROW` full rows and columns per row of player 1.  Calibrated against the peak resident
+    memory by ``benchmarks/memory_calibration.py`` (docs/performance.md, "Memory pre-flight").
     """
     C = count_profiles(size, coalition_points, structure)
     R = points
@@ -151,9 +166,11 @@ def coalition_bytes(size: int, points: int, coalition_points: int, structure: st
     block = min(C, 4096)
     temporaries = 6 * 8.0 * block * (size + 2) + 5 * 8.0 * R * block
     if solver == "oracle":
-        matrices = 2 * 8.0 * 64 * (R + C)
+        matrices = ORACLE_LINES_PER_ROW * R * 8.0 * (R + C)
+    elif solver == "lp":
+        matrices = LP_FLOATS_PER_ENTRY * 8.0 * R * C
     else:
-        matrices = 5 * 8.0 * R * C
+        matrices = FP_FLOATS_PER_ENTRY * 8.0 * R * C
     return profiles + temporaries + matrices
 
 

@@ -177,17 +177,21 @@ def _gradient_bounds(size, q, w, V, a0, a1, b0, b1):
 
 #: Full rows kept by :class:`PseudoBlocStage` (each row holds M^2 payoffs).
 MAX_CACHED_ROWS = 64
+#: Float64 words per column at the peak of a pseudo-bloc solve (:func:`stage_bytes`).
+STAGE_FLOATS_PER_COLUMN = 2 * MAX_CACHED_ROWS + 12
 
 
 def stage_bytes(size: int, points: int) -> float:
     """Estimated peak memory of a :class:`PseudoBlocStage` solve with ``points`` thresholds.
 
     Rows are ``C = points^2`` long (``points`` for N = 1); the double oracle keeps up
-    to :data:`MAX_CACHED_ROWS` of them (α and β) in the cache and as many in its
-    restricted game, plus a few full-row temporaries.
+    to :data:`MAX_CACHED_ROWS` of them (α and β) in the cache, its restricted game and a
+    few full-row temporaries: :data:`STAGE_FLOATS_PER_COLUMN` float64 per column at the peak
+    (calibrated by ``benchmarks/memory_calibration.py``: 88 to 104 measured on 1 v. 5,
+    meshes 401 and 801).
     """
     C = float(points) if size == 1 else float(points) ** 2
-    return 2 * 8.0 * C * (2 * MAX_CACHED_ROWS + 8)
+    return 8.0 * C * STAGE_FLOATS_PER_COLUMN
 
 
 class PseudoBlocStage(LazyStage):

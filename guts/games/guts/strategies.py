@@ -40,8 +40,12 @@ from guts._validate import GutsInputError, check_choice, check_int, check_memory
 
 STRUCTURES = ("pseudo-bloc", "bloc", "full", "product")
 MAX_COLUMNS = 20_000_000
-#: Bytes held per mesh point while a mesh is built and used (the array and a few copies).
+#: Bytes held per point while a threshold mesh is built (the guard of
+#: :func:`guts.games.guts.large_n.mesh.threshold_mesh`): its scaled mesh peaks at 24 B per
+#: point (linspace, exp and the concatenated result; benchmarks/memory_calibration.py).
 BYTES_PER_MESH_POINT = 32
+#: Bytes per point of a uniform mesh (:func:`mesh`: one linspace, 8 B per point measured).
+UNIFORM_MESH_BYTES_PER_POINT = 12
 #: Thresholds of one profile closer than this are equal (profiles are rounded to 1e-12).
 PROFILE_ATOL = 1e-12
 #: Members within this many mesh steps of each other form a bloc (a continuous bloc
@@ -59,7 +63,7 @@ def mesh(points: int, name: str = "mesh") -> np.ndarray:
     [0.0, 0.25, 0.5, 0.75, 1.0]
     """
     points = check_int(name, points, 2)
-    check_memory(f"{name} {points}", BYTES_PER_MESH_POINT * points, "use fewer mesh points")
+    check_memory(f"{name} {points}", UNIFORM_MESH_BYTES_PER_POINT * points, "use fewer mesh points")
     return np.linspace(0.0, 1.0, points)
 
 

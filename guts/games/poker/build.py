@@ -19,6 +19,7 @@ fewer than five; the OpenSpiel checks (same labels, 1e-9) rely on those rules.
 from __future__ import annotations
 
 import itertools
+import math
 from collections import Counter
 
 import numpy as np
@@ -26,13 +27,19 @@ import numpy as np
 from guts.engine.extensive import Chance, Deals, Decision, PublicTreeGame, Terminal, estimate_size  # noqa: F401
 from guts.errors import GutsInputError
 
-from .builder import build_game
+from .builder import MAX_ACTION_DEPTH, TreeCount, build_game, check_tree_memory, estimate_build_bytes
 from .cards import Deck
 from .evaluators import holdem_evaluator, mercer_evaluator
 from .rules import Round, Rules
 from .spec import PokerSpec
 
-__all__ = ["build_poker", "poker_rules", "hand_rank", "MAX_DEALS"]
+__all__ = ["build_poker", "poker_rules", "hand_rank", "MAX_DEALS", "count_poker"]
+
+#: Bytes per expanded public node of this builder's tree, built and compiled (its showdown
+#: terminals are one object per path): 1000 B measured on two- and three-player games of 0.14
+#: and 0.31 million states by ``benchmarks/memory_calibration.py`` (the hold'em-like builder's
+#: ``BUILD_BYTES_PER_NODE`` is for 650-820 B).
+POKER_BYTES_PER_NODE = 1500
 
 #: Largest number of private deals built (overridable with ``max_deals``): the share
 #: tables are (players x deals) per board, so memory grows with it.
@@ -129,8 +136,11 @@ class _Builder:
         key = tuple(sorted(board))
         if key not in self._strength:
             s = self.spec
-            self._strength[key] = np.array([hand_rank(hd + key, s.suits, s.ranks) for hd in self.hands],
-                                           dtype=object)
+            # element by element: np.array of equal-length tuples would make a 2-D array
+            st = np.empty(len(self.hands), dtype=object)
+            for i, hd in enumerate(self.hands):
+                st[i] = hand_rank(hd + key, s.suits, s.ranks)
+            self._strength[key] = st
         return self._strength[key]
 
     def share(self, board, active):
@@ -225,6 +235,143 @@ class _Builder:
         return Decision(p, actions)
 
 
+def count_poker(spec: PokerSpec) -> TreeCount:
+    """Sizes of the limit-betting tree :func:`build_poker` would build, counted from ``spec``
+    without building a node (the pre-flight of issue 20; fixed betting: :func:`~.builder.count_tree`).
+
+    The betting of a round depends on the chips only through who has matched the largest
+    contribution (a call joins them, a raise leaves the raiser alone), so it is counted once
+    per position (who acts, who is in, who has acted and matched, raises so far).  Every card
+    not on the board can come next for some deal, so a board card has ``N - |board|`` outcomes.
+    ``public_states``, ``terminals``, ``info_sets`` and ``deals`` equal the built game's
+    ``size`` (:func:`~guts.engine.extensive.estimate_size`).
+    """
+    if spec.betting == "fixed":
+        from .builder import count_tree
+
+        return count_tree(poker_rules(spec))
+    n, h, N = spec.num_players, spec.hole_cards, spec.deck_size
+    D = 1
+    for p in range(n):
+        D *= math.comb(N - p * h, h)
+    types = math.comb(N, h)
+    contrib = [0.0] * n
+    for vals in (spec.antes, spec.blinds):
+        for q, v in enumerate(vals or ()):
+            contrib[q] += float(v)
+    top = max(contrib)
+    states = [0]
+
+    def round_counter(rnd):
+        memo = {}
+
+        def act(p, active, acted, nraises, matched, depth=1):
+            key = (p, active, acted, nraises, matched)
+            if key in memo:
+                return memo[key]
+            if depth > MAX_ACTION_DEPTH:
+                raise GutsInputError(f"{spec._where()}a betting round has paths of more than {MAX_ACTION_DEPTH} "
+                                     "decisions; accepted: fewer raises per round (max_raises) or players")
+            states[0] += 1
+            if states[0] > 200_000:
+                raise GutsInputError(f"{spec._where()}the betting has more than 200000 distinct positions; "
+                                     "accepted: fewer raises per round (max_raises) or players")
+            acted2 = tuple(a or q == p for q, a in enumerate(acted))
+            dec, folds, depth, exits = [0] * n, 0, 0, {}
+
+            def after(act_, mat, nr):
+                live = [q for q in range(n) if act_[q]]
+                if len(live) == 1:
+                    return None
+                if all(acted2[q] or not act_[q] for q in range(n)) and all(mat[q] for q in live):
+                    return ([0] * n, 0, 0, {act_: 1})
+                nxt = next(q for k in range(1, n + 1) for q in [(p + k) % n] if act_[q])
+                return act(nxt, act_, acted2, nr, mat, depth + 1)
+
+            kids = []
+            if not matched[p]:
+                kids.append(after(tuple(a and q != p for q, a in enumerate(active)),
+                                  tuple(m and q != p for q, m in enumerate(matched)), nraises))
+                kids.append(after(active, tuple(m or q == p for q, m in enumerate(matched)), nraises))
+            else:
+                kids.append(after(active, matched, nraises))
+            if nraises < rnd.max_raises:
+                kids.append(after(active, tuple(q == p for q in range(n)), nraises + 1))
+            dec[p] += 1
+            seq = [0] * n
+            seq[p] += len(kids)
+            for k in kids:
+                if k is None:
+                    folds += 1
+                    continue
+                kd, kf, kdep, kex = k[0], k[1], k[2], k[3]
+                for q in range(n):
+                    dec[q] += kd[q]
+                    if len(k) > 4:
+                        seq[q] += k[4][q]
+                folds += kf
+                depth = max(depth, kdep)
+                for a, v in kex.items():
+                    exits[a] = exits.get(a, 0) + v
+            out = (dec, folds, depth + 1, exits, seq)
+            memo[key] = out
+            return out
+
+        def start(active, matched):
+            p = rnd.first_player
+            while not active[p]:
+                p = (p + 1) % n
+            return act(p, active, (False,) * n, 0, matched)
+
+        return start
+
+    arrivals = {(True,) * n: 1}
+    first_matched = tuple(abs(c - top) < 1e-12 for c in contrib)
+    board_seq, board_cards, ctx_rows = 1, 0, 0
+    dec, seq = [0] * n, [0] * n
+    chance = terminals = 0
+    deal_floats = D * (3 * n + N + 4)
+    max_depth = 0
+    depth_before = {k: 0 for k in arrivals}
+    for r, rnd in enumerate(spec.rounds):
+        paths = sum(arrivals.values())
+        for _ in range(rnd.board_cards):
+            chance += paths * board_seq
+            # board_probs: one (D,) array per card left, per distinct board (sorted)
+            deal_floats += D * (N - board_cards) * math.comb(N, board_cards)
+            board_seq *= N - board_cards
+            board_cards += 1
+            ctx_rows += board_seq
+        start = round_counter(rnd)
+        nxt, nxt_depth = {}, {}
+        for active, m in arrivals.items():
+            kd, kf, kdep, kex, ks = start(active, first_matched if r == 0 else active)
+            for q in range(n):
+                dec[q] += m * kd[q] * board_seq
+                seq[q] += m * ks[q] * board_seq
+            terminals += m * kf * board_seq
+            d0 = depth_before[active] + kdep
+            max_depth = max(max_depth, d0)
+            for a, v in kex.items():
+                nxt[a] = nxt.get(a, 0) + m * v
+                nxt_depth[a] = max(nxt_depth.get(a, 0), d0)
+        arrivals, depth_before = nxt, nxt_depth
+        if max_depth > MAX_ACTION_DEPTH:
+            break
+    terminals += sum(arrivals.values()) * board_seq
+    share_tables = len(arrivals) * math.comb(N, board_cards)
+    deal_floats += D * ctx_rows + 2 * share_tables * n * D
+    public = sum(dec) + chance + terminals
+    info = tuple(dec[q] * types for q in range(n))
+    sequences = sum(seq) * types
+    return TreeCount(players=n, deals=int(D), types=(int(types),) * n, public_states=int(public),
+                     decision_nodes=int(sum(dec)), chance_nodes=int(chance), terminals=int(terminals),
+                     info_sets=int(sum(info)), info_sets_per_player=tuple(int(x) for x in info),
+                     share_tables=int(share_tables), sequences=int(sequences), max_depth=int(max_depth),
+                     board_sequences=int(board_seq), deal_floats=int(deal_floats),
+                     bytes=estimate_build_bytes(public, sequences, deal_floats, POKER_BYTES_PER_NODE))
+
+
 def poker_rules(spec: PokerSpec) -> Rules:
     """The :class:`~guts.games.poker.rules.Rules` of a fixed-betting ``spec`` (Mercer
     hold'em's model): the deck's ``ranks`` lowest ranks (2, 3, ...) with ``copies``
@@ -267,6 +414,13 @@ def build_poker(spec: PokerSpec, *, max_deals: int = MAX_DEALS) -> PublicTreeGam
         g.poker_spec = spec
         g.built = built
         return g
+    count = count_poker(spec)
+    if count.deals > max_deals:
+        raise GutsInputError(f"{spec._where()}{count.deals} private deals (players x hole cards from "
+                             f"{spec.deck_size} cards) exceed max_deals={max_deals}; accepted: a smaller game "
+                             "or a larger max_deals")
+    check_tree_memory(count, spec.name or "poker",
+                      "accepted: a smaller game: fewer raises per round (max_raises), rounds, players or cards")
     b = _Builder(spec, int(max_deals))
     root, deals = b.build()
     g = PublicTreeGame(root, deals, spec.num_players, name=spec.name or "poker")

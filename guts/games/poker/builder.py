@@ -20,6 +20,7 @@ strong team is built as ONE player instead, the team-vs-victim game that
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -32,7 +33,8 @@ from guts.errors import GutsInputError
 from .rules import Rules
 
 __all__ = ["build_game", "BuiltGame", "TreeStats", "Collusion", "COLLUSION_KINDS", "check_team",
-           "fmt_amount"]
+           "fmt_amount", "count_tree", "TreeCount", "check_tree_memory", "estimate_build_bytes",
+           "MAX_ACTION_DEPTH"]
 
 COLLUSION_KINDS = ("weak", "strong")
 _SHARED_NAMES = ("flop", "turn", "river")
@@ -349,6 +351,9 @@ def build_game(rules: Rules, collusion: Collusion | None = None, *, merge_team: 
         if collusion is None or collusion.kind != "strong":
             raise GutsInputError("merge_team needs strong collusion (the colluders must share their hands)")
         merged = check_team(collusion.team, rules.num_players)
+    # pre-flight (issue 20): count the tree and refuse it before building a node
+    check_tree_memory(count_tree(rules, collusion, merge_team=merge_team), rules.name or "tree",
+                      _rules_hint(rules))
     b = _Builder(rules, merged)
     root, deals = b.build()
     game = PublicTreeGame(root, deals, b.n_out, name=rules.name + (f"-team{merged}" if merged else ""))
@@ -373,3 +378,439 @@ def build_game(rules: Rules, collusion: Collusion | None = None, *, merge_team: 
     )
     hands = tuple(b.deck.hand_label(h) for h in b.hands)
     return BuiltGame(game, rules, stats, hands, collusion, tuple(int(x) for x in b.owner))
+
+
+# ---------------------------------------------------------------------------------------
+# Pre-flight: count the tree from the rules, without building a node (issue 20)
+# ---------------------------------------------------------------------------------------
+#: Longest action sequence (decisions on one path) the builders accept: they recurse once per
+#: action, and a path this long means a tree far beyond any memory budget anyway.
+MAX_ACTION_DEPTH = 300
+#: Most betting states (memoized positions of one round) the counter visits before refusing.
+MAX_COUNT_STATES = 200_000
+
+#: Memory model of building and compiling a public tree (the builder's Python nodes, the
+#: engine's compiled arrays and histories), calibrated against the peak resident memory
+#: measured by ``benchmarks/memory_calibration.py`` (docs/performance.md, "Memory pre-flight";
+#: 650-820 B per public state measured on 2P/3P-MMH variants of 0.17 to 1.6 million states):
+#: bytes per expanded public node ...
+BUILD_BYTES_PER_NODE = 1100
+#: ... per (information set, action) sequence (the build keeps none per type: the solvers'
+#: arrays are estimated by the engine and the methods) ...
+BUILD_BYTES_PER_SEQUENCE = 0
+#: ... per float of the (rows x deals) arrays: share tables, chance probabilities, the
+#: compiled chance contexts, the deal arrays (float64, with a temporary copy).
+BUILD_BYTES_PER_DEAL_FLOAT = 16
+#: Expanded public nodes built and compiled per second (one core, for the time in a refusal).
+BUILD_NODES_PER_SECOND = 30_000
+
+
+def _human_time(seconds: float) -> str:
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 5400:
+        return f"{seconds / 60:.0f} min"
+    if seconds < 2 * 86400:
+        return f"{seconds / 3600:.1f} h"
+    return f"{seconds / 86400:.3g} days"
+
+
+def _rules_hint(rules: Rules) -> str:
+    """What makes the tree smaller, naming the rules' current values."""
+    rs = [r for r in rules.rounds if r.orbits]
+    sizes = max((len(r.bets) for r in rs), default=0)
+    out = []
+    if sizes > 1:
+        out.append(f"fewer bet sizes (now {sizes})")
+    if any(r.check for r in rs):
+        out.append("no check")
+    if any(r.betting == "limit" for r in rs):
+        out.append("fixed betting (limit call/raise trees grow with the raises)")
+    if max((r.orbits for r in rs), default=0) > 1:
+        out.append(f"fewer orbits (now {max(r.orbits for r in rs)})")
+    if rules.num_players > 2:
+        out.append(f"fewer players (now {rules.num_players})")
+    if len(rules.rounds) > 2:
+        out.append(f"fewer rounds (now {len(rules.rounds)})")
+    return "accepted: a smaller game: " + ", ".join(out or ["fewer rounds or cards"])
+
+
+def check_tree_memory(count: "TreeCount", name: str, hint: str = "") -> None:
+    """Refuse (``GutsInputError``, one line) a tree whose build would exceed the memory budget
+    (:func:`guts._validate.memory_budget`: ``GUTS_MEMORY_BUDGET``, half the RAM, the ulimit
+    and cgroup limits) or whose longest path exceeds :data:`MAX_ACTION_DEPTH` decisions.
+    The message names the tree's size, the estimate, the budget and the estimated build time."""
+    from guts._validate import check_memory
+
+    if count.max_depth > MAX_ACTION_DEPTH:
+        raise GutsInputError(
+            f"the game {name} has paths of more than {MAX_ACTION_DEPTH} decisions (at least {count.max_depth}); "
+            + (hint or "accepted: fewer raises per round or fewer players"))
+    seconds = count.public_states / BUILD_NODES_PER_SECOND
+    check_memory(f"building the game {name} ({count.public_states:.3g} public states, "
+                 f"{count.info_sets:.3g} information sets, "
+                 f"{count.deals if count.deals < 10**6 else format(count.deals, '.3g')} deals; about "
+                 f"{_human_time(seconds)} to build)", count.bytes, hint)
+
+
+@dataclass(frozen=True)
+class TreeCount:
+    """Sizes of the game ``build_game`` would build, counted from the rules (:func:`count_tree`).
+
+    The counts equal :class:`TreeStats` of the built game; ``sequences`` (information sets x
+    their actions), ``max_depth`` (most decisions on one path), ``board_sequences`` (distinct
+    board-card histories) and ``deal_floats`` (floats of the arrays over deals) feed the
+    memory estimate ``bytes`` (:data:`BUILD_BYTES_PER_NODE` ...).
+    """
+
+    players: int
+    deals: int
+    types: tuple
+    public_states: int
+    decision_nodes: int
+    chance_nodes: int
+    terminals: int
+    info_sets: int
+    info_sets_per_player: tuple
+    share_tables: int
+    sequences: int
+    max_depth: int
+    board_sequences: int
+    deal_floats: int
+    bytes: int
+
+
+def estimate_build_bytes(public_states: int, sequences: int, deal_floats: int,
+                         bytes_per_node: float = BUILD_BYTES_PER_NODE) -> int:
+    """Estimated peak memory (bytes) of building and compiling a tree of these sizes."""
+    return int(bytes_per_node * public_states
+               + BUILD_BYTES_PER_SEQUENCE * sequences + BUILD_BYTES_PER_DEAL_FLOAT * deal_floats)
+
+
+class _RoundCount:
+    """Counts of one betting round from one start, per board history (memoized per state)."""
+
+    __slots__ = ("dec", "seq", "folds", "exits", "depth")
+
+    def __init__(self, n):
+        self.dec = [0] * n          # decisions per seat
+        self.seq = [0] * n          # sum of actions over those decisions, per seat
+        self.folds = 0              # fold terminals
+        self.exits = {}             # (active, matched) -> number of paths leaving the round
+        self.depth = 0              # most decisions on one path through the round
+
+    def add(self, other, times=1):
+        for p in range(len(self.dec)):
+            self.dec[p] += times * other.dec[p]
+            self.seq[p] += times * other.seq[p]
+        self.folds += times * other.folds
+        for k, v in other.exits.items():
+            self.exits[k] = self.exits.get(k, 0) + times * v
+
+
+def _round_counter(n: int, rnd, track: bool):
+    """Count function of one betting round of the hold'em-like builder (``_fixed`` / ``_limit``).
+
+    The tree of a round depends on the chips only through which active players are *matched*
+    (have put in the most): a call joins them, a raise leaves the raiser alone, a fold or a
+    check keeps them. In the fixed model it depends on nothing but the active players, except
+    when this or a later round uses the limit model (``track``): then the contributions
+    (relative to the largest, :func:`_relative`) are in the state.
+    """
+    memo = {}
+
+    def guard(depth):
+        if depth > MAX_ACTION_DEPTH:
+            raise GutsInputError(f"a betting round has paths of more than {MAX_ACTION_DEPTH} decisions; "
+                                 "accepted: fewer players, orbits or raises")
+        if len(memo) > MAX_COUNT_STATES:
+            raise GutsInputError(
+                f"the betting of a round has more than {MAX_COUNT_STATES} distinct positions; accepted: "
+                "fewer players, bet sizes, orbits or raises")
+
+    def exit_key(active, contrib):
+        return (active, None if contrib is None else _relative(contrib, active))
+
+    def fixed(orbit, p, active, contrib, depth=1):
+        key = (orbit, p, active, contrib)
+        if key in memo:
+            return memo[key]
+        guard(depth)
+        out = _RoundCount(n)
+
+        def after(act, con):
+            con = None if con is None else _relative(con, act)
+            nxt = next((q for q in range(p + 1, n) if act[q]), None)
+            if nxt is not None:
+                return fixed(orbit, nxt, act, con, depth + 1)
+            if orbit + 1 < rnd.orbits:
+                return fixed(orbit + 1, act.index(True), act, con, depth + 1)
+            leaf = _RoundCount(n)
+            leaf.exits[exit_key(act, con)] = 1
+            return leaf
+
+        folded = tuple(a and q != p for q, a in enumerate(active))
+        kids = []
+        if sum(folded) == 1:
+            out.folds += 1
+        else:
+            kids.append(after(folded, contrib))
+        if rnd.check:
+            kids.append(after(active, contrib))
+        for b in rnd.bets:
+            con = None
+            if contrib is not None:
+                con = list(contrib)
+                con[p] += b
+                con = _relative(con, active)
+            kids.append(after(active, con))
+        out.dec[p] += 1
+        out.seq[p] += 1 + bool(rnd.check) + len(rnd.bets)
+        for k in kids:
+            out.add(k)
+        out.depth = 1 + max((k.depth for k in kids), default=0)
+        memo[key] = out
+        return out
+
+    def limit(p, active, acted, raises, matched, depth=1):
+        key = (p, active, acted, raises, matched)
+        if key in memo:
+            return memo[key]
+        guard(depth)
+        out = _RoundCount(n)
+        acted_p = tuple(a or q == p for q, a in enumerate(acted))
+
+        def after(act, mat, raises2):
+            live = [q for q in range(n) if act[q]]
+            if all(acted_p[q] for q in live) and all(mat[q] for q in live):
+                leaf = _RoundCount(n)
+                leaf.exits[(act, _relative([0.0] * n, act) if track else None)] = 1
+                return leaf
+            nxt = next(q for k in range(1, n + 1) for q in [(p + k) % n] if act[q])
+            return limit(nxt, act, acted_p, raises2, mat, depth + 1)
+
+        kids = []
+        folded = tuple(a and q != p for q, a in enumerate(active))
+        mat_f = tuple(m and q != p for q, m in enumerate(matched))
+        if sum(folded) == 1:
+            out.folds += 1
+        else:
+            kids.append(after(folded, mat_f, raises))
+        na = 1
+        if not matched[p]:
+            kids.append(after(active, tuple(m or q == p for q, m in enumerate(matched)), raises))
+            na += 1
+        elif rnd.check:
+            kids.append(after(active, matched, raises))
+            na += 1
+        if raises[p] < rnd.orbits:
+            r2 = tuple(x + (q == p) for q, x in enumerate(raises))
+            alone = tuple(q == p for q in range(n))
+            for _ in rnd.bets:
+                kids.append(after(active, alone, r2))
+            na += len(rnd.bets)
+        out.dec[p] += 1
+        out.seq[p] += na
+        for k in kids:
+            out.add(k)
+        out.depth = 1 + max((k.depth for k in kids), default=0)
+        memo[key] = out
+        return out
+
+    def count(active, contrib):
+        """Counts of the round started with these active players (``contrib``: their
+        contributions relative to the largest when tracked, else None)."""
+        if rnd.orbits == 0:
+            leaf = _RoundCount(n)
+            leaf.exits[(active, contrib)] = 1
+            return leaf
+        first = next(p for p in range(n) if active[p])
+        if rnd.betting == "fixed":
+            return fixed(0, first, active, contrib)
+        matched = active if contrib is None else tuple(a and c == 0.0 for a, c in zip(active, contrib))
+        return limit(first, active, (False,) * n, (0,) * n, matched)
+    return count
+
+
+def _deal_transitions(hist: tuple, size: int, copies: int):
+    """Deals of ``size`` cards (multisets) onto a deck whose kinds have ``hist[j]`` kinds with
+    ``j`` copies used: ``{new hist: number of multisets}`` (kinds are interchangeable)."""
+    out = {}
+
+    def parts(total, cap, maxcount):
+        """Non-increasing tuples of positive parts <= cap, at most maxcount of them, sum total."""
+        if total == 0:
+            yield ()
+            return
+        if maxcount == 0:
+            return
+        for a in range(min(cap, total), 0, -1):
+            for rest in parts(total - a, a, maxcount - 1):
+                yield (a,) + rest
+
+    def rec(j, left, new, mult):
+        if j == len(hist):
+            if left == 0:
+                key = tuple(new)
+                out[key] = out.get(key, 0) + mult
+            return
+        g = hist[j]
+        for s_j in range(0, left + 1):
+            for pt in parts(s_j, copies - j, g):
+                m = math.factorial(g) // math.factorial(g - len(pt))
+                for v in set(pt):
+                    m //= math.factorial(pt.count(v))
+                n2 = list(new)
+                n2[j] += g - len(pt)
+                for a in pt:
+                    n2[j + a] += 1
+                rec(j + 1, left - s_j, n2, mult * m)
+
+    rec(0, size, [0] * len(hist), 1)
+    return out
+
+
+def _hand_count(num_kinds: int, copies: int, size: int) -> int:
+    return sum(_deal_transitions((num_kinds,) + (0,) * copies, size, copies).values())
+
+
+def _team_types(deck, hole: int) -> int:
+    """Types of a merged team (``a * H + b`` over its two hands): the largest index + 1."""
+    hands = deck.hands(hole)
+    H = len(hands)
+    for a in range(H - 1, -1, -1):
+        ca = deck.counts(hands[a])
+        for b in range(H - 1, -1, -1):
+            if (ca + deck.counts(hands[b]) <= deck.copies).all():
+                return a * H + b + 1
+    return 1  # pragma: no cover - a deck always deals two hands (Rules checks its size)
+
+
+def count_tree(rules: Rules, collusion: Collusion | None = None, *, merge_team: bool = False) -> TreeCount:
+    """Sizes of ``build_game(rules, collusion, merge_team=...)``, counted without building a node.
+
+    The betting of every round is counted once per position (memoized: who acts, who is
+    still in, who has acted, raised and matched), the deals and the boards over the deck's
+    *count profiles* (how many kinds have 0, 1, ... copies used: kinds are interchangeable),
+    so the cost is independent of the tree's size.  Raises ``GutsInputError`` when a round
+    has more than :data:`MAX_COUNT_STATES` betting positions.
+    """
+    if not isinstance(rules, Rules):
+        raise GutsInputError(f"rules must be a Rules instance; got {type(rules).__name__}")
+    n, deck, c = rules.num_players, rules.deck, rules.deck.copies
+    K = deck.num_kinds
+    hole = rules.hole_cards
+    empty = (K,) + (0,) * c
+    # deals: n hands in sequence over the count profiles
+    prof = {empty: 1}
+    for _ in range(n):
+        nxt = {}
+        for h, m in prof.items():
+            for h2, m2 in _deal_transitions(h, hole, c).items():
+                nxt[h2] = nxt.get(h2, 0) + m * m2
+        prof = nxt
+    D = sum(prof.values())
+    H = _hand_count(K, c, hole)
+    n_out = n
+    types = [H] * n
+    merged = None
+    if collusion is not None:
+        team = check_team(collusion.team, n)
+        if merge_team:
+            if collusion.kind != "strong":
+                raise GutsInputError("merge_team needs strong collusion (the colluders must share their hands)")
+            merged = team
+            n_out = n - 1
+            lead = min(team)
+            outs = sorted({lead} | {s for s in range(n) if s not in team})
+            owner = [outs.index(lead if s in team else s) for s in range(n)]
+            types = [H] * n_out
+            types[owner[lead]] = _team_types(deck, hole)
+        elif collusion.kind == "strong":        # pool(share_information=True): distinct hand pairs
+            pair = {empty: 1}
+            for _ in range(2):
+                nxt = {}
+                for h, m in pair.items():
+                    for h2, m2 in _deal_transitions(h, hole, c).items():
+                        nxt[h2] = nxt.get(h2, 0) + m * m2
+                pair = nxt
+            for s in team:
+                types[s] = sum(pair.values())
+    owner = list(range(n)) if merged is None else owner
+    # boards: the deck's profile after the board only (board outcomes do not depend on the deal)
+    track = [any(x.betting == "limit" and x.orbits for x in rules.rounds[r:])
+             for r in range(len(rules.rounds))]
+    arrivals = {((True,) * n, (0.0,) * n if track[0] else None): 1}
+    depth_before = {k: 0 for k in arrivals}
+    boards = {empty: 1}            # count profile of the board -> number of board histories
+    board_seq = 1
+    distinct_boards = {empty: 1}   # count profile -> number of distinct boards (multisets)
+    dec = [0] * n
+    seq = [0] * n
+    chance = terminals = 0
+    deal_floats = D * (K + 2 * n + 4)     # prob, types, left, info and their copies
+    max_depth = 0
+    for r, rnd in enumerate(rules.rounds):
+        if rnd.shared_cards:
+            paths = sum(arrivals.values())
+            chance += paths * board_seq
+            # the builder's chance arrays: one (D,) array per outcome per distinct board
+            outcomes = sum(m * sum(_deal_transitions(h, rnd.shared_cards, c).values())
+                           for h, m in distinct_boards.items())
+            deal_floats += 2 * D * outcomes
+            nb = {}
+            for h, m in boards.items():
+                for h2, m2 in _deal_transitions(h, rnd.shared_cards, c).items():
+                    nb[h2] = nb.get(h2, 0) + m * m2
+            boards = nb
+            board_seq = sum(boards.values())
+            distinct_boards = _distinct_multisets(K, c, sum(x.shared_cards for x in rules.rounds[:r + 1]))
+            deal_floats += D * board_seq     # the compiled chance contexts (a row per board history)
+        counter = _round_counter(n, rnd, track[r])
+        nxt, nxt_depth = {}, {}
+        for (active, contrib), m in arrivals.items():
+            rc = counter(active, contrib)
+            for p in range(n):
+                dec[p] += m * rc.dec[p] * board_seq
+                seq[p] += m * rc.seq[p] * board_seq
+            terminals += m * rc.folds * board_seq
+            d0 = depth_before[(active, contrib)] + rc.depth
+            max_depth = max(max_depth, d0)
+            for (act, con), v in rc.exits.items():
+                key = (act, con if r + 1 < len(rules.rounds) and track[r + 1] else None)
+                nxt[key] = nxt.get(key, 0) + m * v
+                nxt_depth[key] = max(nxt_depth.get(key, 0), d0)
+        arrivals, depth_before = nxt, nxt_depth
+        if max_depth > MAX_ACTION_DEPTH:
+            break
+    showdown_paths = sum(arrivals.values())
+    terminals += showdown_paths * board_seq
+    active_sets = len({k[0] for k in arrivals})
+    share_tables = active_sets * sum(distinct_boards.values())
+    deal_floats += share_tables * n_out * D * 2
+    dec_out = [0] * n_out
+    seq_out = [0] * n_out
+    for s in range(n):
+        dec_out[owner[s]] += dec[s]
+        seq_out[owner[s]] += seq[s]
+    public = sum(dec) + chance + terminals
+    info = tuple(dec_out[q] * types[q] for q in range(n_out))
+    sequences = sum(seq_out[q] * types[q] for q in range(n_out))
+    pooled = collusion is not None and merged is None
+    nbytes = estimate_build_bytes(public * (2 if pooled else 1), sequences, deal_floats * (2 if pooled else 1))
+    return TreeCount(players=n_out, deals=int(D), types=tuple(int(t) for t in types), public_states=int(public),
+                     decision_nodes=int(sum(dec)), chance_nodes=int(chance), terminals=int(terminals),
+                     info_sets=int(sum(info)), info_sets_per_player=tuple(int(x) for x in info),
+                     share_tables=int(share_tables), sequences=int(sequences), max_depth=int(max_depth),
+                     board_sequences=int(board_seq), deal_floats=int(deal_floats), bytes=nbytes)
+
+
+def _relative(contrib, active) -> tuple:
+    """Contributions of the active players minus the largest (rounded), None for the others."""
+    top = max(x for x, a in zip(contrib, active) if a)
+    return tuple(round(float(x) - top, 9) if a else None for x, a in zip(contrib, active))
+
+
+def _distinct_multisets(num_kinds: int, copies: int, size: int) -> dict:
+    """``{count profile: number of multisets}`` of ``size`` cards the deck can hold."""
+    return _deal_transitions((num_kinds,) + (0,) * copies, size, copies)

@@ -165,24 +165,35 @@ class Deck:
         Parameters
         ----------
         left : ndarray (D, num_kinds)
-            Copies left per deal.
+            Copies left per deal.  A row with a negative entry is a deal that cannot have
+            happened (the board already dealt holds a card in some player's hand: after a
+            second board round, ``left`` = the deal's copies minus the board's); such a
+            deal is never reached (its probability of the earlier board was zero), and it
+            gets the distribution of the first possible deal so that every row still sums
+            to one, as the engine's chance nodes require.
 
         Returns
         -------
         list of (hand, ndarray (D,))
-            Every multiset that some deal can produce, with P(hand | deal) (card removal);
-            for every deal the probabilities sum to one.
+            Every multiset that some possible deal can produce, with P(hand | deal) (card
+            removal); for every deal the probabilities sum to one.
         """
-        remaining = left.sum(axis=1)
+        left = np.asarray(left)
+        possible = (left >= 0).all(axis=1)
+        if not possible.any():
+            raise GutsInputError("no deal is compatible with the board already dealt")
+        remaining = np.where(possible, left.sum(axis=1), size)
         if (remaining < size).any():
             raise GutsInputError(f"the deck runs out of cards for a public deal of {size}")
-        total = np.array([math.comb(int(r), size) for r in remaining], dtype=float)
+        stand_in = int(np.flatnonzero(possible)[0])
+        rows = np.where(possible[:, None], left, left[stand_in][None, :])
+        total = np.array([math.comb(int(r), size) for r in rows.sum(axis=1)], dtype=float)
         out = []
         for h in self.hands(size):
             c = self.counts(h)
-            ways = np.ones(len(left))
+            ways = np.ones(len(rows))
             for k in np.flatnonzero(c):
-                ways *= np.array([math.comb(int(x), int(c[k])) for x in left[:, k]], dtype=float)
+                ways *= np.array([math.comb(int(x), int(c[k])) for x in rows[:, k]], dtype=float)
             if ways.any():
                 out.append((h, ways / total))
         return out

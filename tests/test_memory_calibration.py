@@ -1,0 +1,35 @@
+"""The memory estimates of the guards against the measured peak resident memory (issue 20).
+
+Each case runs in a fresh process (``benchmarks/memory_calibration.py``: the increment of its
+peak RSS, ``ru_maxrss``, over its RSS just before the request). An estimate must not be below
+the measurement (a refusal would refuse what fits... or, worse, let through what does not) and
+not above twice it (it would refuse what fits in half the budget).
+"""
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _bench():
+    spec = importlib.util.spec_from_file_location("memory_calibration", ROOT / "benchmarks" / "memory_calibration.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+BENCH = _bench()
+#: The quick cases of the benchmark, one per model (a 170 k-state Mercer tree, a 1 v. 2 LP at
+#: mesh 101, a 2e7-point mesh), then the two smallest of the double-oracle models.
+CASES = [c for c in BENCH.CASES if c[1] in BENCH.QUICK | {"1 v. 3 full mesh 61 oracle",
+                                                          "1 v. 5 pseudo-bloc mesh 401"}]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("model,label,params", CASES, ids=[c[1] for c in CASES])
+def test_estimate_within_one_and_two_times_measured(model, label, params):
+    row = BENCH.measure(model, params, timeout=600)
+    assert row["measured"] > 20 * 2**20, "too small to measure above the allocator's noise"
+    assert 1.0 <= row["ratio"] <= 2.0, (label, row["estimate"], row["measured"])
