@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import _fused
+from ._interrupt import checkpoint
 
 #: Use the fused numba kernel for the terminal pass (the numpy path is the reference).
 USE_FUSED = _fused.HAVE_NUMBA
@@ -98,6 +99,14 @@ def _dense_data(cg):
         dd = per
     cg._dense = dd
     return dd
+
+
+def prepare(cg):
+    """Build the per-game arrays of the terminal pass now (plain numpy: interruptible at
+    once), before a solver's loop defers Ctrl-C to its checkpoints (:mod:`._interrupt`)."""
+    if USE_FUSED:
+        if (_dense_data(cg) if USE_DENSE else None) is None:
+            _fused_data(cg)
 
 
 def _fused_data(cg):
@@ -295,4 +304,5 @@ def values_and_br(cg, flat, reaches=None, keep=True):
         br[p] = float(V[0].sum())
         out.append((V, Vdec) if keep else None)
         del g, V, Vdec
+        checkpoint()
     return ev, br, out

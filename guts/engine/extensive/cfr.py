@@ -46,6 +46,7 @@ from ...errors import ConvergenceWarning, GutsInputError
 from ..._validate import check_choice, check_int, check_positive_float
 from . import _fused
 from . import _kernels as K
+from ._interrupt import checkpoint, deferred_signals
 from ._threads import check_threads, using_threads
 from .result import ExtensiveResult
 from .strategies import _check_game, from_flat, normalise_blocks, uniform_flat
@@ -98,6 +99,7 @@ class _CFRState:
                 self._update_numpy(p, pt, mode, w, fp, fn, V, Vdec)
             del g, V, Vdec
             self.R[p] = K.reach(pt, self.B[p], out=self.R[p])
+            checkpoint()        # a Ctrl-C is seen here, between two kernel calls (issue 20)
 
     def _update_numpy(self, p, pt, mode, w, fp, fn, V, Vdec):
         """Reference (numpy) form of :func:`._fused.regret_update`."""
@@ -210,6 +212,7 @@ def cfr_plus(game: Game, *, max_iterations=None, target=None, time_limit=None,
     for name, v in (("alpha", alpha), ("beta", beta), ("gamma", gamma)):
         if isinstance(v, bool) or not isinstance(v, numbers.Real) or not math.isfinite(v):
             raise GutsInputError(f"{name} must be a finite number; got {v!r}")
+    K.prepare(cg)
     state = _CFRState(cg, variant, float(alpha), float(beta), float(gamma))
     n = cg.num_players
     t0 = time.perf_counter()
@@ -224,7 +227,7 @@ def cfr_plus(game: Game, *, max_iterations=None, target=None, time_limit=None,
     adaptive = check == "adaptive" and target is not None
     next_check = report_every
     try:
-        with using_threads(threads):
+        with using_threads(threads), deferred_signals():
             while t < iterations:
                 last = None           # the previous check's average is stale: free it
                 t += 1

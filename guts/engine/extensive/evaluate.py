@@ -14,6 +14,7 @@ import numpy as np
 from ...errors import GutsInputError
 from . import _kernels as K
 from .result import BestResponse
+from ._interrupt import deferred_signals
 from ._threads import using_threads
 from .strategies import _check_game, from_flat, to_flat
 from .types import Game, Profile
@@ -66,7 +67,8 @@ def nash_conv(game: Game, strategies: Profile, *, threads=None) -> float:
     Computed in float64 (``threads`` as in :func:`best_response`)."""
     cg = _check_game(game)
     flat = to_flat(game, strategies)
-    with using_threads(threads):
+    K.prepare(cg)
+    with using_threads(threads), deferred_signals():
         ev, br, _ = K.values_and_br(cg, flat, keep=False)
     return float(np.sum(br - ev))
 
