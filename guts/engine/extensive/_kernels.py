@@ -29,9 +29,14 @@ PARALLEL = True
 PARALLEL_MIN_WORK = 2_000_000
 
 
-def parallel_for(work: int) -> bool:
+#: The same for the level-by-level passes over a sequence tree (reach, backups, regret
+#: update: one parallel region per level, memory-bound; 3P-MMH's smallest player has 1e6).
+LEVEL_MIN_WORK = 200_000
+
+
+def parallel_for(work: int, min_work: int = PARALLEL_MIN_WORK) -> bool:
     """Run a kernel of ``work`` entries in parallel? (:data:`PARALLEL`, the size, > 1 thread)."""
-    if not PARALLEL or work < PARALLEL_MIN_WORK or not _fused.HAVE_NUMBA:
+    if not PARALLEL or work < min_work or not _fused.HAVE_NUMBA:
         return False
     import numba
 
@@ -163,9 +168,45 @@ def _aux(cg):
     return aux
 
 
-def reach(pt, B, out=None):
-    """Top-down realisation weights R (S+1, T) of one player's behaviour B (into ``out``)."""
+def _layout(pt):
+    """Player ``pt``'s level arrays for :func:`._fused.reach_levels` / ``backup_levels``."""
+    lay = getattr(pt, "_layout", None)
+    if lay is None:
+        H = pt.num_decisions
+        lev_d = [lv[0] for lv in pt.levels] + [H]
+        grp_par, grp_start, lev_g = [], [], [0]
+        for (dlo, _, _, _, uniq, pstarts, _) in pt.levels:
+            grp_par.append(uniq)
+            grp_start.append(dlo + pstarts)
+            lev_g.append(lev_g[-1] + len(uniq))
+        cat = (lambda xs: np.concatenate(xs).astype(np.int64)) if pt.levels else (lambda xs: np.zeros(0, np.int64))
+        lay = dict(lev_d=np.array(lev_d, dtype=np.int64), lev_g=np.array(lev_g, dtype=np.int64),
+                   grp_par=cat(grp_par), grp_start=np.append(cat(grp_start), H).astype(np.int64),
+                   dec_first=np.ascontiguousarray(pt.dec_first, dtype=np.int64),
+                   dec_na=np.ascontiguousarray(pt.dec_num_actions, dtype=np.int64),
+                   dec_parent=np.ascontiguousarray(pt.dec_parent, dtype=np.int64))
+        pt._layout = lay
+    return lay
+
+
+def _column_blocks(X) -> int:
+    """Blocks of types (columns) of a level pass: one per thread when it runs in parallel."""
+    if X.shape[1] < 2 or not parallel_for(X.size, LEVEL_MIN_WORK):
+        return 1
+    import numba
+
+    return min(numba.get_num_threads(), X.shape[1])
+
+
+def reach(pt, B, out=None, fused=None):
+    """Top-down realisation weights R (S+1, T) of one player's behaviour B (into ``out``).
+    ``fused``: the numba kernel (default when numba is installed) or numpy (the reference)."""
     R = np.empty_like(B) if out is None else out
+    if (USE_FUSED if fused is None else fused) and pt.num_decisions and B.flags.c_contiguous:
+        lay = _layout(pt)
+        nblk = _column_blocks(B)
+        kern = _fused.reach_levels if nblk > 1 else _fused.reach_levels_serial
+        return kern(nblk, lay["lev_d"], lay["dec_first"], lay["dec_na"], lay["dec_parent"], B, R)
     R[0] = 1.0
     sp = pt.seq_parent
     for (_, _, slo, shi, _, _, _) in pt.levels:
@@ -185,11 +226,20 @@ def terminal_values(cg, p, reaches, fused=None):
         if dd is not None:
             d = dd[p]
             contrib = np.empty((cg.num_terminals, cg.num_types[p]))
-            par = parallel_for(cg.num_terminals * cg.num_deals)
-            (_fused.terminal_values_dense3 if par else _fused.terminal_values_dense3_serial)(
-                d["u_start"], d["u_grp"], d["u_sf"], d["z_sl"], d["z_k"], d["z_off"], d["z_sc"],
-                d["A0"], d["A1"], d["has1"], np.ascontiguousarray(reaches[d["f"]]),
-                np.ascontiguousarray(reaches[d["l"]]), DENSE_CHUNKS, contrib)
+            # work: per key a (Tf, Tl, Tp) contraction, per terminal a (Tl, Tp) one
+            A0 = d["A0"]
+            par = parallel_for(d["u_grp"].size * A0[0].size + cg.num_terminals * A0.shape[2] * A0.shape[3])
+            # chunks handed out one at a time (their cost varies: keys whose reach is zero
+            # are skipped); numba's static split would leave a thread idle (issue 21)
+            old = _fused.set_parallel_chunksize(1) if par else 0
+            try:
+                (_fused.terminal_values_dense3 if par else _fused.terminal_values_dense3_serial)(
+                    d["u_start"], d["u_grp"], d["u_sf"], d["z_sl"], d["z_k"], d["z_off"], d["z_sc"],
+                    d["A0"], d["A1"], d["has1"], np.ascontiguousarray(reaches[d["f"]]),
+                    np.ascontiguousarray(reaches[d["l"]]), DENSE_CHUNKS, contrib)
+            finally:
+                if par:
+                    _fused.set_parallel_chunksize(old)
             g = np.zeros((cg.players[p].num_seqs, cg.num_types[p]))
             return (_fused.scatter_rows if par else _fused.scatter_rows_serial)(
                 d["row_start"], d["row_of"], d["rows"], contrib, g)
@@ -236,36 +286,43 @@ def terminal_values(cg, p, reaches, fused=None):
     return g
 
 
+def _backup(pt, g, B, out, use_max):
+    V = g.copy() if out is None else out
+    if out is not None and out is not g:
+        V[...] = g
+    Vdec = np.empty((pt.num_decisions, g.shape[1]))
+    if USE_FUSED and pt.num_decisions and V.flags.c_contiguous:
+        lay = _layout(pt)
+        nblk = _column_blocks(V)
+        kern = _fused.backup_levels if nblk > 1 else _fused.backup_levels_serial
+        kern(nblk, use_max, lay["lev_d"], lay["lev_g"], lay["grp_par"], lay["grp_start"], lay["dec_first"],
+             lay["dec_na"], V if B is None else B, V, Vdec)
+        return V, Vdec
+    for (dlo, dhi, slo, shi, uniq, pstarts, bstarts) in reversed(pt.levels):
+        if use_max:
+            vd = np.maximum.reduceat(V[slo:shi], bstarts, axis=0)
+        else:
+            vd = np.add.reduceat(B[slo:shi] * V[slo:shi], bstarts, axis=0)
+        Vdec[dlo:dhi] = vd
+        V[uniq] += np.add.reduceat(vd, pstarts, axis=0)
+    return V, Vdec
+
+
 def backup_mean(pt, g, B, out=None):
     """Bottom-up values under behaviour B.  Returns (V (S+1,T), Vdec (H,T)).
 
     ``V[s]`` = counterfactual value of sequence s (its action taken, B below),
     ``Vdec[h]`` = counterfactual value of decision h under B.  ``out=g`` overwrites g
-    (saves a copy).
+    (saves a copy).  The numba kernel when numba is installed (:data:`USE_FUSED`), else
+    numpy; both add in the same order.
     """
-    V = g.copy() if out is None else out
-    if out is not None and out is not g:
-        V[...] = g
-    Vdec = np.empty((pt.num_decisions, g.shape[1]))
-    for (dlo, dhi, slo, shi, uniq, pstarts, bstarts) in reversed(pt.levels):
-        vd = np.add.reduceat(B[slo:shi] * V[slo:shi], bstarts, axis=0)
-        Vdec[dlo:dhi] = vd
-        V[uniq] += np.add.reduceat(vd, pstarts, axis=0)
-    return V, Vdec
+    return _backup(pt, g, np.ascontiguousarray(B), out, False)
 
 
 def backup_max(pt, g, out=None):
     """Bottom-up best-response values.  Returns (V (S+1,T), Vdec (H,T)); ``out=g``
     overwrites g."""
-    V = g.copy() if out is None else out
-    if out is not None and out is not g:
-        V[...] = g
-    Vdec = np.empty((pt.num_decisions, g.shape[1]))
-    for (dlo, dhi, slo, shi, uniq, pstarts, bstarts) in reversed(pt.levels):
-        vd = np.maximum.reduceat(V[slo:shi], bstarts, axis=0)
-        Vdec[dlo:dhi] = vd
-        V[uniq] += np.add.reduceat(vd, pstarts, axis=0)
-    return V, Vdec
+    return _backup(pt, g, None, out, True)
 
 
 def best_actions(pt, V, Vdec):
