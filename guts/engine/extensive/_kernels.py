@@ -88,18 +88,19 @@ def _dense_data(cg):
             sp_sorted = cg.term_seq[p][order]
             row_of = np.argsort(sp_sorted, kind="stable").astype(np.int64)
             rows, row_start = np.unique(sp_sorted[row_of], return_index=True)
+            i32 = np.int32           # index arrays: int32 (issue 21: memory; < 2**31 terminals)
             per.append(dict(
-                f=f, l=l, u_start=u_start,
-                u_grp=np.ascontiguousarray(kg[u0]), u_sf=np.ascontiguousarray(ks[u0]),
-                z_sl=np.ascontiguousarray(cg.term_seq[l][order]),
+                f=f, l=l, u_start=u_start.astype(i32),
+                u_grp=kg[u0].astype(i32), u_sf=ks[u0].astype(i32),
+                z_sl=cg.term_seq[l][order].astype(i32),
                 z_k=np.ascontiguousarray(cg.term_scal[order]),
                 z_off=np.ascontiguousarray(cg.term_offset[p][order]),
                 z_sc=np.ascontiguousarray(scale[order]),
                 has1=np.ascontiguousarray(grp_has1[kg[u0]]),
                 A0=np.ascontiguousarray(np.transpose(A0, (0, 1 + f, 1 + l, 1 + p))),
                 A1=np.ascontiguousarray(np.transpose(A1[p], (0, 1 + f, 1 + l, 1 + p))),
-                row_of=row_of, rows=rows.astype(np.int64),
-                row_start=np.append(row_start, order.size).astype(np.int64),
+                row_of=row_of.astype(i32), rows=rows.astype(i32),
+                row_start=np.append(row_start, order.size).astype(i32),
             ))
         dd = per
     cg._dense = dd
