@@ -15,8 +15,8 @@ where feasible:
   165 passes); ``--full-baseline`` runs it to the target instead.
 * ``3P-MMH call/raise``: the limit-betting variant to NashConv <= 0.01 (the old code did not
   converge in 600 s: ``results/mercer/beyond.csv``).
-* ``threads``: time per CFR+ iteration with 1 and 2 threads on Leduc and on 3P-MMH (no
-  check), results bit-identical (checked).
+* ``threads``: time per CFR+ iteration with 1 and 2 threads on Leduc, on 3P-MMH (no
+  check) and on 3P-MMH with a check (515 k public states), results bit-identical (checked).
 * ``cold start``: ``guts --help`` and ``import guts.games.<family>`` in fresh processes,
   against today's code (``git archive`` of :data:`BASELINE_REF`, the commit before issue 21,
   unpacked into a temporary folder); a first solve with an empty numba cache (cold) and the
@@ -136,6 +136,7 @@ def worker_threads(spec, iterations):
         game = leduc_poker(2)
     else:
         game, _ = _game(spec)
+    cfr_plus(game, max_iterations=2, report_every=2, threads=2)   # the float32/size-specific kernels
     load = _load()
     best = {1: np.inf, 2: np.inf}
     res = {}
@@ -257,7 +258,10 @@ def main(argv=None) -> int:
                   build_seconds=lim["build_seconds"], load=lim["load"],
                   note="old code: NashConv 0.021 at its 600 s cap, not converged (results/mercer/beyond.csv)"))
     if "threads" in only:
-        for spec, label, iters in [("leduc", "Leduc (2 players)", 200)] + ([] if args.quick else [("paper", "3P-MMH (no check)", 10)]):
+        cases = [("leduc", "Leduc (2 players)", 200)]
+        if not args.quick:
+            cases += [("paper", "3P-MMH (no check)", 10), ("check", "3P-MMH with a check", 4)]
+        for spec, label, iters in cases:
             th = _run_worker("threads", spec, iters)
             emit(dict(benchmark="threads: seconds per CFR+ iteration", case=label, seconds=th["seconds_2"],
                       old_seconds=th["seconds_1"], ratio_old_over_new=th["seconds_1"] / th["seconds_2"],
