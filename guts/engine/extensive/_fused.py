@@ -170,33 +170,37 @@ def terminal_values_blocked_par(p, others, ctxp, tvid, tscal, tseq, toff, tscale
 @njit(cache=True, nogil=True)
 def _dense3_keys(ulo, uhi, u_start, u_grp, u_sf, z_sl, z_k, z_off, z_sc, A0, A1, has1, Rf, Rl, contrib):
     """Keys ``ulo:uhi`` of :func:`terminal_values_dense3` (one parallel chunk)."""
+    G = A0.shape[0]
     Tf = A0.shape[1]
     Tl = A0.shape[2]
     Tp = A0.shape[3]
-    B0 = np.empty((Tl, Tp))
-    B1 = np.empty((Tl, Tp))
+    M = Tl * Tp
+    A0f = A0.reshape((G, Tf, M))
+    A1f = A1.reshape((G, Tf, M))
+    B0 = np.empty(M)
+    B1 = np.empty(M)
     acc0 = np.empty(Tp)
     acc1 = np.empty(Tp)
     for u in range(ulo, uhi):
         g = u_grp[u]
         sf = u_sf[u]
         h1 = has1[u]
-        B0[:, :] = 0.0
+        B0[:] = 0.0
         if h1:
-            B1[:, :] = 0.0
+            B1[:] = 0.0
         nzf = False
         for tf in range(Tf):
             r = Rf[sf, tf]
             if r == 0.0:
                 continue
             nzf = True
-            for tl in range(Tl):
-                for t in range(Tp):
-                    B0[tl, t] += A0[g, tf, tl, t] * r
+            a0 = A0f[g, tf]
+            for m in range(M):
+                B0[m] += a0[m] * r
             if h1:
-                for tl in range(Tl):
-                    for t in range(Tp):
-                        B1[tl, t] += A1[g, tf, tl, t] * r
+                a1 = A1f[g, tf]
+                for m in range(M):
+                    B1[m] += a1[m] * r
         for i in range(u_start[u], u_start[u + 1]):
             if not nzf:
                 for t in range(Tp):
@@ -210,11 +214,12 @@ def _dense3_keys(ulo, uhi, u_start, u_grp, u_sf, z_sl, z_k, z_off, z_sc, A0, A1,
                 rl = Rl[sl, tl]
                 if rl == 0.0:
                     continue
+                b = tl * Tp
                 for t in range(Tp):
-                    acc0[t] += B0[tl, t] * rl
+                    acc0[t] += B0[b + t] * rl
                 if h1:
                     for t in range(Tp):
-                        acc1[t] += B1[tl, t] * rl
+                        acc1[t] += B1[b + t] * rl
             off = z_off[i]
             sc = z_sc[i]
             k = z_k[i]

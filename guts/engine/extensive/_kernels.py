@@ -42,6 +42,10 @@ def parallel_for(work: int, min_work: int = PARALLEL_MIN_WORK) -> bool:
 
     return numba.get_num_threads() > 1
 DENSE_MAX_RATIO = 2.0
+#: The type-tensor kernel's work in parallel from this many entries (keys x Tf Tl Tp +
+#: terminals x Tl Tp, an upper bound: keys whose reach is zero are skipped). 3P-MMH without a
+#: check has 2.2e6, about a millisecond: two threads were slower (0.66x); with a check 7.5e8.
+DENSE_MIN_WORK = 20_000_000
 #: Parallel chunks of the dense kernel (independent of the thread count: determinism).
 DENSE_CHUNKS = 256
 
@@ -229,7 +233,8 @@ def terminal_values(cg, p, reaches, fused=None):
             contrib = np.empty((cg.num_terminals, cg.num_types[p]))
             # work: per key a (Tf, Tl, Tp) contraction, per terminal a (Tl, Tp) one
             A0 = d["A0"]
-            par = parallel_for(d["u_grp"].size * A0[0].size + cg.num_terminals * A0.shape[2] * A0.shape[3])
+            par = parallel_for(d["u_grp"].size * A0[0].size + cg.num_terminals * A0.shape[2] * A0.shape[3],
+                               DENSE_MIN_WORK)
             # chunks handed out one at a time (their cost varies: keys whose reach is zero
             # are skipped); numba's static split would leave a thread idle (issue 21)
             old = _fused.set_parallel_chunksize(1) if par else 0

@@ -48,6 +48,7 @@ def test_level_kernels_equal_numpy_reference(monkeypatch, players):
 def test_level_kernels_bit_identical_with_one_and_two_threads(monkeypatch):
     monkeypatch.setattr(K, "LEVEL_MIN_WORK", 0)
     monkeypatch.setattr(K, "PARALLEL_MIN_WORK", 0)
+    monkeypatch.setattr(K, "DENSE_MIN_WORK", 0)
     game = leduc_poker(3)
     st = _state(game)
     with using_threads(1):
