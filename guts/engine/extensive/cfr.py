@@ -58,10 +58,20 @@ __all__ = ["cfr_plus", "DEFAULT_ITERATIONS", "MAX_ITERATIONS_WITH_TARGET"]
 DEFAULT_ITERATIONS = 1000
 #: Safety cap when only a target exploitability is given.
 MAX_ITERATIONS_WITH_TARGET = 1_000_000
-#: Storage of the cumulative regrets and average-strategy weights (float32 halves the two
-#: largest arrays of a solve; the strategies played, the reaches, every value and the
-#: exploitability of the returned average stay float64).
+#: Storage of the cumulative regrets and average-strategy weights of a big game (float32
+#: halves two of the largest arrays of a solve; the strategies played, the reaches, every
+#: value and the exploitability of the returned average stay float64) ...
 ACCUMULATOR_DTYPE = np.float32
+#: ... from this many (sequence, type) entries over all players (3P-MMH with a check: 7.7e6).
+#: Smaller games keep float64, where memory does not matter and CFR+ stays OpenSpiel's
+#: iteration for iteration (Kuhn and Leduc: the same exploitabilities to 1e-9).
+ACCUMULATOR_MIN_ENTRIES = 1_000_000
+
+
+def accumulator_dtype(cg):
+    """The dtype of the regret and average arrays of game ``cg`` (float32 for big games)."""
+    entries = sum(pt.num_seqs * pt.num_types for pt in cg.players)
+    return ACCUMULATOR_DTYPE if entries >= ACCUMULATOR_MIN_ENTRIES else np.float64
 
 
 class _CFRState:
@@ -73,10 +83,11 @@ class _CFRState:
         self.alpha, self.beta, self.gamma = alpha, beta, gamma
         self.B = [uniform_flat(pt) for pt in cg.players]
         self.R = [K.reach(pt, B) for pt, B in zip(cg.players, self.B)]
-        # float32 (issue 21: memory): the regrets only steer regret matching, and the
-        # average is normalised and certified in float64 (:meth:`average`)
-        self.regret = [np.zeros(B.shape, dtype=ACCUMULATOR_DTYPE) for B in self.B]
-        self.avg = [np.zeros(B.shape, dtype=ACCUMULATOR_DTYPE) for B in self.B]
+        # float32 for big games (issue 21: memory): the regrets only steer regret matching,
+        # and the average is normalised and certified in float64 (:meth:`average`)
+        dt = accumulator_dtype(cg)
+        self.regret = [np.zeros(B.shape, dtype=dt) for B in self.B]
+        self.avg = [np.zeros(B.shape, dtype=dt) for B in self.B]
         # sequence -> decision maps, per player
         self.seq_dec = [pt.seq_dec[1:] for pt in cg.players]
 
