@@ -194,9 +194,15 @@ def _layout(pt):
     return lay
 
 
+#: Run the reach and backup passes in parallel (types split per thread)? Off: measured on
+#: 3P-MMH with a check, two threads spent 2.5-4x the CPU time of one on them (a row of 15
+#: types is shared by both threads' cache lines), and serially they are ~4 % of an iteration.
+PARALLEL_LEVELS = False
+
+
 def _column_blocks(X) -> int:
     """Blocks of types (columns) of a level pass: one per thread when it runs in parallel."""
-    if X.shape[1] < 2 or not parallel_for(X.size, LEVEL_MIN_WORK):
+    if not PARALLEL_LEVELS or X.shape[1] < 2 or not parallel_for(X.size, LEVEL_MIN_WORK):
         return 1
     import numba
 
