@@ -42,7 +42,8 @@ def best_response(game: Game, strategies: Profile, player: int, *, threads=None)
     flat = to_flat(game, strategies)
     reaches = K.all_reaches(cg, flat)
     pt = cg.players[player]
-    with using_threads(threads):
+    K.prepare(cg)
+    with using_threads(threads), deferred_signals():
         g = K.terminal_values(cg, player, reaches)
     V, Vdec = K.backup_max(pt, g)
     Bbr = K.best_actions(pt, V, Vdec)
@@ -56,7 +57,8 @@ def expected_values(game: Game, strategies: Profile, *, threads=None) -> np.ndar
     cg = _check_game(game)
     flat = to_flat(game, strategies)
     reaches = K.all_reaches(cg, flat)
-    with using_threads(threads):
+    K.prepare(cg)
+    with using_threads(threads), deferred_signals():
         return np.array([float(np.sum(reaches[p] * K.terminal_values(cg, p, reaches)))
                          for p in range(cg.num_players)])
 
