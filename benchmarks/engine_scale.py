@@ -15,8 +15,8 @@ where feasible:
   165 passes); ``--full-baseline`` runs it to the target instead.
 * ``3P-MMH call/raise``: the limit-betting variant to NashConv <= 0.01 (the old code did not
   converge in 600 s: ``results/mercer/beyond.csv``).
-* ``threads``: time per CFR+ iteration with 1 and 2 threads on Leduc and on 3P-MMH (no
-  check), results bit-identical (checked).
+* ``threads``: time per CFR+ iteration with 1 and 2 threads on Leduc, on 3P-MMH (no
+  check) and on 3P-MMH with a check (515 k public states), results bit-identical (checked).
 * ``cold start``: ``guts --help`` and ``import guts.games.<family>`` in fresh processes,
   against today's code (``git archive`` of :data:`BASELINE_REF`, the commit before issue 21,
   unpacked into a temporary folder); a first solve with an empty numba cache (cold) and the
@@ -136,17 +136,22 @@ def worker_threads(spec, iterations):
         game = leduc_poker(2)
     else:
         game, _ = _game(spec)
+    cfr_plus(game, max_iterations=2, report_every=2, threads=2)   # the float32/size-specific kernels
     load = _load()
     best = {1: np.inf, 2: np.inf}
+    cpu = {1: np.inf, 2: np.inf}
     res = {}
     for _ in range(3):
         for th in (1, 2):
             t = time.perf_counter()
+            c = time.process_time()
             res[th] = cfr_plus(game, max_iterations=iterations, report_every=iterations, threads=th)
             best[th] = min(best[th], (time.perf_counter() - t) / iterations)
+            cpu[th] = min(cpu[th], (time.process_time() - c) / iterations)
     same = all(np.array_equal(res[1].strategies[p][h], res[2].strategies[p][h])
                for p in range(game.num_players) for h in res[1].strategies[p])
-    return dict(seconds_1=best[1], seconds_2=best[2], identical=bool(same), load=load)
+    return dict(seconds_1=best[1], seconds_2=best[2], cpu_1=cpu[1], cpu_2=cpu[2], identical=bool(same),
+                load=load, load_end=_load())
 
 
 def _run_worker(kind, *args, env=None):
@@ -257,11 +262,17 @@ def main(argv=None) -> int:
                   build_seconds=lim["build_seconds"], load=lim["load"],
                   note="old code: NashConv 0.021 at its 600 s cap, not converged (results/mercer/beyond.csv)"))
     if "threads" in only:
-        for spec, label, iters in [("leduc", "Leduc (2 players)", 200)] + ([] if args.quick else [("paper", "3P-MMH (no check)", 10)]):
+        cases = [("leduc", "Leduc (2 players)", 200)]
+        if not args.quick:
+            cases += [("paper", "3P-MMH (no check)", 10), ("check", "3P-MMH with a check", 4)]
+        for spec, label, iters in cases:
             th = _run_worker("threads", spec, iters)
             emit(dict(benchmark="threads: seconds per CFR+ iteration", case=label, seconds=th["seconds_2"],
                       old_seconds=th["seconds_1"], ratio_old_over_new=th["seconds_1"] / th["seconds_2"],
-                      identical=th["identical"], load=th["load"], note="old_seconds = 1 thread, seconds = 2 threads"))
+                      cpu_seconds=th["cpu_2"], old_cpu_seconds=th["cpu_1"],
+                      identical=th["identical"], load=th["load"], load_end=th["load_end"],
+                      note="old_seconds = 1 thread, seconds = 2 threads (wall, per iteration incl. one final "
+                           "best-response check / iterations); cpu_seconds: process CPU time likewise"))
     if "cold" in only:
         with tempfile.TemporaryDirectory() as tmp:
             for row in cold_start_rows(_old_tree(tmp)):

@@ -100,8 +100,7 @@ class CompiledGame:
     info: np.ndarray          # (n, D)
     num_types: tuple
     kind: np.ndarray          # (N,)
-    parent: np.ndarray        # (N,)
-    histories: list           # (N,)
+    parent: np.ndarray        # (N,)  (node histories are not kept: see :func:`assemble`)
     players: list             # PlayerTree per player
     ctx: np.ndarray           # (n_ctx, D): deal prob x array chance probabilities
     tables: list              # distinct tables (n, D)
@@ -152,7 +151,7 @@ def compile_game(root, deals, n: int) -> CompiledGame:
     prob = deals.prob
     pos = prob > 0
 
-    kinds, parents, histories = [], [], []
+    kinds, parents = [], []
     # per player: decision records (node, parent_temp_seq, temp_first, na, history, labels)
     drec = [[] for _ in range(n)]
     temp_next = [1] * n
@@ -175,7 +174,6 @@ def compile_game(root, deals, n: int) -> CompiledGame:
         node, hist, par, seqs, vid, scal = stack.pop()
         idx = len(kinds)
         parents.append(par)
-        histories.append(hist)
         if isinstance(node, Decision):
             kinds.append(DECISION)
             p = node.player
@@ -301,7 +299,7 @@ def compile_game(root, deals, n: int) -> CompiledGame:
 
     if not t_node:
         raise GutsInputError("the game tree has no terminal node")
-    return assemble(n, deals, kinds=kinds, parents=parents, histories=histories, drec=drec,
+    return assemble(n, deals, kinds=kinds, parents=parents, drec=drec,
                     temp_next=temp_next, temp_dec=temp_dec, ctx_rows=ctx_rows, tables=tables,
                     terminals=Terminals(t_node, t_seq, t_vid, t_scal, t_tid, t_off, t_scale),
                     zero_sum=zero_sum, payoff_scale=payoff_scale)
@@ -321,15 +319,17 @@ class Terminals:
     scale: list
 
 
-def assemble(n, deals, *, kinds, parents, histories, drec, temp_next, temp_dec, ctx_rows, tables,
-             terminals: Terminals, zero_sum, payoff_scale):
+def assemble(n, deals, *, kinds, parents, drec, temp_next, temp_dec, ctx_rows, tables,
+             terminals: Terminals, zero_sum, payoff_scale, histories=None):
     """Number sequences level by level and build the flat arrays (shared by the public
     tree compiler and the explicit-tree compiler).
 
     ``drec[p]`` = player p's decision records (node, parent temp sequence, first temp
     sequence, number of actions, key, action labels) in discovery order (a parent
     sequence is always discovered before its children); ``temp_dec[p]`` maps a temp
-    sequence to its record.
+    sequence to its record. ``histories`` (every node's history) is accepted and not kept:
+    only decisions' keys are needed, and a tuple per terminal was the largest Python object
+    of a big game (3P-MMH with a check: 45 MB; issue 21).
     """
     t_node, t_seq, t_vid, t_scal, t_tid, t_off, t_scale = (
         terminals.node, terminals.seq, terminals.vid, terminals.scal, terminals.tid, terminals.off, terminals.scale)
@@ -430,7 +430,6 @@ def assemble(n, deals, *, kinds, parents, histories, drec, temp_next, temp_dec, 
         num_types=deals.num_types,
         kind=np.array(kinds, dtype=np.int8),
         parent=np.array(parents, dtype=np.int64),
-        histories=histories,
         players=players,
         ctx=ctx,
         tables=tables,

@@ -7,12 +7,15 @@ from __future__ import annotations
 import numpy as np
 
 try:  # numba is a runtime dependency, but keep the engine importable without it
-    from numba import njit, prange
+    from numba import njit, prange, set_parallel_chunksize  # noqa: F401 - used by _kernels
 
     HAVE_NUMBA = True
 except ImportError:  # pragma: no cover
     HAVE_NUMBA = False
     prange = range
+
+    def set_parallel_chunksize(n):
+        return 0
 
     def njit(*a, **k):
         def deco(f):
@@ -167,33 +170,37 @@ def terminal_values_blocked_par(p, others, ctxp, tvid, tscal, tseq, toff, tscale
 @njit(cache=True, nogil=True)
 def _dense3_keys(ulo, uhi, u_start, u_grp, u_sf, z_sl, z_k, z_off, z_sc, A0, A1, has1, Rf, Rl, contrib):
     """Keys ``ulo:uhi`` of :func:`terminal_values_dense3` (one parallel chunk)."""
+    G = A0.shape[0]
     Tf = A0.shape[1]
     Tl = A0.shape[2]
     Tp = A0.shape[3]
-    B0 = np.empty((Tl, Tp))
-    B1 = np.empty((Tl, Tp))
+    M = Tl * Tp
+    A0f = A0.reshape((G, Tf, M))
+    A1f = A1.reshape((G, Tf, M))
+    B0 = np.empty(M)
+    B1 = np.empty(M)
     acc0 = np.empty(Tp)
     acc1 = np.empty(Tp)
     for u in range(ulo, uhi):
         g = u_grp[u]
         sf = u_sf[u]
         h1 = has1[u]
-        B0[:, :] = 0.0
+        B0[:] = 0.0
         if h1:
-            B1[:, :] = 0.0
+            B1[:] = 0.0
         nzf = False
         for tf in range(Tf):
             r = Rf[sf, tf]
             if r == 0.0:
                 continue
             nzf = True
-            for tl in range(Tl):
-                for t in range(Tp):
-                    B0[tl, t] += A0[g, tf, tl, t] * r
+            a0 = A0f[g, tf]
+            for m in range(M):
+                B0[m] += a0[m] * r
             if h1:
-                for tl in range(Tl):
-                    for t in range(Tp):
-                        B1[tl, t] += A1[g, tf, tl, t] * r
+                a1 = A1f[g, tf]
+                for m in range(M):
+                    B1[m] += a1[m] * r
         for i in range(u_start[u], u_start[u + 1]):
             if not nzf:
                 for t in range(Tp):
@@ -207,11 +214,12 @@ def _dense3_keys(ulo, uhi, u_start, u_grp, u_sf, z_sl, z_k, z_off, z_sc, A0, A1,
                 rl = Rl[sl, tl]
                 if rl == 0.0:
                     continue
+                b = tl * Tp
                 for t in range(Tp):
-                    acc0[t] += B0[tl, t] * rl
+                    acc0[t] += B0[b + t] * rl
                 if h1:
                     for t in range(Tp):
-                        acc1[t] += B1[tl, t] * rl
+                        acc1[t] += B1[b + t] * rl
             off = z_off[i]
             sc = z_sc[i]
             k = z_k[i]
@@ -300,6 +308,7 @@ def _regret_update_decision(h, mode, w, pos_factor, neg_factor, V, Vdec, dec_fir
             elif r < 0.0:
                 r = 0.0
             regret[s, t] = r
+            r = regret[s, t]          # as stored (float32 accumulators: cfr.ACCUMULATOR_DTYPE)
             x = r + d if mode == 2 else r
             if x < 0.0:
                 x = 0.0
@@ -373,3 +382,87 @@ def scatter_rows_serial(row_start, row_of, rows, contrib, g):
     for r in range(rows.shape[0]):
         _scatter_row(rows[r], row_start[r], row_start[r + 1], row_of, contrib, g)
     return g
+
+
+# ---- passes over one player's sequence tree, level by level (issue 21: both cores) ------
+# ``lev_d[L]:lev_d[L+1]`` = the decisions of level L; ``lev_g`` the same for the *groups*
+# (decisions of a level sharing a parent sequence, contiguous: ``grp_start[g]:grp_start[g+1]``
+# with parent ``grp_par[g]``).  In parallel the *types* (columns) are split in blocks, one
+# per thread, each block walking the whole tree: one parallel region per pass (not one per
+# level), and a column's arithmetic does not depend on the split (determinism).
+@njit(cache=True, nogil=True)
+def _reach_cols(t0, t1, lev_d, dec_first, dec_na, dec_parent, B, R):
+    for t in range(t0, t1):
+        R[0, t] = 1.0
+    for h in range(lev_d[lev_d.shape[0] - 1]):
+        f = dec_first[h]
+        par = dec_parent[h]
+        for a in range(dec_na[h]):
+            for t in range(t0, t1):
+                R[f + a, t] = R[par, t] * B[f + a, t]
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def reach_levels(nblk, lev_d, dec_first, dec_na, dec_parent, B, R):
+    """Realisation weights ``R`` of behaviour ``B`` (top-down; :func:`._kernels.reach`),
+    the types split in ``nblk`` blocks."""
+    T = B.shape[1]
+    for c in prange(nblk):
+        _reach_cols(c * T // nblk, (c + 1) * T // nblk, lev_d, dec_first, dec_na, dec_parent, B, R)
+    return R
+
+
+@njit(cache=True, nogil=True)
+def reach_levels_serial(nblk, lev_d, dec_first, dec_na, dec_parent, B, R):
+    """:func:`reach_levels` on the calling thread."""
+    _reach_cols(0, B.shape[1], lev_d, dec_first, dec_na, dec_parent, B, R)
+    return R
+
+
+@njit(cache=True, nogil=True)
+def _backup_cols(t0, t1, use_max, lev_d, lev_g, grp_par, grp_start, dec_first, dec_na, B, V, Vdec):
+    for L in range(lev_d.shape[0] - 2, -1, -1):
+        for h in range(lev_d[L], lev_d[L + 1]):
+            f = dec_first[h]
+            na = dec_na[h]
+            for t in range(t0, t1):
+                if use_max:
+                    acc = V[f, t]
+                    for a in range(1, na):
+                        x = V[f + a, t]
+                        if x > acc:
+                            acc = x
+                else:
+                    acc = 0.0
+                    for a in range(na):
+                        acc += B[f + a, t] * V[f + a, t]
+                Vdec[h, t] = acc
+        for gi in range(lev_g[L], lev_g[L + 1]):
+            par = grp_par[gi]
+            lo = grp_start[gi]
+            hi = grp_start[gi + 1]
+            for t in range(t0, t1):
+                acc = Vdec[lo, t]
+                for h in range(lo + 1, hi):
+                    acc += Vdec[h, t]
+                V[par, t] += acc
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def backup_levels(nblk, use_max, lev_d, lev_g, grp_par, grp_start, dec_first, dec_na, B, V, Vdec):
+    """Bottom-up values in place: ``Vdec[h]`` = sum over h's actions of ``B V`` (or their max
+    with ``use_max``: the best response), then each parent sequence ``V[par] +=`` the sum of
+    its decisions' ``Vdec`` (:func:`._kernels.backup_mean` / :func:`._kernels.backup_max`),
+    the types split in ``nblk`` blocks."""
+    T = V.shape[1]
+    for c in prange(nblk):
+        _backup_cols(c * T // nblk, (c + 1) * T // nblk, use_max, lev_d, lev_g, grp_par, grp_start,
+                     dec_first, dec_na, B, V, Vdec)
+    return V
+
+
+@njit(cache=True, nogil=True)
+def backup_levels_serial(nblk, use_max, lev_d, lev_g, grp_par, grp_start, dec_first, dec_na, B, V, Vdec):
+    """:func:`backup_levels` on the calling thread."""
+    _backup_cols(0, V.shape[1], use_max, lev_d, lev_g, grp_par, grp_start, dec_first, dec_na, B, V, Vdec)
+    return V

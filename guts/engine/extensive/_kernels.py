@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import _fused
+from ._interrupt import checkpoint
 
 #: Use the fused numba kernel for the terminal pass (the numpy path is the reference).
 USE_FUSED = _fused.HAVE_NUMBA
@@ -28,14 +29,23 @@ PARALLEL = True
 PARALLEL_MIN_WORK = 2_000_000
 
 
-def parallel_for(work: int) -> bool:
+#: The same for the level-by-level passes over a sequence tree (reach, backups, regret
+#: update: one parallel region per level, memory-bound; 3P-MMH's smallest player has 1e6).
+LEVEL_MIN_WORK = 200_000
+
+
+def parallel_for(work: int, min_work: int = PARALLEL_MIN_WORK) -> bool:
     """Run a kernel of ``work`` entries in parallel? (:data:`PARALLEL`, the size, > 1 thread)."""
-    if not PARALLEL or work < PARALLEL_MIN_WORK or not _fused.HAVE_NUMBA:
+    if not PARALLEL or work < min_work or not _fused.HAVE_NUMBA:
         return False
     import numba
 
     return numba.get_num_threads() > 1
 DENSE_MAX_RATIO = 2.0
+#: The type-tensor kernel's work in parallel from this many entries (keys x Tf Tl Tp +
+#: terminals x Tl Tp, an upper bound: keys whose reach is zero are skipped). 3P-MMH without a
+#: check has 2.2e6, about a millisecond: two threads were slower (0.66x); with a check 7.5e8.
+DENSE_MIN_WORK = 20_000_000
 #: Parallel chunks of the dense kernel (independent of the thread count: determinism).
 DENSE_CHUNKS = 256
 
@@ -82,22 +92,31 @@ def _dense_data(cg):
             sp_sorted = cg.term_seq[p][order]
             row_of = np.argsort(sp_sorted, kind="stable").astype(np.int64)
             rows, row_start = np.unique(sp_sorted[row_of], return_index=True)
+            i32 = np.int32           # index arrays: int32 (issue 21: memory; < 2**31 terminals)
             per.append(dict(
-                f=f, l=l, u_start=u_start,
-                u_grp=np.ascontiguousarray(kg[u0]), u_sf=np.ascontiguousarray(ks[u0]),
-                z_sl=np.ascontiguousarray(cg.term_seq[l][order]),
+                f=f, l=l, u_start=u_start.astype(i32),
+                u_grp=kg[u0].astype(i32), u_sf=ks[u0].astype(i32),
+                z_sl=cg.term_seq[l][order].astype(i32),
                 z_k=np.ascontiguousarray(cg.term_scal[order]),
                 z_off=np.ascontiguousarray(cg.term_offset[p][order]),
                 z_sc=np.ascontiguousarray(scale[order]),
                 has1=np.ascontiguousarray(grp_has1[kg[u0]]),
                 A0=np.ascontiguousarray(np.transpose(A0, (0, 1 + f, 1 + l, 1 + p))),
                 A1=np.ascontiguousarray(np.transpose(A1[p], (0, 1 + f, 1 + l, 1 + p))),
-                row_of=row_of, rows=rows.astype(np.int64),
-                row_start=np.append(row_start, order.size).astype(np.int64),
+                row_of=row_of.astype(i32), rows=rows.astype(i32),
+                row_start=np.append(row_start, order.size).astype(i32),
             ))
         dd = per
     cg._dense = dd
     return dd
+
+
+def prepare(cg):
+    """Build the per-game arrays of the terminal pass now (plain numpy: interruptible at
+    once), before a solver's loop defers Ctrl-C to its checkpoints (:mod:`._interrupt`)."""
+    if USE_FUSED:
+        if (_dense_data(cg) if USE_DENSE else None) is None:
+            _fused_data(cg)
 
 
 def _fused_data(cg):
@@ -154,9 +173,51 @@ def _aux(cg):
     return aux
 
 
-def reach(pt, B, out=None):
-    """Top-down realisation weights R (S+1, T) of one player's behaviour B (into ``out``)."""
+def _layout(pt):
+    """Player ``pt``'s level arrays for :func:`._fused.reach_levels` / ``backup_levels``."""
+    lay = getattr(pt, "_layout", None)
+    if lay is None:
+        H = pt.num_decisions
+        lev_d = [lv[0] for lv in pt.levels] + [H]
+        grp_par, grp_start, lev_g = [], [], [0]
+        for (dlo, _, _, _, uniq, pstarts, _) in pt.levels:
+            grp_par.append(uniq)
+            grp_start.append(dlo + pstarts)
+            lev_g.append(lev_g[-1] + len(uniq))
+        cat = (lambda xs: np.concatenate(xs).astype(np.int64)) if pt.levels else (lambda xs: np.zeros(0, np.int64))
+        lay = dict(lev_d=np.array(lev_d, dtype=np.int64), lev_g=np.array(lev_g, dtype=np.int64),
+                   grp_par=cat(grp_par), grp_start=np.append(cat(grp_start), H).astype(np.int64),
+                   dec_first=np.ascontiguousarray(pt.dec_first, dtype=np.int64),
+                   dec_na=np.ascontiguousarray(pt.dec_num_actions, dtype=np.int64),
+                   dec_parent=np.ascontiguousarray(pt.dec_parent, dtype=np.int64))
+        pt._layout = lay
+    return lay
+
+
+#: Run the reach and backup passes in parallel (types split per thread)? Off: measured on
+#: 3P-MMH with a check, two threads spent 2.5-4x the CPU time of one on them (a row of 15
+#: types is shared by both threads' cache lines), and serially they are ~4 % of an iteration.
+PARALLEL_LEVELS = False
+
+
+def _column_blocks(X) -> int:
+    """Blocks of types (columns) of a level pass: one per thread when it runs in parallel."""
+    if not PARALLEL_LEVELS or X.shape[1] < 2 or not parallel_for(X.size, LEVEL_MIN_WORK):
+        return 1
+    import numba
+
+    return min(numba.get_num_threads(), X.shape[1])
+
+
+def reach(pt, B, out=None, fused=None):
+    """Top-down realisation weights R (S+1, T) of one player's behaviour B (into ``out``).
+    ``fused``: the numba kernel (default when numba is installed) or numpy (the reference)."""
     R = np.empty_like(B) if out is None else out
+    if (USE_FUSED if fused is None else fused) and pt.num_decisions and B.flags.c_contiguous:
+        lay = _layout(pt)
+        nblk = _column_blocks(B)
+        kern = _fused.reach_levels if nblk > 1 else _fused.reach_levels_serial
+        return kern(nblk, lay["lev_d"], lay["dec_first"], lay["dec_na"], lay["dec_parent"], B, R)
     R[0] = 1.0
     sp = pt.seq_parent
     for (_, _, slo, shi, _, _, _) in pt.levels:
@@ -176,11 +237,21 @@ def terminal_values(cg, p, reaches, fused=None):
         if dd is not None:
             d = dd[p]
             contrib = np.empty((cg.num_terminals, cg.num_types[p]))
-            par = parallel_for(cg.num_terminals * cg.num_deals)
-            (_fused.terminal_values_dense3 if par else _fused.terminal_values_dense3_serial)(
-                d["u_start"], d["u_grp"], d["u_sf"], d["z_sl"], d["z_k"], d["z_off"], d["z_sc"],
-                d["A0"], d["A1"], d["has1"], np.ascontiguousarray(reaches[d["f"]]),
-                np.ascontiguousarray(reaches[d["l"]]), DENSE_CHUNKS, contrib)
+            # work: per key a (Tf, Tl, Tp) contraction, per terminal a (Tl, Tp) one
+            A0 = d["A0"]
+            par = parallel_for(d["u_grp"].size * A0[0].size + cg.num_terminals * A0.shape[2] * A0.shape[3],
+                               DENSE_MIN_WORK)
+            # chunks handed out one at a time (their cost varies: keys whose reach is zero
+            # are skipped); numba's static split would leave a thread idle (issue 21)
+            old = _fused.set_parallel_chunksize(1) if par else 0
+            try:
+                (_fused.terminal_values_dense3 if par else _fused.terminal_values_dense3_serial)(
+                    d["u_start"], d["u_grp"], d["u_sf"], d["z_sl"], d["z_k"], d["z_off"], d["z_sc"],
+                    d["A0"], d["A1"], d["has1"], np.ascontiguousarray(reaches[d["f"]]),
+                    np.ascontiguousarray(reaches[d["l"]]), DENSE_CHUNKS, contrib)
+            finally:
+                if par:
+                    _fused.set_parallel_chunksize(old)
             g = np.zeros((cg.players[p].num_seqs, cg.num_types[p]))
             return (_fused.scatter_rows if par else _fused.scatter_rows_serial)(
                 d["row_start"], d["row_of"], d["rows"], contrib, g)
@@ -227,36 +298,43 @@ def terminal_values(cg, p, reaches, fused=None):
     return g
 
 
+def _backup(pt, g, B, out, use_max):
+    V = g.copy() if out is None else out
+    if out is not None and out is not g:
+        V[...] = g
+    Vdec = np.empty((pt.num_decisions, g.shape[1]))
+    if USE_FUSED and pt.num_decisions and V.flags.c_contiguous:
+        lay = _layout(pt)
+        nblk = _column_blocks(V)
+        kern = _fused.backup_levels if nblk > 1 else _fused.backup_levels_serial
+        kern(nblk, use_max, lay["lev_d"], lay["lev_g"], lay["grp_par"], lay["grp_start"], lay["dec_first"],
+             lay["dec_na"], V if B is None else B, V, Vdec)
+        return V, Vdec
+    for (dlo, dhi, slo, shi, uniq, pstarts, bstarts) in reversed(pt.levels):
+        if use_max:
+            vd = np.maximum.reduceat(V[slo:shi], bstarts, axis=0)
+        else:
+            vd = np.add.reduceat(B[slo:shi] * V[slo:shi], bstarts, axis=0)
+        Vdec[dlo:dhi] = vd
+        V[uniq] += np.add.reduceat(vd, pstarts, axis=0)
+    return V, Vdec
+
+
 def backup_mean(pt, g, B, out=None):
     """Bottom-up values under behaviour B.  Returns (V (S+1,T), Vdec (H,T)).
 
     ``V[s]`` = counterfactual value of sequence s (its action taken, B below),
     ``Vdec[h]`` = counterfactual value of decision h under B.  ``out=g`` overwrites g
-    (saves a copy).
+    (saves a copy).  The numba kernel when numba is installed (:data:`USE_FUSED`), else
+    numpy; both add in the same order.
     """
-    V = g.copy() if out is None else out
-    if out is not None and out is not g:
-        V[...] = g
-    Vdec = np.empty((pt.num_decisions, g.shape[1]))
-    for (dlo, dhi, slo, shi, uniq, pstarts, bstarts) in reversed(pt.levels):
-        vd = np.add.reduceat(B[slo:shi] * V[slo:shi], bstarts, axis=0)
-        Vdec[dlo:dhi] = vd
-        V[uniq] += np.add.reduceat(vd, pstarts, axis=0)
-    return V, Vdec
+    return _backup(pt, g, np.ascontiguousarray(B), out, False)
 
 
 def backup_max(pt, g, out=None):
     """Bottom-up best-response values.  Returns (V (S+1,T), Vdec (H,T)); ``out=g``
     overwrites g."""
-    V = g.copy() if out is None else out
-    if out is not None and out is not g:
-        V[...] = g
-    Vdec = np.empty((pt.num_decisions, g.shape[1]))
-    for (dlo, dhi, slo, shi, uniq, pstarts, bstarts) in reversed(pt.levels):
-        vd = np.maximum.reduceat(V[slo:shi], bstarts, axis=0)
-        Vdec[dlo:dhi] = vd
-        V[uniq] += np.add.reduceat(vd, pstarts, axis=0)
-    return V, Vdec
+    return _backup(pt, g, None, out, True)
 
 
 def best_actions(pt, V, Vdec):
@@ -295,4 +373,5 @@ def values_and_br(cg, flat, reaches=None, keep=True):
         br[p] = float(V[0].sum())
         out.append((V, Vdec) if keep else None)
         del g, V, Vdec
+        checkpoint()
     return ev, br, out

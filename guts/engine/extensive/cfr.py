@@ -46,6 +46,7 @@ from ...errors import ConvergenceWarning, GutsInputError
 from ..._validate import check_choice, check_int, check_positive_float
 from . import _fused
 from . import _kernels as K
+from ._interrupt import checkpoint, deferred_signals
 from ._threads import check_threads, using_threads
 from .result import ExtensiveResult
 from .strategies import _check_game, from_flat, normalise_blocks, uniform_flat
@@ -57,6 +58,20 @@ __all__ = ["cfr_plus", "DEFAULT_ITERATIONS", "MAX_ITERATIONS_WITH_TARGET"]
 DEFAULT_ITERATIONS = 1000
 #: Safety cap when only a target exploitability is given.
 MAX_ITERATIONS_WITH_TARGET = 1_000_000
+#: Storage of the cumulative regrets and average-strategy weights of a big game (float32
+#: halves two of the largest arrays of a solve; the strategies played, the reaches, every
+#: value and the exploitability of the returned average stay float64) ...
+ACCUMULATOR_DTYPE = np.float32
+#: ... from this many (sequence, type) entries over all players (3P-MMH with a check: 7.7e6).
+#: Smaller games keep float64, where memory does not matter and CFR+ stays OpenSpiel's
+#: iteration for iteration (Kuhn and Leduc: the same exploitabilities to 1e-9).
+ACCUMULATOR_MIN_ENTRIES = 1_000_000
+
+
+def accumulator_dtype(cg):
+    """The dtype of the regret and average arrays of game ``cg`` (float32 for big games)."""
+    entries = sum(pt.num_seqs * pt.num_types for pt in cg.players)
+    return ACCUMULATOR_DTYPE if entries >= ACCUMULATOR_MIN_ENTRIES else np.float64
 
 
 class _CFRState:
@@ -68,8 +83,11 @@ class _CFRState:
         self.alpha, self.beta, self.gamma = alpha, beta, gamma
         self.B = [uniform_flat(pt) for pt in cg.players]
         self.R = [K.reach(pt, B) for pt, B in zip(cg.players, self.B)]
-        self.regret = [np.zeros_like(B) for B in self.B]
-        self.avg = [np.zeros_like(B) for B in self.B]
+        # float32 for big games (issue 21: memory): the regrets only steer regret matching,
+        # and the average is normalised and certified in float64 (:meth:`average`)
+        dt = accumulator_dtype(cg)
+        self.regret = [np.zeros(B.shape, dtype=dt) for B in self.B]
+        self.avg = [np.zeros(B.shape, dtype=dt) for B in self.B]
         # sequence -> decision maps, per player
         self.seq_dec = [pt.seq_dec[1:] for pt in cg.players]
 
@@ -91,45 +109,63 @@ class _CFRState:
                 mode, w, fp, fn = 1, float(t) ** self.gamma, ta / (ta + 1.0), tb / (tb + 1.0)
             if K.USE_FUSED:
                 # in place, no temporaries: avg += w R_own; regret update; B = regret matching
-                upd = _fused.regret_update if K.parallel_for(B.size) else _fused.regret_update_serial
+                upd = _fused.regret_update if K.parallel_for(B.size, K.LEVEL_MIN_WORK) else _fused.regret_update_serial
                 upd(mode, w, fp, fn, V, Vdec, pt.dec_first, pt.dec_num_actions,
                     self.regret[p], self.avg[p], self.R[p], B)
             else:
                 self._update_numpy(p, pt, mode, w, fp, fn, V, Vdec)
             del g, V, Vdec
             self.R[p] = K.reach(pt, self.B[p], out=self.R[p])
+            checkpoint()        # a Ctrl-C is seen here, between two kernel calls (issue 20)
 
     def _update_numpy(self, p, pt, mode, w, fp, fn, V, Vdec):
-        """Reference (numpy) form of :func:`._fused.regret_update`."""
+        """Reference (numpy) form of :func:`._fused.regret_update` (same arithmetic: float64,
+        one rounding to the accumulators' dtype)."""
         delta = V[1:] - Vdec[self.seq_dec[p]]
-        reg = self.regret[p][1:]
         # average strategy: realisation weights of the strategy played at iteration t
         self.avg[p][1:] += w * self.R[p][1:]
-        reg += delta
+        reg = self.regret[p][1:] + delta
         if mode == 1:
             reg *= np.where(reg > 0, fp, fn)
         else:
             np.maximum(reg, 0.0, out=reg)
+        self.regret[p][1:] = reg
+        reg = self.regret[p][1:].astype(float)              # as stored
+        X = np.zeros(self.B[p].shape)
         if mode == 2:
             # optimistic step: regret matching on the cumulative regret plus the
             # prediction (this iteration's instantaneous regret)
-            pred = np.zeros_like(self.regret[p])
-            np.add(reg, delta, out=pred[1:])
-            np.maximum(pred, 0.0, out=pred)
-            self.B[p][:] = normalise_blocks(pt, pred)
+            np.maximum(reg + delta, 0.0, out=X[1:])
         else:
-            self.B[p][:] = normalise_blocks(pt, np.maximum(self.regret[p], 0.0))
+            np.maximum(reg, 0.0, out=X[1:])
+        self.B[p][:] = normalise_blocks(pt, X)
+
+    def refresh_reaches(self):
+        """R from B again (after :meth:`check` lent the R arrays to the best-response pass)."""
+        for p, pt in enumerate(self.cg.players):
+            self.R[p] = K.reach(pt, self.B[p], out=self.R[p])
+
+    def check(self):
+        """(average, values, best-response values) of the average strategy, in float64; the
+        reach arrays are reused for the average's reaches (peak memory, issue 21)."""
+        flat = self.average()
+        reaches = [K.reach(pt, f, out=R) for pt, f, R in zip(self.cg.players, flat, self.R)]
+        try:
+            ev, br, _ = K.values_and_br(self.cg, flat, reaches=reaches, keep=False)
+        finally:
+            self.refresh_reaches()
+        return flat, ev, br
 
     def average(self):
         if not K.USE_FUSED:
-            return [normalise_blocks(pt, A) for pt, A in zip(self.cg.players, self.avg)]
+            return [normalise_blocks(pt, A.astype(float)) for pt, A in zip(self.cg.players, self.avg)]
         out = []
         for pt, A in zip(self.cg.players, self.avg):
             if not pt.num_decisions:
-                out.append(normalise_blocks(pt, A))
+                out.append(normalise_blocks(pt, A.astype(float)))
                 continue
-            norm = _fused.normalise_into if K.parallel_for(A.size) else _fused.normalise_into_serial
-            out.append(norm(pt.dec_first, pt.dec_num_actions, A, np.empty_like(A)))
+            norm = _fused.normalise_into if K.parallel_for(A.size, K.LEVEL_MIN_WORK) else _fused.normalise_into_serial
+            out.append(norm(pt.dec_first, pt.dec_num_actions, A, np.empty(A.shape)))
         return out
 
 
@@ -210,6 +246,7 @@ def cfr_plus(game: Game, *, max_iterations=None, target=None, time_limit=None,
     for name, v in (("alpha", alpha), ("beta", beta), ("gamma", gamma)):
         if isinstance(v, bool) or not isinstance(v, numbers.Real) or not math.isfinite(v):
             raise GutsInputError(f"{name} must be a finite number; got {v!r}")
+    K.prepare(cg)
     state = _CFRState(cg, variant, float(alpha), float(beta), float(gamma))
     n = cg.num_players
     t0 = time.perf_counter()
@@ -224,7 +261,7 @@ def cfr_plus(game: Game, *, max_iterations=None, target=None, time_limit=None,
     adaptive = check == "adaptive" and target is not None
     next_check = report_every
     try:
-        with using_threads(threads):
+        with using_threads(threads), deferred_signals():
             while t < iterations:
                 last = None           # the previous check's average is stale: free it
                 t += 1
@@ -232,8 +269,7 @@ def cfr_plus(game: Game, *, max_iterations=None, target=None, time_limit=None,
                 if bar is not None:
                     bar.update(1)
                 if t >= next_check or t == iterations:
-                    flat = state.average()
-                    ev, br, _ = K.values_and_br(cg, flat, keep=False)
+                    flat, ev, br = state.check()
                     expl = float(np.sum(br - ev)) / n
                     last = (t, flat, ev, br)
                     history.append((t, expl, time.perf_counter() - t0))
@@ -247,8 +283,7 @@ def cfr_plus(game: Game, *, max_iterations=None, target=None, time_limit=None,
                     timed_out = True
                     break
             if last is None or last[0] != t:
-                flat = state.average()
-                ev, br, _ = K.values_and_br(cg, flat, keep=False)
+                flat, ev, br = state.check()
                 history.append((t, float(np.sum(br - ev)) / n, time.perf_counter() - t0))
             else:
                 _, flat, ev, br = last

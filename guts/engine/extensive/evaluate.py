@@ -14,6 +14,7 @@ import numpy as np
 from ...errors import GutsInputError
 from . import _kernels as K
 from .result import BestResponse
+from ._interrupt import deferred_signals
 from ._threads import using_threads
 from .strategies import _check_game, from_flat, to_flat
 from .types import Game, Profile
@@ -41,7 +42,8 @@ def best_response(game: Game, strategies: Profile, player: int, *, threads=None)
     flat = to_flat(game, strategies)
     reaches = K.all_reaches(cg, flat)
     pt = cg.players[player]
-    with using_threads(threads):
+    K.prepare(cg)
+    with using_threads(threads), deferred_signals():
         g = K.terminal_values(cg, player, reaches)
     V, Vdec = K.backup_max(pt, g)
     Bbr = K.best_actions(pt, V, Vdec)
@@ -55,7 +57,8 @@ def expected_values(game: Game, strategies: Profile, *, threads=None) -> np.ndar
     cg = _check_game(game)
     flat = to_flat(game, strategies)
     reaches = K.all_reaches(cg, flat)
-    with using_threads(threads):
+    K.prepare(cg)
+    with using_threads(threads), deferred_signals():
         return np.array([float(np.sum(reaches[p] * K.terminal_values(cg, p, reaches)))
                          for p in range(cg.num_players)])
 
@@ -66,7 +69,8 @@ def nash_conv(game: Game, strategies: Profile, *, threads=None) -> float:
     Computed in float64 (``threads`` as in :func:`best_response`)."""
     cg = _check_game(game)
     flat = to_flat(game, strategies)
-    with using_threads(threads):
+    K.prepare(cg)
+    with using_threads(threads), deferred_signals():
         ev, br, _ = K.values_and_br(cg, flat, keep=False)
     return float(np.sum(br - ev))
 

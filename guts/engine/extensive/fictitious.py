@@ -51,6 +51,7 @@ from ..._validate import check_choice, check_int, check_positive_float
 from ..progress import progress_bar
 from ..tolerances import FP_EPSILON, FP_TIE_REL
 from . import _kernels as K
+from ._interrupt import deferred_signals
 from .result import ExtensiveResult
 from .strategies import _check_game, from_flat, normalise_blocks, uniform_flat
 from .types import Game
@@ -153,7 +154,9 @@ def fictitious_play(game: Game, *, target: float = FP_EPSILON, max_iterations: i
     bar = progress_bar(total=max_iterations, desc=f"fictitious play ({averaging})", enabled=True) if progress else None
     try:
         run = _realisation if averaging == "realisation" else _behavioural
-        return run(game, cg, epsilon, max_iterations, time_limit, action_priority, bar)
+        K.prepare(cg)
+        with deferred_signals():     # Ctrl-C between kernel calls, not inside numba (issue 20)
+            return run(game, cg, epsilon, max_iterations, time_limit, action_priority, bar)
     finally:
         if bar is not None:
             bar.close()

@@ -38,6 +38,9 @@ __all__ = [
     "ZERO_SUM_TOL",
     "GameSize",
     "estimate_size",
+    "GAME_BYTES_PER_NODE",
+    "GAME_BYTES_PER_SEQUENCE",
+    "GAME_BYTES_PER_DEAL_PLAYER",
 ]
 
 @dataclass(frozen=True)
@@ -61,11 +64,19 @@ class GameSize:
     bytes: int
 
 
-#: Bytes per (sequence, type) pair in the estimate: strategy, reach, regret, average,
-#: values and their scratch copies (about ten float64 arrays of that shape).
-_BYTES_PER_SEQUENCE = 80
-#: Bytes per expanded node / terminal in the compiled form (indices, histories, labels).
-_BYTES_PER_NODE = 400
+#: Bytes per (sequence, type) pair in the estimate (issue 21 storage): behaviour and reach
+#: (float64, 16), cumulative regret and average (float32, 8), the checked average and the
+#: value pass (float64, 16), the returned strategy tables (8) and their Python headers.
+GAME_BYTES_PER_SEQUENCE = 56
+#: Bytes per expanded public node: the Python node objects of the builder and the decision
+#: keys, the compiled terminal arrays and the three-player type-tensor kernel's per-terminal
+#: arrays and output (15 types), at the largest game measured (3P-MMH with a check).
+GAME_BYTES_PER_NODE = 1000
+#: Bytes per (deal, player): the deal table, contexts and payoff tables.
+GAME_BYTES_PER_DEAL_PLAYER = 32
+#: Former names.
+_BYTES_PER_SEQUENCE = GAME_BYTES_PER_SEQUENCE
+_BYTES_PER_NODE = GAME_BYTES_PER_NODE
 
 
 def _children(node):
@@ -141,7 +152,7 @@ def estimate_size(root, deals=None, num_players=None) -> GameSize:
         stack.append((child, iter(_children(child))))
     nodes, terms, decs, seqs = memo[id(root)]
     n = num_players or 1
-    nbytes = _BYTES_PER_NODE * nodes + _BYTES_PER_SEQUENCE * seqs + 8 * n * D * 4
+    nbytes = GAME_BYTES_PER_NODE * nodes + GAME_BYTES_PER_SEQUENCE * seqs + GAME_BYTES_PER_DEAL_PLAYER * n * D
     return GameSize(public_nodes=int(nodes), terminals=int(terms), deals=int(D),
                     node_deal_pairs=int(nodes) * int(D), infosets=int(decs), sequences=int(seqs),
                     bytes=int(nbytes))

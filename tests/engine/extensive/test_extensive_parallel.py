@@ -22,6 +22,7 @@ def _reaches_after(game, k=3):
 @pytest.mark.parametrize("players", [2, 3])
 def test_parallel_and_dense_kernels_equal_numpy_reference(monkeypatch, players):
     monkeypatch.setattr(K, "PARALLEL_MIN_WORK", 0)      # Leduc is below the parallel threshold
+    monkeypatch.setattr(K, "DENSE_MIN_WORK", 0)
     game = leduc_poker(players)
     cg = game.compiled
     R = _reaches_after(game)
@@ -40,6 +41,9 @@ def test_parallel_and_dense_kernels_equal_numpy_reference(monkeypatch, players):
 @pytest.mark.parametrize("players,variant", [(2, "cfr+"), (3, "pcfr+")])
 def test_one_and_two_threads_bit_identical(monkeypatch, players, variant):
     monkeypatch.setattr(K, "PARALLEL_MIN_WORK", 0)      # exercise the parallel kernels on Leduc
+    monkeypatch.setattr(K, "DENSE_MIN_WORK", 0)
+    monkeypatch.setattr(K, "LEVEL_MIN_WORK", 0)
+    monkeypatch.setattr(K, "PARALLEL_LEVELS", True)
     game = leduc_poker(players)
     r1 = cfr_plus(game, max_iterations=12, variant=variant, report_every=4, threads=1)
     r2 = cfr_plus(game, max_iterations=12, variant=variant, report_every=4, threads=2)
@@ -72,6 +76,7 @@ def test_pcfr_plus_adaptive_reaches_certified_target_on_kuhn():
 @pytest.mark.parametrize("variant", ["cfr+", "dcfr", "pcfr+"])
 def test_fused_regret_update_equals_numpy_reference(monkeypatch, variant):
     monkeypatch.setattr(K, "PARALLEL_MIN_WORK", 0)
+    monkeypatch.setattr(K, "DENSE_MIN_WORK", 0)
     game = leduc_poker(2)
     runs = []
     for fused in (True, False):
