@@ -25,7 +25,7 @@ import pandas as pd
 
 from guts.games.dividing_point import GAME_NAMES, patent_layout, patent_rules, solve_patent_game
 from guts.games.dividing_point.discrete import solve_mesh
-from guts.games.dividing_point.infer import infer_and_solve, same_polynomial
+from guts.games.dividing_point.infer import READ_FORMULATION, infer_and_solve, same_polynomial
 from guts.games.dividing_point.printed import compare_all
 from functools import partial
 
@@ -155,7 +155,7 @@ def verdicts(pots=(0.1, 0.3, 1, 3, 10, 60, 100), extended_meshes=tuple(range(80,
         rules = BettingRules(name=name, **kw)
         for M in extended_meshes:
             t0 = time.perf_counter()
-            sol = solve_mesh(rules, extended_pot, M)
+            sol = solve_mesh(rules, extended_pot, M, formulation=READ_FORMULATION)  # the vertex orders are read from
             why = ""
             try:
                 io = infer_and_solve(rules, extended_pot, M, sol=sol, game=name, meshes=())
