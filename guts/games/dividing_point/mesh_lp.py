@@ -38,14 +38,7 @@ from guts.engine import highs
 
 from .rules import P, BettingRules, GameStructure, TerminalNode, derive
 
-__all__ = ["mesh_lp_size", "solve_mesh_plans", "MESH_LP_BYTES"]
-
-#: Peak resident memory of :func:`solve_mesh_plans` plus the certificate, bytes per
-#: ``M^2`` deal: the engine's evaluation of the unperturbed mesh game (its deal arrays and
-#: per-node reach and value tables) dominates; the LP itself is O(M).  Calibrated in
-#: ``benchmarks/mesh_lp.py`` (peak RSS over the interpreter's baseline, game c, M = 2 000).
-MESH_LP_BYTES = 120.0
-
+__all__ = ["mesh_lp_size", "solve_mesh_plans"]
 
 def _last_own(history: tuple, player: int):
     """The player's last own ``(prefix history, action)`` on ``history`` (his sequence), or ``None``."""

@@ -1,0 +1,51 @@
+"""The prefix-sum mesh LP against the engine's sequence-form LP of the same mesh game:
+same value (1e-9), both pairs certified by the engine's best response, and the perturbed
+(tie-broken) LP's value equal to the engine's LP of the perturbed game."""
+import pytest
+
+from guts.engine.extensive import solve_lp
+from guts.games.dividing_point import BettingRules, patent_rules
+from guts.games.dividing_point.discrete import discretised_game, solve_mesh
+from guts.games.dividing_point.mesh_lp import solve_mesh_plans
+
+VALUE_TOL = 1e-9
+
+RULES = [patent_rules(g) for g in "abcd"] + [
+    BettingRules(name="three raises", raise_cap=3),
+    BettingRules(name="check-raise, three raises", raise_cap=3, check_raise=True),
+    BettingRules(name="P2 first, pot limit, one raise", first=1, betting="pot", raise_cap=1),
+    BettingRules(name="bet 1/2, check-raise", raise_cap=2, check_raise=True, bet_unit="1/2"),
+]
+
+
+@pytest.mark.parametrize("rules", RULES, ids=lambda r: r.name.split(":")[0])
+@pytest.mark.parametrize("pot, M", [(3, 2), (1, 7), (2.5, 24), (0.3, 41)])
+def test_divpoint_prefix_sum_lp_has_the_sequence_form_value(rules, pot, M):
+    new = solve_mesh(rules, pot, M)
+    old = solve_mesh(rules, pot, M, formulation="sequence-form")
+    assert new.formulation == "prefix-sum" and old.formulation == "sequence-form"
+    assert abs(new.value - old.value) < VALUE_TOL
+    assert new.converged and new.exploitability < VALUE_TOL
+    # P1's plan (primal) and P2's (duals) are each optimal: the LP's own value is the game's
+    _, lp_value, _, _ = solve_mesh_plans(rules, pot, M)
+    assert abs(lp_value - old.value) < VALUE_TOL
+
+
+@pytest.mark.parametrize("game", ["b", "c"])
+def test_divpoint_prefix_sum_lp_solves_the_perturbed_game(game):
+    """The tie-break terms (linear in each hand) are carried by one weighted-sum column per sequence."""
+    rules, eps = patent_rules(game), 1e-3
+    _, lp_value, _, _ = solve_mesh_plans(rules, 3, 30, eps)
+    engine = solve_lp(discretised_game(rules, 3, 30, eps))
+    assert abs(lp_value - engine.value) < VALUE_TOL
+    sol = solve_mesh(rules, 3, 30, perturbation=eps)
+    assert sol.converged  # certified in the game it solved (the perturbed one)
+    plain = solve_mesh(rules, 3, 30)
+    assert abs(sol.value - plain.value) < 10 * eps  # the unperturbed value of an eps-equilibrium
+
+
+def test_divpoint_unknown_formulation_is_refused():
+    from guts.errors import GutsInputError
+
+    with pytest.raises(GutsInputError, match="formulation"):
+        solve_mesh(patent_rules("a"), 1, 5, formulation="dense")
