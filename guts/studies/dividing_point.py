@@ -38,6 +38,11 @@ __all__ = ["sweep", "refinement", "fit_rates", "ordering", "verdicts", "printed_
 
 SUBDIR = "dividing_point"
 
+#: Meshes of the refinement study (P = 3).  To 2 000 hands per player since the prefix-sum
+#: mesh LP (:mod:`guts.games.dividing_point.mesh_lp`): the whole study then takes about the
+#: time the sequence form took to 400 (``docs/performance.md``, "Mesh LPs").
+REFINEMENT_MESHES = (25, 50, 100, 200, 400, 1000, 2000)
+
 
 def sweep_point(item) -> tuple:
     """One ``(game, pot, lp_mesh)`` of :func:`sweep`: its row and its interval rows
@@ -81,7 +86,7 @@ def refinement_rows(item) -> list:
     return rows
 
 
-def refinement(games=GAME_NAMES, pot=3, meshes=(25, 50, 100, 200, 400), jobs: int = 1, backend: str | None = None,
+def refinement(games=GAME_NAMES, pot=3, meshes=REFINEMENT_MESHES, jobs: int = 1, backend: str | None = None,
                scheduler: str | None = None, progress: bool = False):
     """|value of the mesh game (LP) - dividing-point value| for each mesh (one sweep point per game)."""
     out = run_sweep(refinement_rows, [(g, pot, tuple(meshes)) for g in games], jobs=jobs, progress=progress,
@@ -246,13 +251,13 @@ def plot_refinement(ref: pd.DataFrame, rates: pd.DataFrame):
     return fig
 
 
-FULL_RUN = {"pots": list(range(1, 11)), "lp_mesh": 200, "meshes": [25, 50, 100, 200, 400],
+FULL_RUN = {"pots": list(range(1, 11)), "lp_mesh": 200, "meshes": list(REFINEMENT_MESHES),
             "order_meshes": [100, 150, 200], "order_pots": [1, 3, 10], "games": list(GAME_NAMES)}
 TARGETS = ("sweep.csv", "intervals.csv", "strategies.png", "refinement.csv", "refinement_rates.csv",
            "mesh_refinement.png", "ordering.csv", "verdicts.csv", "printed_equations.csv")
 
 
-def run(out=AUTO, pots=range(1, 11), lp_mesh: int = 200, meshes=(25, 50, 100, 200, 400),
+def run(out=AUTO, pots=range(1, 11), lp_mesh: int = 200, meshes=REFINEMENT_MESHES,
         order_meshes=(100, 150, 200), order_pots=(1, 3, 10), games=GAME_NAMES, echo=None, jobs: int = 1,
         backend: str | None = None, scheduler: str | None = None, progress: bool = False) -> dict:
     """Write every artefact of the study into ``<out>/dividing_point/``; return a summary.

@@ -196,7 +196,8 @@ def solve_mesh(rules: BettingRules, pot, mesh: int, perturbation: float = 0.0,
 
         from .mesh_lp import solve_mesh_plans
 
-        strategies, _, nit, _ = solve_mesh_plans(rules, pot, mesh, perturbation)
+        lp = solve_mesh_plans(rules, pot, mesh, perturbation)
+        strategies, nit = lp.strategies, lp.num_iter
         plain = discretised_game(rules, pot, mesh)
         value = float(expected_values(plain, strategies)[0])
         expl = float(nash_conv(plain, strategies)) / 2.0

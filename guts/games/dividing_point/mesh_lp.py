@@ -29,6 +29,8 @@ response (:func:`guts.engine.extensive.nash_conv`).
 from __future__ import annotations
 
 
+from dataclasses import dataclass
+
 import numpy as np
 import scipy.sparse as sps
 import sympy as sp
@@ -38,7 +40,7 @@ from guts.engine import highs
 
 from .rules import P, BettingRules, GameStructure, TerminalNode, derive
 
-__all__ = ["mesh_lp_size", "solve_mesh_plans"]
+__all__ = ["MeshPlans", "solve_mesh_plans"]
 
 def _last_own(history: tuple, player: int):
     """The player's last own ``(prefix history, action)`` on ``history`` (his sequence), or ``None``."""
@@ -61,28 +63,26 @@ def _sequences(structure: GameStructure, player: int) -> list:
     return out
 
 
-def mesh_lp_size(rules: BettingRules, mesh: int) -> dict:
-    """Rows, columns and non-zeros of the prefix-sum LP (without building it)."""
-    structure = derive(rules)
-    M = check_int("mesh", mesh, 2)
-    n1, n2 = len(_sequences(structure, 0)), len(_sequences(structure, 1))
-    d1 = sum(1 for n in structure.decisions.values() if n.player == 0)
-    d2 = sum(1 for n in structure.decisions.values() if n.player == 1)
-    cols = M * (2 * n1 + 1 + d2)
-    rows = M * (d1 + n1 + 1 + n2)
-    nnz = M * (4 * n1 + 3 * len(structure.terminals) + 3 * (n2 + 1) + 2 * d1)
-    return {"rows": rows, "cols": cols, "nonzeros": nnz}
+@dataclass(frozen=True)
+class MeshPlans:
+    """The prefix-sum LP's solution: behaviour ``strategies`` (engine format,
+    ``strategies[player][history labels]`` an ``(M, actions)`` array), the LP's ``value``
+    of P1 (of the perturbed game when ``perturbation > 0``), HiGHS's simplex iterations,
+    seconds, and the LP's size."""
+
+    strategies: tuple
+    value: float
+    num_iter: int
+    seconds: float
+    rows: int
+    cols: int
+    nonzeros: int
 
 
-def solve_mesh_plans(rules: BettingRules, pot, mesh: int, perturbation: float = 0.0):
-    """Solve the mesh game's LP in prefix-sum form.
+def solve_mesh_plans(rules: BettingRules, pot, mesh: int, perturbation: float = 0.0) -> MeshPlans:
+    """Solve the mesh game's LP in prefix-sum form (see the module docstring).
 
-    Returns
-    -------
-    (strategies, lp_value, num_iter, seconds)
-        Behaviour strategies in the engine's format (``strategies[player][history labels]``
-        an ``(M, actions)`` array), the LP's value of P1 (of the perturbed game when
-        ``perturbation > 0``), HiGHS's simplex iterations and the LP's seconds.
+    The solution is not certified here: :func:`.discrete.solve_mesh` does it.
 
     Raises
     ------
@@ -222,4 +222,5 @@ def solve_mesh_plans(rules: BettingRules, pot, mesh: int, perturbation: float = 
             n = w.shape[1]
             beh = np.where(tot > 0, w / np.where(tot > 0, tot, 1.0), 1.0 / n)
             strategies[pl][engine_history(hist)] = beh
-    return strategies, value, nit, secs
+    return MeshPlans(strategies=strategies, value=value, num_iter=nit, seconds=secs, rows=int(A.shape[0]),
+                     cols=int(A.shape[1]), nonzeros=int(A.tocsr().nnz))

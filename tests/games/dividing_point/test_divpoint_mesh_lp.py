@@ -27,17 +27,15 @@ def test_divpoint_prefix_sum_lp_has_the_sequence_form_value(rules, pot, M):
     assert abs(new.value - old.value) < VALUE_TOL
     assert new.converged and new.exploitability < VALUE_TOL
     # P1's plan (primal) and P2's (duals) are each optimal: the LP's own value is the game's
-    _, lp_value, _, _ = solve_mesh_plans(rules, pot, M)
-    assert abs(lp_value - old.value) < VALUE_TOL
+    assert abs(solve_mesh_plans(rules, pot, M).value - old.value) < VALUE_TOL
 
 
 @pytest.mark.parametrize("game", ["b", "c"])
 def test_divpoint_prefix_sum_lp_solves_the_perturbed_game(game):
     """The tie-break terms (linear in each hand) are carried by one weighted-sum column per sequence."""
     rules, eps = patent_rules(game), 1e-3
-    _, lp_value, _, _ = solve_mesh_plans(rules, 3, 30, eps)
     engine = solve_lp(discretised_game(rules, 3, 30, eps))
-    assert abs(lp_value - engine.value) < VALUE_TOL
+    assert abs(solve_mesh_plans(rules, 3, 30, eps).value - engine.value) < VALUE_TOL
     sol = solve_mesh(rules, 3, 30, perturbation=eps)
     assert sol.converged  # certified in the game it solved (the perturbed one)
     plain = solve_mesh(rules, 3, 30)
@@ -49,3 +47,16 @@ def test_divpoint_unknown_formulation_is_refused():
 
     with pytest.raises(GutsInputError, match="formulation"):
         solve_mesh(patent_rules("a"), 1, 5, formulation="dense")
+
+
+def test_divpoint_prefix_sum_lp_is_linear_in_the_mesh():
+    """O(M) non-zeros: doubling the mesh doubles the LP (the sequence form's payoff matrix,
+    measured by the engine, quadruples)."""
+    from guts.engine.extensive import sequence_form
+
+    rules = patent_rules("c")
+    small, big = solve_mesh_plans(rules, 3, 50), solve_mesh_plans(rules, 3, 100)
+    assert big.nonzeros <= 2 * small.nonzeros + 50 and big.rows == 2 * small.rows
+    a_small = sequence_form(discretised_game(rules, 3, 50))[0].nnz
+    a_big = sequence_form(discretised_game(rules, 3, 100))[0].nnz
+    assert a_big > 3.5 * a_small and big.nonzeros < a_big / 10
