@@ -89,12 +89,13 @@ def run(args) -> int:
 
     pot = parse_pot(args.pot)
     mesh = args.lp_mesh or (120 if args.infer else 0)
-    if mesh:  # measured peak memory per deal of the LP used (M^2 deals; see MESH_BYTES_PER_DEAL)
+    if mesh:  # measured peak memory of the LP used (M^2 deals; see discrete.MESH_BYTES)
         from guts._validate import check_memory
         from guts.games.dividing_point.discrete import mesh_memory_estimate
 
-        check_memory(f"the --lp-mesh {mesh} game", mesh_memory_estimate(mesh, "sequence-form" if args.infer
-                                                                        else "prefix-sum"),
+        check_memory(f"the --lp-mesh {mesh} game",
+                     mesh_memory_estimate(patent_rules(args.game), mesh,
+                                          "sequence-form" if args.infer else "prefix-sum"),
                      "use a smaller --lp-mesh")
     rules = patent_rules(args.game)
     lp = None
@@ -124,7 +125,7 @@ def run(args) -> int:
                 from guts.games.dividing_point.discrete import mesh_memory_estimate
 
                 check_memory(f"reading the order from the --lp-mesh {args.lp_mesh} game",
-                             mesh_memory_estimate(args.lp_mesh, "sequence-form"), "use a smaller --lp-mesh")
+                             mesh_memory_estimate(rules, args.lp_mesh, "sequence-form"), "use a smaller --lp-mesh")
             r = solve_patent_game(args.game, pot, warn=False, mesh=args.lp_mesh or 120)
             print(f"the patent's order ({PATENT_FIGURES[args.game]}) gives an equilibrium only for "
                   f"{lo:.4g} <= P <= {hi:.4g} (at P = {pot}: {r.extra['patent_failure']}); "

@@ -19,7 +19,7 @@ from .rules import P, BettingRules, GameStructure, TerminalNode, derive
 
 __all__ = ["mesh_hands", "discretised_game", "engine_history", "plan_probabilities", "MeshSolution",
            "solve_mesh", "mesh_strategy_from_intervals", "FORMULATIONS",
-           "MESH_BYTES_PER_DEAL", "mesh_memory_estimate"]
+           "MESH_BYTES", "mesh_memory_estimate"]
 
 
 def mesh_hands(mesh: int) -> np.ndarray:
@@ -142,17 +142,21 @@ class MeshSolution(Result):
 #: Formulations of the mesh LP accepted by :func:`solve_mesh`.
 FORMULATIONS = ("prefix-sum", "sequence-form")
 
-#: Peak resident memory of :func:`solve_mesh` over the interpreter's, bytes per deal
-#: (``M^2`` deals), measured (``benchmarks/mesh_lp.py``, column ``extra_rss_mb``): the
-#: prefix-sum LP is O(M), its cost is the engine's certificate on the ``M^2``-deal game
-#: (188-217 B a deal on games a and c, M = 500-2 000); the sequence form's payoff matrix
-#: ~2 600 B a deal (game c, M = 200 and 400).
-MESH_BYTES_PER_DEAL = {"prefix-sum": 220.0, "sequence-form": 2700.0}
+#: Peak resident memory of :func:`solve_mesh` over the interpreter's, measured by
+#: ``benchmarks/mesh_lp.py`` (column ``extra_rss_mb``, P = 3): the prefix-sum LP is O(M)
+#: and its cost is the engine's certificate on the ``M^2``-deal game, 188-217 B a deal on
+#: games a-d at M = 1 000 and 2 000 (bytes per deal); the sequence form's is its payoff
+#: matrix, one non-zero per deal and terminal, 183-219 B each on games a-c at M = 400
+#: (bytes per deal and terminal).
+MESH_BYTES = {"prefix-sum": 220.0, "sequence-form": 220.0}
 
 
-def mesh_memory_estimate(mesh: int, formulation: str = "prefix-sum") -> float:
-    """Bytes :func:`solve_mesh` needs at ``mesh`` hands per player (see :data:`MESH_BYTES_PER_DEAL`)."""
-    return MESH_BYTES_PER_DEAL[formulation] * float(mesh) ** 2
+def mesh_memory_estimate(rules: BettingRules, mesh: int, formulation: str = "prefix-sum") -> float:
+    """Bytes :func:`solve_mesh` needs at ``mesh`` hands per player (see :data:`MESH_BYTES`)."""
+    deals = float(mesh) ** 2
+    if formulation == "sequence-form":
+        return MESH_BYTES[formulation] * deals * len(derive(rules).terminals)
+    return MESH_BYTES[formulation] * deals
 
 
 def solve_mesh(rules: BettingRules, pot, mesh: int, perturbation: float = 0.0,

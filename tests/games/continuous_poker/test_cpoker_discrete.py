@@ -1,4 +1,5 @@
-"""Equilibrium check 2: the discretised game solved by the engine's sequence-form LP."""
+"""Equilibrium check 2: the discretised game solved by LP (prefix-sum forms, checked against the
+engine's sequence form)."""
 import numpy as np
 import pytest
 

@@ -60,3 +60,35 @@ def test_divpoint_prefix_sum_lp_is_linear_in_the_mesh():
     a_small = sequence_form(discretised_game(rules, 3, 50))[0].nnz
     a_big = sequence_form(discretised_game(rules, 3, 100))[0].nnz
     assert a_big > 3.5 * a_small and big.nonzeros < a_big / 10
+
+
+_RSS_SCRIPT = """
+import resource, sys
+from guts.games.dividing_point import patent_rules
+from guts.games.dividing_point.discrete import solve_mesh
+rss = lambda: resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024.0
+rules = patent_rules(sys.argv[1])
+solve_mesh(rules, 3, 8, formulation=sys.argv[3])
+base = rss()
+solve_mesh(rules, 3, int(sys.argv[2]), formulation=sys.argv[3])
+print(rss() - base)
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game, M, formulation", [("c", 800, "prefix-sum"), ("a", 800, "prefix-sum"),
+                                                  ("b", 250, "sequence-form")])
+def test_divpoint_mesh_memory_estimate_is_within_2x_of_the_measured_peak(game, M, formulation):
+    """The estimate ``--lp-mesh`` refuses large meshes by, against the peak resident memory
+    measured in a fresh process (over its level after a small warm-up solve)."""
+    import os
+    import subprocess
+    import sys
+
+    from guts.games.dividing_point.discrete import mesh_memory_estimate
+
+    out = subprocess.run([sys.executable, "-c", _RSS_SCRIPT, game, str(M), formulation], capture_output=True,
+                         text=True, check=True, env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)))
+    measured = float(out.stdout.strip().splitlines()[-1])
+    estimate = mesh_memory_estimate(patent_rules(game), M, formulation)
+    assert measured / 2 <= estimate <= 2 * measured
