@@ -30,10 +30,12 @@ DEFAULT_OUT = "results/continuous_poker"
 FIGURE1_LIMITS = ((0.0, 10.0), (0.0, 2.0), (0.25, 1.5), (0.5, 1.0))
 #: LP convergence defaults: (L, U) pairs, meshes M and size counts K
 LP_LIMITS = ((0.5, 1.0), (0.25, 2.0), (1.0, 1.0))
-LP_MESHES = (20, 40, 80, 160, 320)
+LP_MESHES = (20, 40, 80, 160, 320, 640, 1280, 2000)
 LP_SIZES = (3, 5, 9, 17, 33)
-#: largest M * M * K solved in the default study (the LP grows like M^2 K)
-LP_MAX_WORK = 320 * 320 * 17
+#: largest M * M * K solved in the default study (the certificate's game grows like M^2 K); to
+#: 2 000 hands per player since the caller's prefix-sum LP (``discrete._caller_lp``), in about
+#: the time the study took to 320 hands before
+LP_MAX_WORK = 2000 * 2000 * 3
 #: The full LP-convergence run (the committed results/continuous_poker/lp_convergence.csv).
 LP_FULL_RUN = {"limits": [list(x) for x in LP_LIMITS], "meshes": list(LP_MESHES), "sizes": list(LP_SIZES),
                "max_work": LP_MAX_WORK}
@@ -197,8 +199,14 @@ def fit_rates(df: pd.DataFrame, target: float = 1e-4) -> pd.DataFrame:
         th = fit.x
         a, p = float(np.exp(th[0])), float(th[1])
         b, q = (float(np.exp(th[2])), float(th[3])) if not one_size else (0.0, float("nan"))
-        m_need = int(np.ceil((a / (target / (1 if one_size else 2))) ** (1.0 / p)))
-        k_need = 1 if one_size else int(np.ceil(1.0 + (b / (target / 2)) ** (1.0 / q)))
+        def need(base, rate):  # -1 when the fit has no usable rate (too few or exact points)
+            with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+                v = np.power(np.float64(base), 1.0 / np.float64(rate))
+            return int(np.ceil(v)) if np.isfinite(v) and v < 1e12 else -1
+
+        m_need = need(a / (target / (1 if one_size else 2)), p)
+        k_need = 1 if one_size else need(b / (target / 2), q)
+        k_need = k_need + 1 if k_need > 0 else k_need
         ok = g[g["error"].abs() <= target]
         best = ok.sort_values("work").iloc[0] if len(ok) else None
         rows.append({"L": L, "U": U, "a": a, "rate_M": p, "b": b, "rate_K": q,

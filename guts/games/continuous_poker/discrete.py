@@ -37,8 +37,9 @@ from .closed_forms import ANTE, _check_limits, limit_poker
 
 __all__ = ["DiscretisedSolution", "bet_grid", "discretised_game", "solve_discretised", "MAX_DEALS"]
 
-#: refuse meshes whose deal count would make the LP impractically large
-MAX_DEALS = 1_000_000
+#: refuse meshes whose deal count would make the game impractically large (2 000 hands per
+#: player: the LP is O(K M), the engine's certificate on the M^2 deals about 0.8 GB there)
+MAX_DEALS = 4_000_000
 
 
 def bet_grid(min_bet: float, max_bet: float, sizes: int) -> np.ndarray:
