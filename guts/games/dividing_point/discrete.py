@@ -15,26 +15,12 @@ import sympy as sp
 
 from guts._validate import check_int
 from guts.engine.result import Result, ResultCertificate
+from .mesh_lp import _aggressiveness, engine_history, mesh_hands
 from .rules import P, BettingRules, GameStructure, TerminalNode, derive
 
 __all__ = ["mesh_hands", "discretised_game", "engine_history", "plan_probabilities", "MeshSolution",
            "solve_mesh", "mesh_strategy_from_intervals", "FORMULATIONS",
            "MESH_BYTES", "mesh_memory_estimate"]
-
-
-def mesh_hands(mesh: int) -> np.ndarray:
-    """The ``M`` hand values ``(i + 1/2) / M``."""
-    mesh = check_int("mesh", mesh, 2)
-    return (np.arange(mesh) + 0.5) / mesh
-
-
-def engine_history(history: tuple) -> tuple:
-    """Our ``((player, action), ...)`` history as the engine's tuple of labels."""
-    return tuple(a for _, a in history)
-
-
-def _aggressiveness(seq) -> int:
-    return sum({"fold": 0, "pass": 1, "call": 2}.get(a, 3) for a in seq)
 
 
 def discretised_game(rules: BettingRules, pot, mesh: int, perturbation: float = 0.0):

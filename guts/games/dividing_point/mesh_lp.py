@@ -28,7 +28,6 @@ response (:func:`guts.engine.extensive.nash_conv`).
 """
 from __future__ import annotations
 
-
 from dataclasses import dataclass
 
 import numpy as np
@@ -38,9 +37,22 @@ import sympy as sp
 from guts._validate import check_int
 from guts.engine import highs
 
+from .method import exact_pot
 from .rules import P, BettingRules, GameStructure, TerminalNode, derive
 
-__all__ = ["MeshPlans", "solve_mesh_plans"]
+__all__ = ["MeshPlans", "solve_mesh_plans", "mesh_hands", "engine_history"]
+
+
+def mesh_hands(mesh: int) -> np.ndarray:
+    """The ``M`` hand values ``(i + 1/2) / M``."""
+    mesh = check_int("mesh", mesh, 2)
+    return (np.arange(mesh) + 0.5) / mesh
+
+
+def engine_history(history: tuple) -> tuple:
+    """Our ``((player, action), ...)`` history as the engine's tuple of labels."""
+    return tuple(a for _, a in history)
+
 
 def _last_own(history: tuple, player: int):
     """The player's last own ``(prefix history, action)`` on ``history`` (his sequence), or ``None``."""
@@ -89,9 +101,6 @@ def solve_mesh_plans(rules: BettingRules, pot, mesh: int, perturbation: float = 
     SolverError
         HiGHS does not report an optimal solution.
     """
-    from .discrete import engine_history, mesh_hands
-    from .method import exact_pot
-
     M = check_int("mesh", mesh, 2)
     p = float(exact_pot(pot))
     eps = float(perturbation)
