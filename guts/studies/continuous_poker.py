@@ -206,7 +206,8 @@ def fit_rates(df: pd.DataFrame, target: float = 1e-4) -> pd.DataFrame:
 
         m_need = need(a / (target / (1 if one_size else 2)), p)
         k_need = 1 if one_size else need(b / (target / 2), q)
-        k_need = k_need + 1 if k_need > 0 else k_need
+        if not one_size and k_need > 0:  # the model's K - 1
+            k_need += 1
         ok = g[g["error"].abs() <= target]
         best = ok.sort_values("work").iloc[0] if len(ok) else None
         rows.append({"L": L, "U": U, "a": a, "rate_M": p, "b": b, "rate_K": q,

@@ -174,7 +174,7 @@ def verdicts(pots=(0.1, 0.3, 1, 3, 10, 60, 100), extended_meshes=tuple(range(80,
             rows.append({"game": name, "pot": extended_pot, "mesh": M, "mesh_used": 0 if io is None else io.mesh,
                          "order": "read from the LP", "certified": io is not None and io.result.converged,
                          "certified_at_this_mesh": alone, "value": io.result.value if io else np.nan,
-                         "certificate": io.result.certificate if io else np.nan, "why_not": why,
+                         "certificate": io.result.max_gain if io else np.nan, "why_not": why,
                          "note": "", "seconds": time.perf_counter() - t0})
     return pd.DataFrame(rows)
 
