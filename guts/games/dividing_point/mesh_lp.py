@@ -91,10 +91,12 @@ class MeshPlans:
     nonzeros: int
 
 
-def solve_mesh_plans(rules: BettingRules, pot, mesh: int, perturbation: float = 0.0) -> MeshPlans:
+def solve_mesh_plans(rules: BettingRules, pot, mesh: int, perturbation: float = 0.0, side: int = 0) -> MeshPlans:
     """Solve the mesh game's LP in prefix-sum form (see the module docstring).
 
-    The solution is not certified here: :func:`.discrete.solve_mesh` does it.
+    ``side``: the player whose plan is the LP's primal (0: P1's maxmin LP, as written in the
+    module docstring; 1: P2's, the mirror); the other's plan comes from the duals.  Same
+    value either way.  The solution is not certified here: :func:`.discrete.solve_mesh` does it.
 
     Raises
     ------
@@ -102,21 +104,23 @@ def solve_mesh_plans(rules: BettingRules, pot, mesh: int, perturbation: float = 
         HiGHS does not report an optimal solution.
     """
     M = check_int("mesh", mesh, 2)
+    side = check_int("side", side, 0, 1)
     p = float(exact_pot(pot))
     eps = float(perturbation)
     structure = derive(rules)
-    seq1, seq2 = _sequences(structure, 0), _sequences(structure, 1)
+    pa, pb = side, 1 - side                 # primal player (plan x), dual player (plan y)
+    seq1, seq2 = _sequences(structure, pa), _sequences(structure, pb)
     n1, n2 = len(seq1), len(seq2)
     i1 = {s: k for k, s in enumerate(seq1)}
     i2 = {s: k for k, s in enumerate(seq2)}
-    dec1 = [h for h, n in structure.decisions.items() if n.player == 0]
-    dec2 = [h for h, n in structure.decisions.items() if n.player == 1]
+    dec1 = [h for h, n in structure.decisions.items() if n.player == pa]
+    dec2 = [h for h, n in structure.decisions.items() if n.player == pb]
     d2 = {h: k for k, h in enumerate(dec2)}
     g = mesh_hands(M) - 0.5
     jj = np.arange(M)
 
     # ---- columns: x[s, i] (n1 M), S[s, j] j = 1..M (n1 M), W[s] (n1, with a tie-break),
-    #      v0[j] (M), v[h2, j] (|dec2| M)
+    #      v0[j] (M), v[h2, j] (|dec2| M); "1" is the primal player, "2" the dual one
     cx = 0
     cS = cx + n1 * M
     cW = cS + n1 * M
@@ -139,12 +143,12 @@ def solve_mesh_plans(rules: BettingRules, pot, mesh: int, perturbation: float = 
         C.append(np.asarray(cols).ravel())
         V.append(np.broadcast_to(np.asarray(vals, dtype=float), np.shape(cols)).ravel())
 
-    # ---- E x = e: at each P1 node and hand, the actions' weights sum to the parent's
+    # ---- E x = e: at each of his nodes and hands, the actions' weights sum to the parent's
     for h in dec1:
         r = row + jj
         for a in structure.decisions[h].actions:
             add(r, colx((h, a), jj), 1.0)
-        par = _last_own(h, 0)
+        par = _last_own(h, pa)
         if par is None:
             lo_rows.append(np.ones(M)); up_rows.append(np.ones(M))
         else:
@@ -165,23 +169,25 @@ def solve_mesh_plans(rules: BettingRules, pot, mesh: int, perturbation: float = 
             lo_rows.append(np.zeros(1)); up_rows.append(np.zeros(1))
             row += 1
 
-    # ---- payoff rows, one per P2 sequence (empty first) and hand j:
-    #      (F^T v)[s', j] - M^2 (A^T x)[s', j] <= 0, constants of P1's empty sequence on the right
+    # ---- payoff rows, one per dual-player sequence (empty first) and hand j:
+    #      (F^T v)[s', j] - M^2 (A^T x)[s', j] <= 0, constants of the empty sequence on the right
     def payoff(t: TerminalNode):
+        """The primal player's payoff at deal (own i, other j): k + cs sgn(i - j) + e1 g_i - e2 g_j."""
         c = [float(sp.sympify(x).subs(P, p)) for x in t.contrib]
         if t.folder is None:
-            k, cs = 0.0, c[1]              # P1 nets c[1] * sgn(i - j)
+            k, cs = 0.0, c[1]              # P1 nets c[1] * sgn(i - j) (c[0] = c[1]); so does P2 with his hand first
         else:
             k, cs = (c[1] if t.folder == 1 else -c[0]), 0.0
-        e1 = eps * _aggressiveness(t.sequence(0))
-        e2 = eps * _aggressiveness(t.sequence(1))
+        k = k if pa == 0 else -k
+        e1 = eps * _aggressiveness(t.sequence(pa))
+        e2 = eps * _aggressiveness(t.sequence(pb))
         return k, cs, e1, e2
 
     terms = {None: []}
     for s in seq2:
         terms[s] = []
     for t in structure.terminals:
-        terms[_last_own(t.history, 1)].append((_last_own(t.history, 0), payoff(t)))
+        terms[_last_own(t.history, pb)].append((_last_own(t.history, pa), payoff(t)))
     pay0 = row
     for s2 in [None] + seq2:
         r = row + jj
@@ -189,7 +195,7 @@ def solve_mesh_plans(rules: BettingRules, pot, mesh: int, perturbation: float = 
         # F^T v: + v[own info set] (v0 for the empty sequence), - v of the info sets it leads to
         add(r, (cv0 + jj) if s2 is None else (cv + d2[s2[0]] * M + jj), 1.0)
         for h in dec2:
-            if _last_own(h, 1) == s2:
+            if _last_own(h, pb) == s2:
                 add(r, cv + d2[h] * M + jj, -1.0)
         for s1, (k, cs, e1, e2) in terms[s2]:
             # M^2 (A^T x) = sum_t k T + cs (T - S(j+1) - S(j)) + e1 W - e2 g_j T
@@ -219,10 +225,11 @@ def solve_mesh_plans(rules: BettingRules, pot, mesh: int, perturbation: float = 
         duals = -duals
     yv = np.clip(duals[1:], 0.0, None)
     value = float(h.getInfo().objective_function_value) / (M * M)
+    value = value if pa == 0 else -value    # P1's
     nit = int(h.getInfo().simplex_iteration_count)
 
     strategies = ({}, {})
-    for pl, plan, index in ((0, xv, i1), (1, yv, i2)):
+    for pl, plan, index in ((pa, xv, i1), (pb, yv, i2)):
         for hist, node in structure.decisions.items():
             if node.player != pl:
                 continue

@@ -3,7 +3,7 @@ same value (1e-9), both pairs certified by the engine's best response, and the p
 (tie-broken) LP's value equal to the engine's LP of the perturbed game."""
 import pytest
 
-from guts.engine.extensive import solve_lp
+from guts.engine.extensive import exploitability, solve_lp
 from guts.games.dividing_point import BettingRules, patent_rules
 from guts.games.dividing_point.discrete import discretised_game, solve_mesh
 from guts.games.dividing_point.mesh_lp import solve_mesh_plans
@@ -26,8 +26,12 @@ def test_divpoint_prefix_sum_lp_has_the_sequence_form_value(rules, pot, M):
     assert new.formulation == "prefix-sum" and old.formulation == "sequence-form"
     assert abs(new.value - old.value) < VALUE_TOL
     assert new.converged and new.exploitability < VALUE_TOL
-    # P1's plan (primal) and P2's (duals) are each optimal: the LP's own value is the game's
-    assert abs(solve_mesh_plans(rules, pot, M).value - old.value) < VALUE_TOL
+    # the LP's own value is the game's, from P1's LP and from P2's (the mirror), and the
+    # mirror's pair (P2's plan primal, P1's from the duals) is certified too
+    for side in (0, 1):
+        lp = solve_mesh_plans(rules, pot, M, side=side)
+        assert abs(lp.value - old.value) < VALUE_TOL
+    assert exploitability(discretised_game(rules, pot, M), lp.strategies) < VALUE_TOL
 
 
 @pytest.mark.parametrize("game", ["b", "c"])
@@ -35,7 +39,8 @@ def test_divpoint_prefix_sum_lp_solves_the_perturbed_game(game):
     """The tie-break terms (linear in each hand) are carried by one weighted-sum column per sequence."""
     rules, eps = patent_rules(game), 1e-3
     engine = solve_lp(discretised_game(rules, 3, 30, eps))
-    assert abs(solve_mesh_plans(rules, 3, 30, eps).value - engine.value) < VALUE_TOL
+    for side in (0, 1):
+        assert abs(solve_mesh_plans(rules, 3, 30, eps, side=side).value - engine.value) < VALUE_TOL
     sol = solve_mesh(rules, 3, 30, perturbation=eps)
     assert sol.converged  # certified in the game it solved (the perturbed one)
     plain = solve_mesh(rules, 3, 30)
