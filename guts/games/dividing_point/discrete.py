@@ -150,8 +150,9 @@ def solve_mesh(rules: BettingRules, pot, mesh: int, perturbation: float = 0.0,
     """Solve the mesh game by LP and certify the solution with the engine's best response.
 
     ``formulation="prefix-sum"`` (default): the LP of :mod:`.mesh_lp`, the sequence form
-    with prefix sums over the opponent's hands (O(M) non-zeros per sequence; 10-40x faster
-    at 200-400 hands, ``benchmarks/mesh_lp.py``).  ``"sequence-form"``: the engine's
+    with prefix sums over the opponent's hands (O(M) non-zeros per sequence; 12-31x faster
+    at 400 hands on the patent's games, ``benchmarks/mesh_lp.py``), P2's mirror LP if the
+    first pair does not certify.  ``"sequence-form"``: the engine's
     :func:`guts.engine.extensive.solve_lp` of :func:`discretised_game` (O(M^2) non-zeros),
     the formulation used before.  Same game, same LP value; the two may return different
     optimal vertices where the game has several equilibria.
@@ -186,16 +187,20 @@ def solve_mesh(rules: BettingRules, pot, mesh: int, perturbation: float = 0.0,
 
         from .mesh_lp import solve_mesh_plans
 
-        lp = solve_mesh_plans(rules, pot, mesh, perturbation)
-        strategies, nit = lp.strategies, lp.num_iter
         plain = discretised_game(rules, pot, mesh)
-        value = float(expected_values(plain, strategies)[0])
-        expl = float(nash_conv(plain, strategies)) / 2.0
         # the LP's certificate: in the game it solved (the perturbed one, as the sequence form's)
         solved = discretised_game(rules, pot, mesh, perturbation) if perturbation else plain
-        lp_expl = float(nash_conv(solved, strategies)) / 2.0 if perturbation else expl
         bound = LP_CERT_TOL * solved.compiled.payoff_scale
-        converged = lp_expl <= bound
+        nit = 0
+        for side in (0, 1):                # P1's LP; if its pair does not certify, P2's (the mirror)
+            lp = solve_mesh_plans(rules, pot, mesh, perturbation, side=side)
+            strategies, nit = lp.strategies, nit + lp.num_iter
+            lp_expl = float(nash_conv(solved, strategies)) / 2.0
+            converged = lp_expl <= bound
+            if converged:
+                break
+        value = float(expected_values(plain, strategies)[0])
+        expl = float(nash_conv(plain, strategies)) / 2.0 if perturbation else lp_expl
         if not converged:
             import warnings
 
