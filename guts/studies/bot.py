@@ -29,6 +29,7 @@ def load_bot_strategy(path, size: int) -> BotStrategy:
 
     size = check_int("opponents", size, 1)
     path = Path(path)
+    _warn_if_not_published(path)
     try:
         df = pd.read_csv(path)
     except (OSError, ValueError) as exc:
@@ -64,6 +65,19 @@ def load_bot_strategy(path, size: int) -> BotStrategy:
         player1_thresholds=p1.ravel(), player1_weights=p1w, value=value,
         certified_lower=lo, certified_upper=hi, source=f"{path} (row N = {size})",
     )
+
+
+def _warn_if_not_published(path: Path) -> None:
+    """Warn when ``path`` belongs to a set whose publication did not finish or was changed since
+    (issue 20); the row is re-certified below whatever the file's history."""
+    import warnings
+
+    from guts.studies.output import set_status
+
+    st = set_status(path)
+    if st.state in ("incomplete", "modified", "withdrawn"):
+        warnings.warn(f"table {str(path)!r} is not part of a complete published set ({st.detail}); its row "
+                      "is re-certified from its own strategies before use", UserWarning, stacklevel=3)
 
 
 #: A table's printed value must lie within this (relative to ``1 + |v|``) of the interval its

@@ -21,7 +21,7 @@ import pandas as pd
 
 from guts.errors import SolverError
 from guts.games.continuous_poker import limit_poker, limit_value, newman, von_neumann
-from guts.studies.output import AUTO, ensure_output_dir, plan_output, save_figure, write_csv, write_meta
+from guts.studies.output import AUTO, ensure_output_dir, plan_output, publish, save_figure, write_csv, write_meta
 
 __all__ = ["FIGURE1_LIMITS", "write_figures", "run_lp_convergence", "fit_rates", "DEFAULT_OUT"]
 
@@ -146,30 +146,47 @@ def write_figures(out=DEFAULT_OUT, echo=None):
 
     out = ensure_output_dir(out)
     written = []
-    fig, df = figure1()
-    written.append(save_figure(fig, out / "figure1_strategies.png", dpi=110))
-    plt.close(fig)
-    write_csv(df.iloc[::4], out / "figure1_strategies.csv", float_format="%.10g")
-    write_meta(out / "figure1_strategies.png", {"limits": FIGURE1_LIMITS})
-    write_meta(out / "figure1_strategies.csv", {"limits": FIGURE1_LIMITS, "points": "every 4th of 801"})
-    for name, game, title in (("figure2_von_neumann_payoff.png", von_neumann(1.0), "von Neumann poker, B = 1"),
-                              ("figure3_newman_payoff.png", newman(), "Newman (no-limit) poker")):
-        fig, mean = figure_payoff(game, title)
-        written.append(save_figure(fig, out / name, dpi=110))
+    with publish(out, "figures"):
+        fig, df = figure1()
+        written.append(save_figure(fig, out / "figure1_strategies.png", dpi=110))
         plt.close(fig)
-        write_meta(out / name, {"game": title, "grid": 601}, value=game.value, grid_mean=mean)
-    df = value_map()
-    write_csv(df, out / "limit_value.csv", float_format="%.12g")
-    write_meta(out / "limit_value.csv", {"L": "0..3 (121 points)", "U": "0.05..6 (120 points)", "L <= U": True,
-                                         "formula": "A5/(2 A4)"})
-    fig = figure4(df)
-    written.append(save_figure(fig, out / "figure4_limit_value.png", dpi=110))
-    plt.close(fig)
-    write_meta(out / "figure4_limit_value.png", {"source": "limit_value.csv"})
+        write_csv(df.iloc[::4], out / "figure1_strategies.csv", float_format="%.10g")
+        write_meta(out / "figure1_strategies.csv", {"limits": FIGURE1_LIMITS, "points": "every 4th of 801"})
+        write_meta(out / "figure1_strategies.png", {"limits": FIGURE1_LIMITS})  # under "also" of the CSV's
+        for name, game, title in (("figure2_von_neumann_payoff.png", von_neumann(1.0), "von Neumann poker, B = 1"),
+                                  ("figure3_newman_payoff.png", newman(), "Newman (no-limit) poker")):
+            fig, mean = figure_payoff(game, title)
+            written.append(save_figure(fig, out / name, dpi=110))
+            plt.close(fig)
+            write_meta(out / name, {"game": title, "grid": 601}, value=game.value, grid_mean=mean)
+        df = value_map()
+        write_csv(df, out / "limit_value.csv", float_format="%.12g")
+        write_meta(out / "limit_value.csv", {"L": "0..3 (121 points)", "U": "0.05..6 (120 points)", "L <= U": True,
+                                             "formula": "A5/(2 A4)"})
+        fig = figure4(df)
+        written.append(save_figure(fig, out / "figure4_limit_value.png", dpi=110))
+        plt.close(fig)
+        write_meta(out / "figure4_limit_value.png", {"source": "limit_value.csv"})
     if echo:
         for p in written:
             echo(f"wrote {p}")
     return written
+
+
+#: Largest mesh (or size count) the fitted model is asked for; beyond it (a fitted rate near 0,
+#: e.g. on meshes where the LP is already exact) the model's answer is "none": -1.
+MODEL_NEED_MAX = 10**9
+
+
+def _model_need(log_a: float, rate: float, target: float, offset: int = 0) -> int:
+    """Smallest integer ``n`` with ``a (n - offset)^-rate <= target``, computed on logarithms
+    (no overflow); -1 when the fitted rate is not positive or ``n`` exceeds MODEL_NEED_MAX."""
+    if not (np.isfinite(log_a) and np.isfinite(rate) and rate > 0):
+        return -1
+    log_n = (log_a - np.log(target)) / rate
+    if log_n > np.log(MODEL_NEED_MAX):
+        return -1
+    return int(np.ceil(offset + np.exp(log_n)))
 
 
 def fit_rates(df: pd.DataFrame, target: float = 1e-4) -> pd.DataFrame:
@@ -199,15 +216,8 @@ def fit_rates(df: pd.DataFrame, target: float = 1e-4) -> pd.DataFrame:
         th = fit.x
         a, p = float(np.exp(th[0])), float(th[1])
         b, q = (float(np.exp(th[2])), float(th[3])) if not one_size else (0.0, float("nan"))
-        def need(base, rate):  # -1 when the fit has no usable rate (too few or exact points)
-            with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
-                v = np.power(np.float64(base), 1.0 / np.float64(rate))
-            return int(np.ceil(v)) if np.isfinite(v) and v < 1e12 else -1
-
-        m_need = need(a / (target / (1 if one_size else 2)), p)
-        k_need = 1 if one_size else need(b / (target / 2), q)
-        if not one_size and k_need > 0:  # the model's K - 1
-            k_need += 1
+        m_need = _model_need(th[0], p, target / (1 if one_size else 2))
+        k_need = 1 if one_size else _model_need(th[2], q, target / 2, offset=1)
         ok = g[g["error"].abs() <= target]
         best = ok.sort_values("work").iloc[0] if len(ok) else None
         rows.append({"L": L, "U": U, "a": a, "rate_M": p, "b": b, "rate_K": q,
@@ -272,19 +282,20 @@ def run_lp_convergence(limits=LP_LIMITS, meshes=LP_MESHES, sizes=LP_SIZES, max_w
     df = pd.DataFrame(rows)
     rates = fit_rates(df)
     if out is not None:
-        target = out / "lp_convergence.csv"
-        write_csv(df, target, float_format="%.15g")
-        write_meta(target, {"limits": limits, "meshes": meshes, "sizes": sizes, "max_work": max_work}, plan=plan,
-                   wall_seconds=time.perf_counter() - t0, rates=rates.to_dict(orient="records"))
-        write_csv(rates, out / "lp_rates.csv", float_format="%.6g")
-        write_meta(out / "lp_rates.csv", {"source": "lp_convergence.csv",
-                                          "fit": "|error| ~ a M^-rate_M + b (K-1)^-rate_K, least squares in log"})
-        import matplotlib.pyplot as plt
+        with publish(out, "lp_convergence", parameters=params, **(plan.meta() if plan is not None else {})):
+            target = out / "lp_convergence.csv"
+            write_csv(df, target, float_format="%.15g")
+            write_meta(target, {"limits": limits, "meshes": meshes, "sizes": sizes, "max_work": max_work}, plan=plan,
+                       wall_seconds=time.perf_counter() - t0, rates=rates.to_dict(orient="records"))
+            write_csv(rates, out / "lp_rates.csv", float_format="%.6g")
+            write_meta(out / "lp_rates.csv", {"source": "lp_convergence.csv",
+                                              "fit": "|error| ~ a M^-rate_M + b (K-1)^-rate_K, least squares in log"})
+            import matplotlib.pyplot as plt
 
-        fig = figure_convergence(df)
-        save_figure(fig, out / "lp_convergence.png", dpi=110)
-        plt.close(fig)
-        write_meta(out / "lp_convergence.png", {"source": "lp_convergence.csv"})
+            fig = figure_convergence(df)
+            save_figure(fig, out / "lp_convergence.png", dpi=110)
+            plt.close(fig)
+            write_meta(out / "lp_convergence.png", {"source": "lp_convergence.csv"})
     return df, rates   # also with out=None (it returned None then)
 
 

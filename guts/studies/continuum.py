@@ -22,8 +22,7 @@ from guts.games.guts.continuum import (BLOC_ATOL, certify_coalition, certify_pla
                                        solve_continuum)
 from guts._validate import GutsInputError, check_int, check_jobs, check_positive_float
 from guts.games.guts.coalition import check_coalition_memory
-from guts.errors import Interrupted
-from guts.studies.output import AUTO, meta_path as _meta_path, plan_output, save_figure, write_csv, write_meta
+from guts.studies.output import AUTO, plan_output, publish, save_figure, write_csv, write_meta
 from guts.studies.sweep import check_backend, run_sweep
 
 #: The full default run (``guts continuum``): the committed continuum.csv and mesh_refinement.csv.
@@ -203,10 +202,11 @@ def run_continuum_study(sizes=range(1, 16), meshes=DEFAULT_MESHES, tol: float = 
                         backend: str | None = None, scheduler: str | None = None):
     """Solve the continuum game for every N and (optionally) the meshes; write the results.
 
-    Two stages, each written atomically as soon as it is done: ``continuum`` (continuum.csv)
-    and ``mesh_refinement`` (mesh_refinement.csv and .png).  Each meta file records the
-    stages finished when it was written; Ctrl-C in the second stage raises
-    :class:`guts.errors.Interrupted` naming the files that are complete.  ``out``: see
+    Two stages, ``continuum`` (continuum.csv) and ``mesh_refinement`` (mesh_refinement.csv
+    and .png), published as one set when both are done (:func:`guts.studies.output.publish`:
+    the refinement's differences are taken against this run's continuum values, so the two
+    files never come from different runs).  Ctrl-C or an error in either stage publishes
+    nothing and leaves the previous set as it was.  ``out``: see
     :func:`guts.studies.output.plan_output` (the full run, :data:`FULL_RUN`, writes
     ``results/``; any other run a fresh ``results/runs/continuum-<time>/``).
 
@@ -232,17 +232,12 @@ def run_continuum_study(sizes=range(1, 16), meshes=DEFAULT_MESHES, tol: float = 
         run_params.pop("meshes")
         full.pop("meshes")
     plan = plan_output("continuum", out, run_params, full, targets=targets, echo=echo)
-    completed, stages = [], []
-    try:
+    with publish(plan, parameters=run_params, echo=echo):
         return _run_stages(sizes, meshes, tol, dict(jobs=jobs, backend=backend, scheduler=scheduler), plan,
-                           progress, refinement, echo, completed, stages)
-    except KeyboardInterrupt:
-        if completed:
-            raise Interrupted(completed) from None
-        raise
+                           progress, refinement, echo, [])
 
 
-def _run_stages(sizes, meshes, tol, sweep, plan, progress, refinement, echo, completed, stages):
+def _run_stages(sizes, meshes, tol, sweep, plan, progress, refinement, echo, stages):
     out_dir = plan.folder
     t0 = time.perf_counter()
     cont = pd.DataFrame(run_sweep(_continuum_item, [(N, tol) for N in sizes], progress=progress,
@@ -260,9 +255,6 @@ def _run_stages(sizes, meshes, tol, sweep, plan, progress, refinement, echo, com
         write_csv(cont, target, float_format="%.15g")
         stages.append("continuum")
         write_meta(target, {"sizes": sizes, "tol": tol}, plan=plan, wall_seconds=wall_c, stages_finished=list(stages))
-        completed += [str(target), str(_meta_path(target))]
-        if echo is not None:
-            echo(f"wrote {target}")
     ref = rates = None
     if refinement:
         cvalue = dict(zip(cont["N"], cont["value"]))
@@ -290,6 +282,4 @@ def _run_stages(sizes, meshes, tol, sweep, plan, progress, refinement, echo, com
             write_meta(target, {"sizes": sizes, "meshes": meshes, "tol": tol, "jobs": sweep["jobs"]},
                        plan=plan, wall_seconds=wall_r, rates=rates.to_dict(orient="records"), pooled_rate=pooled,
                        stages_finished=list(stages))
-            if echo is not None:
-                echo(f"wrote {target}, {out_dir / 'mesh_refinement.png'}")
     return cont, ref, rates

@@ -29,7 +29,7 @@ from guts.games.dividing_point.infer import READ_FORMULATION, infer_and_solve, s
 from guts.games.dividing_point.printed import compare_all
 from functools import partial
 
-from guts.studies.output import AUTO, ensure_output_dir, plan_output, save_figure, write_csv
+from guts.studies.output import AUTO, ensure_output_dir, plan_output, publish, save_figure, write_csv
 from guts.studies.output import write_meta as _write_meta
 from guts.studies.sweep import check_backend, run_sweep
 
@@ -269,45 +269,46 @@ def run(out=AUTO, pots=range(1, 11), lp_mesh: int = 200, meshes=REFINEMENT_MESHE
     """
     check_backend(backend, scheduler)
     fan = dict(jobs=jobs, backend=backend, scheduler=scheduler, progress=progress)
-    plan = plan_output("dividing_point", out,
-                       {"pots": list(pots), "lp_mesh": lp_mesh, "meshes": list(meshes),
-                        "order_meshes": list(order_meshes), "order_pots": list(order_pots), "games": list(games)},
-                       FULL_RUN, targets=[f"{SUBDIR}/{t}" for t in TARGETS], echo=echo)
+    run_params = {"pots": list(pots), "lp_mesh": lp_mesh, "meshes": list(meshes),
+                  "order_meshes": list(order_meshes), "order_pots": list(order_pots), "games": list(games)}
+    plan = plan_output("dividing_point", out, run_params, FULL_RUN, targets=[f"{SUBDIR}/{t}" for t in TARGETS],
+                       echo=echo)
     out_dir = ensure_output_dir(plan.folder / SUBDIR)
     write_meta = partial(_write_meta, plan=plan)
-    pots = list(pots)
-    sw, ivs = sweep(games, pots, lp_mesh, **fan)
-    params = {"games": list(games), "pots": pots, "lp_mesh": lp_mesh}
-    write_csv(sw, out_dir / "sweep.csv")
-    write_meta(out_dir / "sweep.csv", params,
-               value="P1's expected net per game, ante included (the patent's E1)")
-    write_csv(ivs, out_dir / "intervals.csv")
-    write_meta(out_dir / "intervals.csv", params)
-    fig = plot_strategies(ivs, games)
-    save_figure(fig, out_dir / "strategies.png")
-    write_meta(out_dir / "strategies.png", params, data="intervals.csv")
+    with publish(out_dir, "dividing_point", parameters=run_params, **plan.meta()):
+        pots = list(pots)
+        sw, ivs = sweep(games, pots, lp_mesh, **fan)
+        params = {"games": list(games), "pots": pots, "lp_mesh": lp_mesh}
+        write_csv(sw, out_dir / "sweep.csv")
+        write_meta(out_dir / "sweep.csv", params,
+                   value="P1's expected net per game, ante included (the patent's E1)")
+        write_csv(ivs, out_dir / "intervals.csv")
+        write_meta(out_dir / "intervals.csv", params)
+        fig = plot_strategies(ivs, games)
+        save_figure(fig, out_dir / "strategies.png")
+        write_meta(out_dir / "strategies.png", params, data="intervals.csv")
 
-    ref = refinement(games, 3, meshes, **fan)
-    rates = fit_rates(ref)
-    rparams = {"games": list(games), "pot": 3, "meshes": list(meshes)}
-    write_csv(ref, out_dir / "refinement.csv")
-    write_meta(out_dir / "refinement.csv", rparams)
-    write_csv(rates, out_dir / "refinement_rates.csv")
-    write_meta(out_dir / "refinement_rates.csv", dict(rparams, min_mesh=50), data="refinement.csv")
-    save_figure(plot_refinement(ref, rates), out_dir / "mesh_refinement.png")
-    write_meta(out_dir / "mesh_refinement.png", rparams, data="refinement.csv")
+        ref = refinement(games, 3, meshes, **fan)
+        rates = fit_rates(ref)
+        rparams = {"games": list(games), "pot": 3, "meshes": list(meshes)}
+        write_csv(ref, out_dir / "refinement.csv")
+        write_meta(out_dir / "refinement.csv", rparams)
+        write_csv(rates, out_dir / "refinement_rates.csv")
+        write_meta(out_dir / "refinement_rates.csv", dict(rparams, min_mesh=50), data="refinement.csv")
+        save_figure(plot_refinement(ref, rates), out_dir / "mesh_refinement.png")
+        write_meta(out_dir / "mesh_refinement.png", rparams, data="refinement.csv")
 
-    orders = ordering(games, order_pots, order_meshes)
-    write_csv(orders, out_dir / "ordering.csv")
-    write_meta(out_dir / "ordering.csv", {"games": list(games), "pots": list(order_pots),
-                                          "meshes": list(order_meshes)})
+        orders = ordering(games, order_pots, order_meshes)
+        write_csv(orders, out_dir / "ordering.csv")
+        write_meta(out_dir / "ordering.csv", {"games": list(games), "pots": list(order_pots),
+                                              "meshes": list(order_meshes)})
 
-    vd = verdicts()
-    write_csv(vd, out_dir / "verdicts.csv")
-    write_meta(out_dir / "verdicts.csv", {"pots": [0.1, 0.3, 1, 3, 10, 60, 100],
-                                          "extended_meshes": list(range(80, 401, 40)), "extended_pot": 3})
+        vd = verdicts()
+        write_csv(vd, out_dir / "verdicts.csv")
+        write_meta(out_dir / "verdicts.csv", {"pots": [0.1, 0.3, 1, 3, 10, 60, 100],
+                                              "extended_meshes": list(range(80, 401, 40)), "extended_pot": 3})
 
-    pr = printed_table()
-    write_csv(pr, out_dir / "printed_equations.csv")
-    write_meta(out_dir / "printed_equations.csv", {"random_state": 0})
-    return {"sweep": sw, "refinement": ref, "rates": rates, "ordering": orders, "verdicts": vd, "printed": pr}
+        pr = printed_table()
+        write_csv(pr, out_dir / "printed_equations.csv")
+        write_meta(out_dir / "printed_equations.csv", {"random_state": 0})
+        return {"sweep": sw, "refinement": ref, "rates": rates, "ordering": orders, "verdicts": vd, "printed": pr}

@@ -24,7 +24,7 @@ from guts.games.guts.payoffs import symmetric_equilibrium
 from guts.studies.figures import plot_fictitious_play
 from functools import lru_cache, partial
 
-from guts.studies.output import AUTO, plan_output, save_figure, write_csv, write_meta as _write_meta
+from guts.studies.output import AUTO, plan_output, publish, save_figure, write_csv, write_meta as _write_meta
 from guts.studies.sweep import check_backend, run_sweep
 
 VARIANTS = {"independent": None, "players 2-3 pooled": [(0,), (1, 2)]}
@@ -96,12 +96,13 @@ def run(mesh: int = 101, iterations: int = 50_000, random_state: int = 0, out=AU
     df = pd.DataFrame(rows)
     params = {"n_players": 3, "mesh": mesh, "iterations": iterations, "seed": seed, "tie_break": "first",
               "tol": tol, "variants": {k: v for k, v in VARIANTS.items()}}
-    write_csv(df, out_dir / "fp_three_player.csv")
-    write_meta(out_dir / "fp_three_player.csv", params,
-               note="rows: the first 100 iterations, then ~400 log-spaced ones and the last; gap = (B.4)")
-    summ = pd.DataFrame(summary)
-    write_csv(summ, out_dir / "fp_three_player_summary.csv")
-    write_meta(out_dir / "fp_three_player_summary.csv", params)
-    save_figure(plot_fictitious_play(runs, target), out_dir / "fp_three_player.png")
-    write_meta(out_dir / "fp_three_player.png", params, data="fp_three_player.csv")
+    with publish(plan, parameters=params):
+        write_csv(df, out_dir / "fp_three_player.csv")
+        write_meta(out_dir / "fp_three_player.csv", params,
+                   note="rows: the first 100 iterations, then ~400 log-spaced ones and the last; gap = (B.4)")
+        summ = pd.DataFrame(summary)
+        write_csv(summ, out_dir / "fp_three_player_summary.csv")
+        write_meta(out_dir / "fp_three_player_summary.csv", params)
+        save_figure(plot_fictitious_play(runs, target), out_dir / "fp_three_player.png")
+        write_meta(out_dir / "fp_three_player.png", params, data="fp_three_player.csv")
     return summ

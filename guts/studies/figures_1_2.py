@@ -17,7 +17,7 @@ from guts import solve_coalition
 from guts.studies.figures import best_responses, coalition_returns, plot_blend, plot_components, split_components
 from functools import partial
 
-from guts.studies.output import AUTO, plan_output, save_figure, write_csv, write_meta as _write_meta
+from guts.studies.output import AUTO, plan_output, publish, save_figure, write_csv, write_meta as _write_meta
 
 
 def run(mesh: int = 101, size: int = 2, out=AUTO, echo=None) -> dict:
@@ -47,12 +47,13 @@ def run(mesh: int = 101, size: int = 2, out=AUTO, echo=None) -> dict:
         "argmin_continuum": float(data.threshold[data.blend.idxmin()]),
         "curve": "coalition return -alpha_1 + beta * W at the fixed point W = coalition_value",
     }
-    write_csv(data, out_dir / "figures_1_2.csv")
-    write_meta(out_dir / "figures_1_2.csv", {"size": size, "mesh": mesh, "structure": "pseudo-bloc",
-                                             "solver": "oracle"}, summary=summary)
-    for name, fig in (("fig1_components.png", plot_components(data, r, best)),
-                      ("fig2_blend.png", plot_blend(data, r, best))):
-        save_figure(fig, out_dir / name)
-        write_meta(out_dir / name, {"size": size, "mesh": mesh, "structure": "pseudo-bloc", "solver": "oracle"},
-                   data="figures_1_2.csv")
+    with publish(plan, parameters={"mesh": mesh, "size": size}):
+        write_csv(data, out_dir / "figures_1_2.csv")
+        write_meta(out_dir / "figures_1_2.csv", {"size": size, "mesh": mesh, "structure": "pseudo-bloc",
+                                                 "solver": "oracle"}, summary=summary)
+        for name, fig in (("fig1_components.png", plot_components(data, r, best)),
+                          ("fig2_blend.png", plot_blend(data, r, best))):
+            save_figure(fig, out_dir / name)
+            write_meta(out_dir / name, {"size": size, "mesh": mesh, "structure": "pseudo-bloc", "solver": "oracle"},
+                       data="figures_1_2.csv")
     return summary

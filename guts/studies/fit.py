@@ -463,7 +463,7 @@ def run_fit(out=AUTO, table1=None, large_n=None, bootstrap: int = 1000, level: f
     import pandas as pd
     from guts.engine.progress import progress_bar
 
-    from guts.studies.output import RESULTS, plan_output, save_figure, write_csv, write_meta
+    from guts.studies.output import RESULTS, plan_output, publish, save_figure, write_csv, write_meta
 
     bootstrap = check_int("bootstrap", bootstrap, 0)
     auto = out is AUTO
@@ -508,21 +508,22 @@ def run_fit(out=AUTO, table1=None, large_n=None, bootstrap: int = 1000, level: f
         echo(format_fits(table, direct))
     if out_dir is not None:
         target = out_dir / "fit.csv"
-        write_csv(table, target, float_format="%.12g")
-        write_meta(target, {"datasets": {k: v[2] for k, v in data.items()}, "models": list(MODELS),
-                            "bootstrap": bootstrap, "level": level, "random_state": random_state,
-                            "check_sizes": list(CHECK_SIZES), "inputs": status,
-                            # the fits of the near-exact tail move with the inputs' last digits: a
-                            # fit.csv is only reproducible against the very files it was fitted to
-                            "input_sha256": {"table1": _sha256(table1), "large_n": _sha256(large_n)}},
-                   plan=plan)
-        import matplotlib.pyplot as plt
+        with publish(plan, parameters=params):
+            write_csv(table, target, float_format="%.12g")
+            write_meta(target, {"datasets": {k: v[2] for k, v in data.items()}, "models": list(MODELS),
+                                "bootstrap": bootstrap, "level": level, "random_state": random_state,
+                                "check_sizes": list(CHECK_SIZES), "inputs": status,
+                                # the fits of the near-exact tail move with the inputs' last digits: a
+                                # fit.csv is only reproducible against the very files it was fitted to
+                                "input_sha256": {"table1": _sha256(table1), "large_n": _sha256(large_n)}},
+                       plan=plan)
+            import matplotlib.pyplot as plt
 
-        fig = plot_value_curve(fits, data)
-        try:
-            save_figure(fig, out_dir / "fig3_fit.png", dpi=130, bbox_inches="tight")
-        finally:
-            plt.close(fig)
+            fig = plot_value_curve(fits, data)
+            try:
+                save_figure(fig, out_dir / "fig3_fit.png", dpi=130, bbox_inches="tight")
+            finally:
+                plt.close(fig)
         if echo is not None:
             echo(f"wrote {target}, {out_dir / 'fig3_fit.png'}")
     return table, fits

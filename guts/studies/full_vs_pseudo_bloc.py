@@ -24,7 +24,7 @@ import pandas as pd
 from guts import GutsInputError, solve_coalition
 from guts.games.guts.strategies import MAX_COLUMNS, pseudo_bloc_parts
 from guts.games.guts.coalition import format_profile
-from guts.studies.output import AUTO, plan_output, write_csv, write_meta
+from guts.studies.output import AUTO, plan_output, publish, write_csv, write_meta
 from guts.studies.sweep import check_backend, parse_sizes, run_sweep
 
 DEFAULT_CASES = "21:2-7,31:2-5,41:2-5,51:2-5,101:2-4,201:2-3"
@@ -132,17 +132,18 @@ def run(cases, out=AUTO, progress=True, echo=None, jobs: int = 1, backend: str |
     df = pd.DataFrame(rows)
     if out_dir is not None:
         target = out_dir / "full_vs_pseudo_bloc.csv"
-        write_csv(df, target)
-        write_meta(target, plan=plan, parameters={"cases": [list(c) for c in cases], "solver": "oracle", "method": "newton",
-                            "tol": 1e-11, "equal_tol": EQUAL_TOL},
-                   columns={"value_*": "coalition (Table 1 'opponent') value of each game",
-                            "difference": "value_full - value_pseudo_bloc (>= 0: the full space contains "
-                                          "every pseudo-bloc profile)",
-                            "*_certified_low/high": "coalition value interval from the two Theorem 1.2 "
-                                                    "certificates",
-                            "full_support_is_pseudo_bloc": "every profile of the full game's optimal "
-                                                           "coalition strategy is pseudo-bloc",
-                            "full_bloc_spread_steps": "largest distance (mesh steps) of a support profile "
-                                                      "from pseudo-bloc form: spread of the members other "
-                                                      "than the free one"})
+        with publish(plan, parameters={"cases": [list(c) for c in cases]}):
+            write_csv(df, target)
+            write_meta(target, plan=plan, parameters={"cases": [list(c) for c in cases], "solver": "oracle", "method": "newton",
+                                "tol": 1e-11, "equal_tol": EQUAL_TOL},
+                       columns={"value_*": "coalition (Table 1 'opponent') value of each game",
+                                "difference": "value_full - value_pseudo_bloc (>= 0: the full space contains "
+                                              "every pseudo-bloc profile)",
+                                "*_certified_low/high": "coalition value interval from the two Theorem 1.2 "
+                                                        "certificates",
+                                "full_support_is_pseudo_bloc": "every profile of the full game's optimal "
+                                                               "coalition strategy is pseudo-bloc",
+                                "full_bloc_spread_steps": "largest distance (mesh steps) of a support profile "
+                                                          "from pseudo-bloc form: spread of the members other "
+                                                          "than the free one"})
     return df

@@ -23,7 +23,7 @@ import pandas as pd
 from guts.errors import GutsInputError
 from guts.games.holdem import CLASS_LABELS, equity_table, solve_raise_game
 from guts.games.holdem.cards import RANKS, class_kind, class_sizes
-from guts.studies.output import ensure_output_dir, save_figure, write_csv, write_meta
+from guts.studies.output import ensure_output_dir, publish, save_figure, write_csv, write_meta
 
 __all__ = ["strategy_frames", "write_solution", "source_comparison", "raise_game_study", "reraise_study",
            "equity_study", "parse_sizes_list"]
@@ -101,12 +101,13 @@ def _certificate(result) -> dict:
 def write_solution(result, out_dir, stem: str) -> list:
     """Both strategies as CSV (+ meta) under ``out_dir``; returns the paths."""
     out = ensure_output_dir(out_dir)
-    alice, bob = strategy_frames(result)
-    paths = []
-    for name, df in (("alice", alice), ("bob", bob)):
-        p = write_csv(df, out / f"{stem}_{name}.csv", float_format="%.12g")
-        write_meta(p, _params(result), **_certificate(result))
-        paths.append(p)
+    with publish(out, stem):
+        alice, bob = strategy_frames(result)
+        paths = []
+        for name, df in (("alice", alice), ("bob", bob)):
+            p = write_csv(df, out / f"{stem}_{name}.csv", float_format="%.12g")
+            write_meta(p, _params(result), **_certificate(result))
+            paths.append(p)
     return _readable(paths)
 
 
@@ -281,12 +282,13 @@ def equity_study(out_dir=DEFAULT_OUT) -> list:
                        "equity": t.vs_random()})
     df = df.sort_values("equity", ascending=False)
     params = {"boards": "all C(48,5) per combo pair", "method": "exact enumeration"}
-    p1 = write_csv(df, out / "equity_vs_random.csv", float_format="%.10f")
-    write_meta(p1, params)
-    mat = pd.DataFrame(np.round(t.equity, 6), columns=CLASS_LABELS)
-    mat.insert(0, "class", CLASS_LABELS)
-    p2 = write_csv(mat, out / "equity_matrix.csv")
-    write_meta(p2, params, note="equity (win + tie/2) of the row class against the column class")
+    with publish(out, "equities"):
+        p1 = write_csv(df, out / "equity_vs_random.csv", float_format="%.10f")
+        write_meta(p1, params)
+        mat = pd.DataFrame(np.round(t.equity, 6), columns=CLASS_LABELS)
+        mat.insert(0, "class", CLASS_LABELS)
+        p2 = write_csv(mat, out / "equity_matrix.csv")
+        write_meta(p2, params, note="equity (win + tie/2) of the row class against the column class")
     return _readable([p1, p2])
 
 
@@ -296,30 +298,31 @@ def raise_game_study(max_raise: int = 40, out_dir=DEFAULT_OUT, method: str = "au
     table = equity_table()
     r = solve_raise_game(max_raise=max_raise, method=method, table=table, progress=progress)
     stem = f"raise_game_R{max_raise}"
-    paths = write_solution(r, out, stem)
-    params, cert = _params(r), _certificate(r)
-    p = write_csv(action_table(r, table), out / f"{stem}_actions.csv", float_format="%.12g")
-    write_meta(p, params, **cert)
-    paths.append(p)
-    p = out / f"{stem}_actions.png"
-    plot_action_distribution(r, p, table)
-    write_meta(p, params, **cert)
-    paths.append(p)
-    p = write_csv(preferred_actions(r), out / f"{stem}_grid.csv", float_format="%.6g")
-    write_meta(p, params, **cert)
-    paths.append(p)
-    p = out / f"{stem}_grid.png"
-    plot_preferred_grid(r, p)
-    write_meta(p, params, **cert)
-    paths.append(p)
-    p = out / f"{stem}_bob_calls.png"
-    plot_bob_calling(r, p, table)
-    write_meta(p, params, **cert)
-    paths.append(p)
-    if max_raise == 40:
-        p = write_csv(source_comparison(r, table), out / "note_comparison_R40.csv")
+    with publish(out, stem):
+        paths = write_solution(r, out, stem)
+        params, cert = _params(r), _certificate(r)
+        p = write_csv(action_table(r, table), out / f"{stem}_actions.csv", float_format="%.12g")
         write_meta(p, params, **cert)
         paths.append(p)
+        p = out / f"{stem}_actions.png"
+        plot_action_distribution(r, p, table)
+        write_meta(p, params, **cert)
+        paths.append(p)
+        p = write_csv(preferred_actions(r), out / f"{stem}_grid.csv", float_format="%.6g")
+        write_meta(p, params, **cert)
+        paths.append(p)
+        p = out / f"{stem}_grid.png"
+        plot_preferred_grid(r, p)
+        write_meta(p, params, **cert)
+        paths.append(p)
+        p = out / f"{stem}_bob_calls.png"
+        plot_bob_calling(r, p, table)
+        write_meta(p, params, **cert)
+        paths.append(p)
+        if max_raise == 40:
+            p = write_csv(source_comparison(r, table), out / "note_comparison_R40.csv")
+            write_meta(p, params, **cert)
+            paths.append(p)
     return _readable(paths), r
 
 
@@ -346,51 +349,52 @@ def reraise_study(raises=SEED_RAISES, reraises=SEED_RERAISES, out_dir=DEFAULT_OU
                          jobs=jobs, progress=progress and jobs != 1, desc="raise games", backend=backend,
                          scheduler=scheduler)
     stem = "reraise"
-    paths = write_solution(rr, out, stem)
-    fa, fb = base.action_frequencies(table), rr.action_frequencies(table)
-    comp = pd.DataFrame({"action": base.actions, "without_reraise": fa, "with_reraise": fb})
-    comp = comp[(comp.without_reraise > 1e-9) | (comp.with_reraise > 1e-9)]
-    summary = pd.DataFrame([
-        {"game": "Bob calls or folds", "value": base.value, "exploitability": base.exploitability,
-         "fold": fa[0], "call": fa[1], "raise": fa[2:].sum(), "seconds": base.seconds},
-        {"game": f"Bob may also re-raise by {list(reraises)}", "value": rr.value,
-         "exploitability": rr.exploitability, "fold": fb[0], "call": fb[1], "raise": fb[2:].sum(),
-         "seconds": rr.seconds},
-    ])
-    params = {"raises": _params(base)["raises"], "reraises": list(reraises)}
-    for name, df in (("summary", summary), ("actions", comp)):
-        p = write_csv(df, out / f"{stem}_{name}.csv", float_format="%.12g")
+    with publish(out, stem):
+        paths = write_solution(rr, out, stem)
+        fa, fb = base.action_frequencies(table), rr.action_frequencies(table)
+        comp = pd.DataFrame({"action": base.actions, "without_reraise": fa, "with_reraise": fb})
+        comp = comp[(comp.without_reraise > 1e-9) | (comp.with_reraise > 1e-9)]
+        summary = pd.DataFrame([
+            {"game": "Bob calls or folds", "value": base.value, "exploitability": base.exploitability,
+             "fold": fa[0], "call": fa[1], "raise": fa[2:].sum(), "seconds": base.seconds},
+            {"game": f"Bob may also re-raise by {list(reraises)}", "value": rr.value,
+             "exploitability": rr.exploitability, "fold": fb[0], "call": fb[1], "raise": fb[2:].sum(),
+             "seconds": rr.seconds},
+        ])
+        params = {"raises": _params(base)["raises"], "reraises": list(reraises)}
+        for name, df in (("summary", summary), ("actions", comp)):
+            p = write_csv(df, out / f"{stem}_{name}.csv", float_format="%.12g")
+            write_meta(p, params)
+            paths.append(p)
+        pc = pd.DataFrame({"class": CLASS_LABELS, "without_reraise": preferred_actions(base)["preferred"],
+                           "with_reraise": preferred_actions(rr)["preferred"],
+                           "fold_with_reraise": rr.alice_strategy[:, 0],
+                           "raise_without": base.alice_strategy[:, 2:].sum(axis=1),
+                           "raise_with": rr.alice_strategy[:, 2:].sum(axis=1)})
+        p = write_csv(pc, out / f"{stem}_classes.csv", float_format="%.6g")
         write_meta(p, params)
         paths.append(p)
-    pc = pd.DataFrame({"class": CLASS_LABELS, "without_reraise": preferred_actions(base)["preferred"],
-                       "with_reraise": preferred_actions(rr)["preferred"],
-                       "fold_with_reraise": rr.alice_strategy[:, 0],
-                       "raise_without": base.alice_strategy[:, 2:].sum(axis=1),
-                       "raise_with": rr.alice_strategy[:, 2:].sum(axis=1)})
-    p = write_csv(pc, out / f"{stem}_classes.csv", float_format="%.6g")
-    write_meta(p, params)
-    paths.append(p)
-    import matplotlib.pyplot as plt
+        import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(9, 3.6))
-    xs = np.array([-2, 0] + list(base.raises), dtype=float)
-    ax.bar(xs - 0.2, fa, width=0.4, label=f"Bob calls/folds (value {base.value:.4f})", color="#4477aa")
-    ax.bar(xs + 0.2, fb, width=0.4, label=f"Bob may re-raise {list(reraises)} (value {rr.value:.4f})",
-           color="#cc6677")
-    ax.set_xlabel("Alice's action: fold (-2), call (0), raise r")
-    ax.set_ylabel("probability over all deals")
-    ax.legend(fontsize=8)
-    ax.set_title("Alice's action distribution with and without Bob's re-raise")
-    fig.tight_layout()
-    p = out / f"{stem}_actions.png"
-    save_figure(fig, p, dpi=120)
-    plt.close(fig)
-    write_meta(p, params)
-    paths.append(p)
-    p = out / f"{stem}_grid.png"
-    plot_preferred_grid(rr, p)
-    write_meta(p, params)
-    paths.append(p)
+        fig, ax = plt.subplots(figsize=(9, 3.6))
+        xs = np.array([-2, 0] + list(base.raises), dtype=float)
+        ax.bar(xs - 0.2, fa, width=0.4, label=f"Bob calls/folds (value {base.value:.4f})", color="#4477aa")
+        ax.bar(xs + 0.2, fb, width=0.4, label=f"Bob may re-raise {list(reraises)} (value {rr.value:.4f})",
+               color="#cc6677")
+        ax.set_xlabel("Alice's action: fold (-2), call (0), raise r")
+        ax.set_ylabel("probability over all deals")
+        ax.legend(fontsize=8)
+        ax.set_title("Alice's action distribution with and without Bob's re-raise")
+        fig.tight_layout()
+        p = out / f"{stem}_actions.png"
+        save_figure(fig, p, dpi=120)
+        plt.close(fig)
+        write_meta(p, params)
+        paths.append(p)
+        p = out / f"{stem}_grid.png"
+        plot_preferred_grid(rr, p)
+        write_meta(p, params)
+        paths.append(p)
     return _readable(paths), base, rr
 
 

@@ -14,7 +14,7 @@ from guts._validate import GutsInputError, check_int, check_memory, check_positi
 from guts.games.guts.large_n import solve_large_n, solve_pseudo_bloc, threshold_mesh
 from guts.games.guts.payoffs import symmetric_equilibrium
 from guts.games.guts.pseudo_bloc import stage_bytes
-from guts.studies.output import AUTO, RESULTS, plan_output, write_csv, write_meta
+from guts.studies.output import AUTO, RESULTS, plan_output, publish, write_csv, write_meta
 from guts.studies.sweep import check_backend, parse_sizes, run_sweep
 
 __all__ = ["LARGE_N_COLUMNS", "large_n_row", "run_large_n", "format_large_n", "DEFAULT_SIZES", "FULL_RUN"]
@@ -146,12 +146,13 @@ def run_large_n(sizes, points: int = 100, max_rounds: int = 10, target_width: fl
         echo(f"wall time {wall:.1f} s for {len(df)} sizes (jobs={jobs}, backend={backend or 'local'})")
     if out_dir is not None:
         target = out_dir / "large_n.csv"
-        write_csv(df, target, float_format="%.15g")
-        write_meta(target, {"sizes": sizes, "points": points, "max_rounds": max_rounds,
-                            "target_width": target_width, "s_min": s_min, "local": local,
-                            "study_points": study_points, "structure": "pseudo-bloc",
-                            "jobs": jobs, "backend": backend or "local"}, plan=plan, wall_seconds=wall,
-                   compute_seconds=float(df["seconds"].sum()))  # including sizes loaded from the cache
+        with publish(plan, parameters={"sizes": sizes, "points": points, "max_rounds": max_rounds}):
+            write_csv(df, target, float_format="%.15g")
+            write_meta(target, {"sizes": sizes, "points": points, "max_rounds": max_rounds,
+                                "target_width": target_width, "s_min": s_min, "local": local,
+                                "study_points": study_points, "structure": "pseudo-bloc",
+                                "jobs": jobs, "backend": backend or "local"}, plan=plan, wall_seconds=wall,
+                       compute_seconds=float(df["seconds"].sum()))  # including sizes loaded from the cache
         if echo is not None:
             echo(f"wrote {target}")
     return df

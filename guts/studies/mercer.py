@@ -28,7 +28,7 @@ from guts.games.poker.mercer.paper import PAPER_TABLE7, PAPER_TABLE7_ERROR, PAPE
 from guts.games.poker.mercer.solve import br_gains, solve
 from guts.games.poker.mercer.tables import add_equilibrium_ranges, table_frame
 from guts.studies.mercer_fp import run_program_fp
-from guts.studies.output import ensure_output_dir, peak_rss_mb, save_figure, write_csv, write_meta
+from guts.studies.output import ensure_output_dir, peak_rss_mb, publish, save_figure, write_csv, write_meta
 from guts.studies.sweep import check_backend, run_sweep
 
 __all__ = ["run_sizes", "run_values", "run_tables", "run_table7", "table7_rows", "run_collusion_epsilon", "plot_collusion_epsilon",
@@ -93,11 +93,12 @@ def run_sizes(out="results/mercer") -> pd.DataFrame:
                                  thesis_tree_nodes=s.full_tree_nodes if s.full_tree_nodes >= 0 else None,
                                  build_seconds=time.perf_counter() - t0))
     df = pd.DataFrame(rows)
-    write_csv(df, out / "sizes.csv")
-    write_meta(out / "sizes.csv", {"variants": ["smh", "mmh"], "players": [2, 3]},
-               note="thesis_tree_nodes: nodes of the thesis's explicit tree (every card deal expanded) "
-                    "= sum over public nodes of the deals reaching them; the thesis reports ~5 million "
-                    "for 3P-MMH")
+    with publish(out, "sizes"):
+        write_csv(df, out / "sizes.csv")
+        write_meta(out / "sizes.csv", {"variants": ["smh", "mmh"], "players": [2, 3]},
+                   note="thesis_tree_nodes: nodes of the thesis's explicit tree (every card deal expanded) "
+                        "= sum over public nodes of the deals reaching them; the thesis reports ~5 million "
+                        "for 3P-MMH")
     return df
 
 
@@ -149,10 +150,11 @@ def run_values(out="results/mercer", epsilon=SEED_EPSILON, jobs: int = 1, backen
     out = ensure_output_dir(out)
     rows = _sweep(values_row, values_items(epsilon), "mercer values", out, jobs, backend, scheduler, cache, progress)
     df = pd.DataFrame(rows)
-    write_csv(df, out / "values.csv")
-    write_meta(out / "values.csv", {"epsilon": epsilon, "tight_epsilon": TABLE_EPSILON},
-               note="values in chips per hand per seat (first seat first); nash_conv = sum of "
-                    "best-response gains, max_regret = the thesis's epsilon criterion")
+    with publish(out, "values"):
+        write_csv(df, out / "values.csv")
+        write_meta(out / "values.csv", {"epsilon": epsilon, "tight_epsilon": TABLE_EPSILON},
+                   note="values in chips per hand per seat (first seat first); nash_conv = sum of "
+                        "best-response gains, max_regret = the thesis's epsilon criterion")
     return df
 
 
@@ -207,11 +209,12 @@ def run_tables(out="results/mercer", epsilon=TABLE_EPSILON, jobs: int = 1, backe
                 df["nash_conv"] = r.nash_conv
                 frames.append(df)
     df = pd.concat(frames, ignore_index=True)
-    write_csv(df, out / "tables.csv")
-    write_meta(out / "tables.csv", {"epsilon_3p": epsilon, "epsilon_weak": WEAK_EPSILON, "fp_epsilon": SEED_EPSILON},
-               note="ours/paper: probability (%) of betting 4; reach = probability that the "
-                    "information set is reached (deal and history) under the profile; eq_min/eq_max "
-                    "(2P, first decisions): range over all exact equilibria")
+    with publish(out, "tables"):
+        write_csv(df, out / "tables.csv")
+        write_meta(out / "tables.csv", {"epsilon_3p": epsilon, "epsilon_weak": WEAK_EPSILON, "fp_epsilon": SEED_EPSILON},
+                   note="ours/paper: probability (%) of betting 4; reach = probability that the "
+                        "information set is reached (deal and history) under the profile; eq_min/eq_max "
+                        "(2P, first decisions): range over all exact equilibria")
     return df
 
 
@@ -314,13 +317,14 @@ def run_table7(out="results/mercer", variants=("mmh", "smh"), epsilon=TABLE_EPSI
     for k, col in enumerate("ABC"):
         avg[f"paper_{col}"] = [PAPER_TABLE7.get((kd, sc), (np.nan,) * 3)[k] if v == "3P-MMH" else np.nan
                                for v, kd, sc in zip(avg.variant, avg.kind, avg.scenario)]
-    params = {"variants": list(variants), "epsilon": epsilon, "epsilon_weak": WEAK_EPSILON}
-    write_csv(df, out / "table7_seatings.csv")
-    write_meta(out / "table7_seatings.csv", params)
-    write_csv(avg, out / "table7.csv")
-    write_meta(out / "table7.csv", params,
-               note=f"averages over the three seatings; A = victim, B, C = the next seats; "
-                    f"paper columns: the thesis's Table 7 (3P-MMH), its stated error {PAPER_TABLE7_ERROR}")
+    with publish(out, "table7"):
+        params = {"variants": list(variants), "epsilon": epsilon, "epsilon_weak": WEAK_EPSILON}
+        write_csv(df, out / "table7_seatings.csv")
+        write_meta(out / "table7_seatings.csv", params)
+        write_csv(avg, out / "table7.csv")
+        write_meta(out / "table7.csv", params,
+                   note=f"averages over the three seatings; A = victim, B, C = the next seats; "
+                        f"paper columns: the thesis's Table 7 (3P-MMH), its stated error {PAPER_TABLE7_ERROR}")
     return avg
 
 
@@ -360,16 +364,17 @@ def run_collusion_epsilon(out="results/mercer", variant="mmh", epsilons=(0.1, 0.
     rows = _flat(_sweep(collusion_epsilon_rows, [(variant, eps) for eps in epsilons], "collusion vs epsilon", out,
                         jobs, backend, scheduler, cache, progress))
     df = pd.DataFrame(rows)
-    write_csv(df, out / "collusion_epsilon.csv")
-    write_meta(out / "collusion_epsilon.csv", {"variant": variant, "epsilons": list(epsilons),
-                                               "epsilon_weak_min": WEAK_EPSILON},
-               note="victim_loss: victim's value without collusion minus with collusion (public), "
-                    "mean over seatings; error: NashConv of the collusion solve + of the base solve")
-    import matplotlib.pyplot as plt
+    with publish(out, "collusion_epsilon"):
+        write_csv(df, out / "collusion_epsilon.csv")
+        write_meta(out / "collusion_epsilon.csv", {"variant": variant, "epsilons": list(epsilons),
+                                                   "epsilon_weak_min": WEAK_EPSILON},
+                   note="victim_loss: victim's value without collusion minus with collusion (public), "
+                        "mean over seatings; error: NashConv of the collusion solve + of the base solve")
+        import matplotlib.pyplot as plt
 
-    fig = plot_collusion_epsilon(df, variant)
-    save_figure(fig, out / "collusion_epsilon.png")
-    plt.close(fig)
+        fig = plot_collusion_epsilon(df, variant)
+        save_figure(fig, out / "collusion_epsilon.png")
+        plt.close(fig)
     return df
 
 
@@ -441,15 +446,16 @@ def run_collusion_methods(out="results/mercer", variants=("smh", "mmh"), epsilon
     rows = _flat(_sweep(collusion_methods_rows, items, "strong collusion", out, jobs, backend, scheduler, cache,
                         progress))
     df = pd.DataFrame(rows)
-    write_csv(df, out / "collusion_methods.csv")
-    write_meta(out / "collusion_methods.csv", {"variants": list(variants), "epsilon": epsilon},
-               load_average_end=[round(x, 2) for x in os.getloadavg()],
-               note="strong = the team as one player (two-player zero-sum team-vs-victim game): "
-                    "[certified_lower, certified_upper] brackets the team's max-min value, "
-                    "within_certificate = the exact merged-team LP value lies in it; strong-separate = "
-                    "the colluders as separate players of the three-player pooled game (a Nash "
-                    "equilibrium, NashConv bounds unilateral deviations only; its value is not the "
-                    "team's), within_certificate = |team_value - LP| <= its NashConv")
+    with publish(out, "collusion_methods"):
+        write_csv(df, out / "collusion_methods.csv")
+        write_meta(out / "collusion_methods.csv", {"variants": list(variants), "epsilon": epsilon},
+                   load_average_end=[round(x, 2) for x in os.getloadavg()],
+                   note="strong = the team as one player (two-player zero-sum team-vs-victim game): "
+                        "[certified_lower, certified_upper] brackets the team's max-min value, "
+                        "within_certificate = the exact merged-team LP value lies in it; strong-separate = "
+                        "the colluders as separate players of the three-player pooled game (a Nash "
+                        "equilibrium, NashConv bounds unilateral deviations only; its value is not the "
+                        "team's), within_certificate = |team_value - LP| <= its NashConv")
     return df
 
 
@@ -520,16 +526,17 @@ def run_beyond(out="results/mercer", epsilon=SEED_EPSILON, cases=BEYOND, jobs: i
     rows = _sweep(beyond_row, [(label, v, n, opts, epsilon) for label, v, n, opts in cases], "beyond the paper", out,
                   jobs, backend, scheduler, cache, progress)
     df = pd.DataFrame(rows)
-    write_csv(df, out / "beyond.csv")
-    write_meta(out / "beyond.csv", {"epsilon": epsilon, "epsilon_2p": BEYOND_EPSILON_2P,
-                                    "lp_max_info_sets": LP_MAX_INFO_SETS, "cfr": BEYOND_CFR},
-               note="fixed = the thesis's model (each player puts in one allowed amount or folds, "
-                    "nobody has to match); with a free check, checking guarantees every player his "
-                    "showdown equity, so the 2P value is exactly 0; limit = call/raise (module "
-                    "guts.games.poker.rules); peak_rss_mb: this process's peak resident memory "
-                    "after the row's solve (monotone over the rows of one process; with jobs > 1, of "
-                    "the worker that solved it); a solve capped by "
-                    "SOLVE_TIME_LIMIT has converged=False and reports the NashConv it reached")
+    with publish(out, "beyond"):
+        write_csv(df, out / "beyond.csv")
+        write_meta(out / "beyond.csv", {"epsilon": epsilon, "epsilon_2p": BEYOND_EPSILON_2P,
+                                        "lp_max_info_sets": LP_MAX_INFO_SETS, "cfr": BEYOND_CFR},
+                   note="fixed = the thesis's model (each player puts in one allowed amount or folds, "
+                        "nobody has to match); with a free check, checking guarantees every player his "
+                        "showdown equity, so the 2P value is exactly 0; limit = call/raise (module "
+                        "guts.games.poker.rules); peak_rss_mb: this process's peak resident memory "
+                        "after the row's solve (monotone over the rows of one process; with jobs > 1, of "
+                        "the worker that solved it); a solve capped by "
+                        "SOLVE_TIME_LIMIT has converged=False and reports the NashConv it reached")
     return df
 
 

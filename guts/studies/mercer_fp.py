@@ -25,7 +25,7 @@ from guts.errors import ConvergenceWarning
 from guts.games.poker.mercer import Collusion, build_game, variant_rules
 from guts.games.poker.mercer.paper import PAPER_FP_ITERATIONS, PROGRAM_FP
 from guts.games.poker.mercer.solve import program_action_priority
-from guts.studies.output import ensure_output_dir, write_csv, write_meta
+from guts.studies.output import ensure_output_dir, publish, write_csv, write_meta
 
 __all__ = ["run_program_fp", "program_fp_tables", "MAX_ITERATIONS", "TABLE_RUNS"]
 
@@ -108,24 +108,25 @@ def run_program_fp(out="results/mercer", quick: bool = False, echo=None, jobs: i
     df = pd.DataFrame(rows)
     if out is not None:
         folder = ensure_output_dir(out)
-        write_csv(df, folder / TARGET)
-        write_meta(folder / TARGET, {"quick": quick, "max_iterations": MAX_ITERATIONS},
-                   load_average=list(os.getloadavg()),
-                   note="program_iterations: printed by github.com/rjullman/poker-nasheq (output/*.out) or the "
-                        "thesis's §3.4 (Ullman 2015); iterations: averaging='behavioural' (the program's rule) here; "
-                        "realisation_iterations: classical fictitious play on the same game and epsilon")
-        tables = program_fp_tables(quick)
-        write_csv(tables, folder / TABLES_TARGET)
-        write_meta(folder / TABLES_TARGET, {"quick": quick},
-                   note="ours: bet percentage of the program's rule (averaging='behavioural') run to the "
-                        "epsilon of the program's own run; equal: ours at the table's printed precision "
-                        "equals the printed figure; start_residue: printed 100, ours 100 - 50/(t+1) "
-                        "(always bet since the start, the uniform start's share left)")
-        if echo is not None:
-            for (t, eps), d in tables.groupby(["table", "epsilon"], sort=False):
-                echo(f"{t:13s} eps {eps:<6g} equal at printed precision {int(d.equal.sum())}/{len(d)}, "
-                     f"printed 100 for the start's residue {int(d.start_residue.sum())}, "
-                     f"max |diff| {float((d.ours - d.paper).abs().max()):.2f}")
+        with publish(folder, "program_fp"):
+            write_csv(df, folder / TARGET)
+            write_meta(folder / TARGET, {"quick": quick, "max_iterations": MAX_ITERATIONS},
+                       load_average=list(os.getloadavg()),
+                       note="program_iterations: printed by github.com/rjullman/poker-nasheq (output/*.out) or the "
+                            "thesis's §3.4 (Ullman 2015); iterations: averaging='behavioural' (the program's rule) here; "
+                            "realisation_iterations: classical fictitious play on the same game and epsilon")
+            tables = program_fp_tables(quick)
+            write_csv(tables, folder / TABLES_TARGET)
+            write_meta(folder / TABLES_TARGET, {"quick": quick},
+                       note="ours: bet percentage of the program's rule (averaging='behavioural') run to the "
+                            "epsilon of the program's own run; equal: ours at the table's printed precision "
+                            "equals the printed figure; start_residue: printed 100, ours 100 - 50/(t+1) "
+                            "(always bet since the start, the uniform start's share left)")
+            if echo is not None:
+                for (t, eps), d in tables.groupby(["table", "epsilon"], sort=False):
+                    echo(f"{t:13s} eps {eps:<6g} equal at printed precision {int(d.equal.sum())}/{len(d)}, "
+                         f"printed 100 for the start's residue {int(d.start_residue.sum())}, "
+                         f"max |diff| {float((d.ours - d.paper).abs().max()):.2f}")
     return df
 
 

@@ -19,6 +19,12 @@ Where a run writes is decided once, by :func:`plan_output`:
 
 Readers of ``results/`` (``guts fit``, notebooks) call :func:`artefact_status` /
 :func:`check_full` to refuse or warn on partial inputs.
+
+A run's files are one *set* (issue 20): a study writes them inside :func:`publish`, which
+stages them privately and publishes them together under a manifest
+``<command>.manifest.json`` written last; :func:`set_status` (used by
+:func:`artefact_status` and :func:`check_full`) accepts a file only as part of a complete
+set whose every file still has its recorded hash.
 """
 from __future__ import annotations
 
@@ -32,10 +38,13 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from guts._atomic import _create_temp, atomic_path  # noqa: F401 - one atomic writer, re-exported
+from guts._atomic import (_create_temp, atomic_path as _atomic_path, file_sha256,  # noqa: F401 - re-exported
+                          MANIFEST_SUFFIX, STAGING_PREFIX, Publication, SetStatus, active_publication, set_status,
+                          _ACTIVE)
 from guts._validate import GutsInputError
 
-__all__ = ["lock_output_dir", "remove_stale_temporaries", "file_sha256", "AUTO", "RESULTS", "RUNS", "peak_rss_mb", "ensure_output_dir", "atomic_path", "write_csv", "meta_path", "write_meta",
+__all__ = ["publish", "adopt_files", "set_status", "SetStatus", "Publication", "MANIFEST_SUFFIX", "manifest_path",
+           "lock_output_dir", "remove_stale_temporaries", "file_sha256", "AUTO", "RESULTS", "RUNS", "peak_rss_mb", "ensure_output_dir", "atomic_path", "write_csv", "meta_path", "write_meta",
            "read_meta", "save_figure", "OutputPlan", "plan_output", "parameter_differences", "artefact_status",
            "check_full", "run_folder"]
 
@@ -106,24 +115,112 @@ def lock_output_dir(folder) -> None:
 
 
 def remove_stale_temporaries(folder) -> list:
-    """Delete temporaries left by an interrupted writer (``.<name>.<hex>.tmp``); we hold the lock."""
+    """Delete what killed runs left in ``folder``: temporaries of the atomic writer
+    (``.<name>.<hex>.tmp``) and staging folders of publications (``.guts-staging-*``).
+
+    Called with the folder's lock held (:func:`lock_output_dir`): no other run can be
+    writing there, so every such leftover not belonging to an open publication of this
+    process is a dead run's (SIGKILL, power cut; Ctrl-C and SIGTERM clean up themselves).
+    """
     import re
+    import shutil
 
     removed = []
-    for p in Path(folder).glob(".*.tmp"):
-        if re.fullmatch(r"\..+\.[0-9a-f]{8}\.tmp", p.name):
+    mine = {pub.staging.name for pub in _ACTIVE if pub.staging is not None}
+    for p in Path(folder).glob(".*"):
+        if p.is_file() and re.fullmatch(r"\..+\.[0-9a-f]{8}\.tmp", p.name):
             with contextlib.suppress(OSError):
                 p.unlink()
+                removed.append(p)
+        elif p.is_dir() and p.name.startswith(STAGING_PREFIX) and p.name not in mine:
+            shutil.rmtree(p, ignore_errors=True)
+            if not p.exists():
                 removed.append(p)
     return removed
 
 
+def manifest_path(folder, command: str) -> Path:
+    """``<folder>/<command>.manifest.json``: the list of files the last run of ``command`` published."""
+    return Path(folder) / f"{command}{MANIFEST_SUFFIX}"
+
+
+@contextlib.contextmanager
+def publish(where, command: str | None = None, parameters: dict | None = None, echo=None, **info):
+    """Write a run's files as one set (issue 20): ``with publish(plan) as pub: write_csv(...) ...``.
+
+    ``where`` is an :class:`OutputPlan` (its folder, command name and full/partial status) or a
+    folder (then ``command`` names the set).  Inside the block, :func:`write_csv`,
+    :func:`write_meta`, :func:`save_figure` and :func:`atomic_path` stage every file written
+    directly in that folder into a private ``.guts-staging-<command>-*`` folder beside them.
+    When the block ends normally, the files are published: the manifest
+    ``<command>.manifest.json`` is written saying ``"complete": false``, the staged files are
+    renamed into place, and the manifest is written again, last, with ``"complete": true``
+    and every file's SHA-256 (Ctrl-C and SIGTERM are held back for those milliseconds).
+    When the block raises (Ctrl-C, bad input, a crash), nothing is published and the old
+    set is left as it was.  Files of the previous set that this run did not write again are
+    listed as ``"withdrawn"`` (readers refuse them).  The folder is locked for the rest of
+    the process (:func:`lock_output_dir`) and leftovers of killed runs are removed first.
+    With a plan whose folder is ``None`` (nothing written) the block runs with ``None``;
+    inside an open publication of the same folder, the files join that (outer) set.
+    """
+    from guts import __version__
+
+    if isinstance(where, OutputPlan):
+        folder, command = where.folder, command or where.command
+        info = {**where.meta(), **info}
+    else:
+        folder = where
+    if folder is None:
+        yield None
+        return
+    if command is None:
+        raise TypeError("publish(folder, command): the set needs a name")
+    outer = active_publication(Path(folder) / "_")
+    if outer is not None:  # inside a publication of that folder: its files join that set
+        yield outer
+        return
+    folder = ensure_output_dir(folder)
+    lock_output_dir(folder)
+    remove_stale_temporaries(folder)
+    pub = Publication(folder, command, info={
+        "parameters": parameters, "command_line": " ".join(sys.argv), "guts_version": __version__, **info})
+    pub.open()
+    try:
+        yield pub
+    except BaseException:
+        pub.abort()
+        raise
+    pub.commit()
+    if echo is not None:
+        echo(f"published {', '.join(str(folder / n) for n in pub.published)} (set {pub.manifest.name})")
+
+
+@contextlib.contextmanager
+def atomic_path(target):
+    """Yield a temporary path for ``target``; on success rename it onto ``target`` or, inside
+    :func:`publish` for that folder, into the publication's staging folder."""
+    target = Path(target)
+    pub = active_publication(target)
+    staged = pub.stage(target) if pub is not None else None
+    with _atomic_path(staged if staged is not None else target) as tmp:
+        yield tmp
+
+
 def write_csv(df, target, **to_csv_kwargs) -> Path:
-    """Write a pandas DataFrame to ``target`` atomically."""
+    """Write a pandas DataFrame to ``target`` atomically (staged inside :func:`publish`)."""
     target = Path(target)
     with atomic_path(target) as tmp:
         df.to_csv(tmp, index=False, **to_csv_kwargs)
+    _note_loose(target)
     return target
+
+
+def _note_loose(target: Path) -> None:
+    """Record a study file written outside any publication (the interrupt message names it)."""
+    from guts import _atomic
+
+    if active_publication(target) is None:
+        _atomic.LOOSE.append(target)
 
 
 def meta_path(target) -> Path:
@@ -142,12 +239,13 @@ def write_meta(target, parameters: dict, plan: "OutputPlan | None" = None, **ext
 
     target = Path(target)
     path = meta_path(target)
+    pub = active_publication(target)
+    current = pub.staged_file(target) if pub is not None else target  # inside publish(): the staged copy
     meta = {
         "file": target.name,
-        # the meta file is written last: its hash of the artefact ties the pair together, so a
-        # reader sees an artefact whose meta file describes another version (a run interrupted
-        # between the two renames) as inconsistent, not as this meta file's result
-        **({"sha256": file_sha256(target)} if target.is_file() else {}),
+        # the meta file is written after its artefact: its hash of the artefact ties the pair
+        # together (outside publish(), the only check a reader has that the two belong together)
+        **({"sha256": file_sha256(current)} if current.is_file() else {}),
         "parameters": parameters,
         "command": " ".join(sys.argv),
         "guts_version": __version__,
@@ -158,20 +256,18 @@ def write_meta(target, parameters: dict, plan: "OutputPlan | None" = None, **ext
         **(plan.meta() if plan is not None else {}),
         **extra,
     }
+    shared = pub.staged_file(path) if pub is not None else None
+    if shared is not None and shared != path and shared.is_file():
+        # two files of one set share a meta file (``x.csv`` and ``x.png`` -> ``x.meta.json``): the
+        # second is described inside the first's, under "also", instead of replacing it
+        first = json.loads(shared.read_text())
+        if first.get("file") != target.name:
+            first.setdefault("also", {})[target.name] = {k: v for k, v in meta.items() if k != "file"}
+            meta = first
     with atomic_path(path) as tmp:
         tmp.write_text(json.dumps(meta, indent=2, default=str) + "\n")
+    _note_loose(path)
     return path
-
-
-def file_sha256(path) -> str:
-    """Hex SHA-256 of a file's bytes."""
-    import hashlib
-
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
 
 
 def read_meta(target) -> dict | None:
@@ -196,6 +292,7 @@ def save_figure(fig, target, **kwargs) -> Path:
     warn_if_illegible(fig, target.name, tight=kwargs.get("bbox_inches") == "tight")
     with atomic_path(target) as tmp:
         fig.savefig(tmp, format=fmt, **kwargs)
+    _note_loose(target)
     return target
 
 
@@ -268,15 +365,27 @@ class OutputPlan:
 
 
 def artefact_status(path) -> str:
-    """``"missing"``, ``"full"``, ``"partial"`` or ``"unknown"`` (a file without a readable meta file).
+    """``"missing"``, ``"full"``, ``"partial"``, ``"incomplete"`` or ``"unknown"``.
 
-    Meta files written before the ``partial`` flag existed describe the committed
-    (full) artefacts and count as ``"full"``.
+    ``"incomplete"``: the file is listed by a manifest but is not part of a complete
+    published set (:func:`set_status`: an interrupted publication, a file of the set changed
+    since, or withdrawn by a later run).  A file of a complete set is ``"full"`` or
+    ``"partial"`` as its set's manifest (else its meta file) says.  A file no manifest
+    lists (*legacy*: written before manifests existed) is judged by its meta file as
+    before: ``"unknown"`` without a readable one or when the meta file's hash of the file
+    does not match; meta files written before the ``partial`` flag existed count as ``"full"``.
     """
     p = Path(path)
     if not p.exists():
         return "missing"
+    st = set_status(p)
+    if st.state in ("incomplete", "modified", "withdrawn"):
+        return "incomplete"
     meta = read_meta(p)
+    if st.ok:
+        manifest = json.loads(st.manifest.read_text())
+        partial = manifest.get("partial", (meta or {}).get("partial", False))
+        return "partial" if partial else "full"
     if meta is None:
         return "unknown"
     if "sha256" in meta and meta["sha256"] != file_sha256(p):
@@ -287,8 +396,10 @@ def artefact_status(path) -> str:
 def check_full(path, what: str | None = None, strict: bool = True, warn=None) -> str:
     """Check that ``path`` is a full run's artefact; return its :func:`artefact_status`.
 
-    A missing file is always an error; a partial one is an error when ``strict``, else
-    ``warn`` (e.g. ``warnings.warn``) is called with the explanation.
+    A missing file, or one that is not part of a complete published set
+    (``"incomplete"``), is always an error; a partial one is an error when ``strict``, else
+    ``warn`` (e.g. ``warnings.warn``) is called with the explanation.  A legacy file (no
+    manifest lists it) is accepted with a ``warn``.
     """
     p = Path(path)
     what = what or str(p)
@@ -297,6 +408,13 @@ def check_full(path, what: str | None = None, strict: bool = True, warn=None) ->
         raise GutsInputError(f"{what} {str(p)!r} does not exist; accepted: an existing, readable file")
     if not os.access(p, os.R_OK):
         raise GutsInputError(f"{what} {str(p)!r} is not readable; accepted: an existing, readable file")
+    if status == "incomplete":
+        raise GutsInputError(f"{what} {str(p)!r} is not part of a complete published set "
+                             f"({set_status(p).detail}); accepted: a file of a complete set (rerun the command "
+                             f"that writes it)")
+    if warn is not None and set_status(p).state == "legacy":
+        warn(f"{what} {str(p)!r} is legacy (no manifest lists it): cannot check that it and the files "
+             f"beside it come from one run")
     if status == "partial":
         meta = read_meta(p) or {}
         msg = (f"{what} {str(p)!r} is a partial run ({describe_differences(meta.get('differs_from_full_run', {}))}); "
@@ -349,3 +467,38 @@ def plan_output(command: str, out, parameters: dict, full: dict, targets=(), ech
         elif not diffs and auto:
             echo(f"full default run: regenerating {', '.join(str(folder / t) for t in targets) or folder}")
     return OutputPlan(folder, command, diffs, auto)
+
+
+# ---------------------------------------------------------------------------
+# Manifests for files written before manifests existed
+# ---------------------------------------------------------------------------
+def adopt_files(folder, command: str, names, note: str) -> Path:
+    """Write a complete manifest, marked ``"retroactive": true``, for existing files of one run.
+
+    For artefacts committed before manifests existed (issue 20): nothing is recomputed, the
+    manifest records the files' current hashes.  Refused (:class:`GutsInputError`) when a
+    file is missing, when a file's meta file records a SHA-256 that the file does not have
+    (the pair is not from one run), or when a manifest written by a real run is there.
+    """
+    from guts import _atomic
+
+    folder = Path(folder)
+    target = manifest_path(folder, command)
+    old = _atomic._read_json(target)
+    if old is not None and not old.get("retroactive", False):
+        raise GutsInputError(f"{target} was written by a run of {command}; accepted: files without a manifest")
+    files = {}
+    for name in names:
+        p = folder / name
+        if not p.is_file():
+            raise GutsInputError(f"{p} does not exist; accepted: the existing files of one run")
+        meta = read_meta(p) if not name.endswith(".meta.json") else None
+        if meta is not None and meta.get("file") == name and "sha256" in meta and meta["sha256"] != file_sha256(p):
+            raise GutsInputError(f"{p} is not the file its meta file describes (hash mismatch); accepted: "
+                                 "the files of one run (rerun the command)")
+        files[name] = {"sha256": file_sha256(p), "bytes": p.stat().st_size}
+    body = {"manifest_version": _atomic.MANIFEST_VERSION, "command": command, "complete": True, "files": files,
+            "withdrawn": [], "retroactive": True, "note": note, "published_utc": _atomic._now()}
+    lock_output_dir(folder)
+    _atomic._write_json(target, body)
+    return target

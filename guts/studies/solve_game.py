@@ -27,7 +27,7 @@ from guts.engine.extensive import cfr_plus, fictitious_play, read_efg, solve_lp,
 from guts.engine.result import Result
 from guts.errors import ConvergenceWarning, GutsInputError
 
-from .output import atomic_path, ensure_output_dir, write_csv
+from .output import atomic_path, ensure_output_dir, publish, write_csv
 
 __all__ = ["load_game", "solve_game", "write_solution", "METHODS", "SolveGameResult"]
 
@@ -153,30 +153,33 @@ def write_solution(solved: SolveGameResult, folder, efg: bool = False) -> list:
     from guts.engine.extensive import write_efg
 
     folder = ensure_output_dir(folder)
-    g, r = solved.game, solved.result
-    written = [write_csv(strategy_frame(g, r.strategies), Path(folder) / "strategy.csv")]
-    labels = g.deals.type_labels
-    strategies = [
-        {_key(k): {str(labels[p][t]): dict(zip(map(str, g.action_labels(p)[k]), map(float, arr[t])))
-                   for t in range(arr.shape[0])}
-         for k, arr in r.strategies[p].items()}
-        for p in range(g.num_players)]
-    doc = {
-        "game": g.name, "players": g.num_players, "method": solved.method,
-        "values": [float(v) for v in np.asarray(r.values)],
-        "exploitability": float(r.exploitability), "nash_conv": float(r.nash_conv),
-        "converged": bool(r.converged), "num_iter": int(r.num_iter), "seconds": float(r.seconds),
-        "target": solved.target,
-        "certificate": ("exploitability of these strategies by an exact best response "
-                        "(NashConv / players; OpenSpiel's definition)"),
-        "strategies": strategies,
-    }
-    target = Path(folder) / "solution.json"
-    with atomic_path(target) as tmp:
-        with open(tmp, "w", encoding="utf-8") as fh:
-            json.dump(doc, fh, indent=1, allow_nan=False,
-                      default=lambda x: None if isinstance(x, float) and not math.isfinite(x) else str(x))
-    written.append(target)
-    if efg:
-        written.append(Path(write_efg(g, Path(folder) / "game.efg")))
+    with publish(folder, "solve_game") as pub:
+        g, r = solved.game, solved.result
+        written = [write_csv(strategy_frame(g, r.strategies), Path(folder) / "strategy.csv")]
+        labels = g.deals.type_labels
+        strategies = [
+            {_key(k): {str(labels[p][t]): dict(zip(map(str, g.action_labels(p)[k]), map(float, arr[t])))
+                       for t in range(arr.shape[0])}
+             for k, arr in r.strategies[p].items()}
+            for p in range(g.num_players)]
+        doc = {
+            "game": g.name, "players": g.num_players, "method": solved.method,
+            "values": [float(v) for v in np.asarray(r.values)],
+            "exploitability": float(r.exploitability), "nash_conv": float(r.nash_conv),
+            "converged": bool(r.converged), "num_iter": int(r.num_iter), "seconds": float(r.seconds),
+            "target": solved.target,
+            "certificate": ("exploitability of these strategies by an exact best response "
+                            "(NashConv / players; OpenSpiel's definition)"),
+            "strategies": strategies,
+        }
+        target = Path(folder) / "solution.json"
+        with atomic_path(target) as tmp:
+            with open(tmp, "w", encoding="utf-8") as fh:
+                json.dump(doc, fh, indent=1, allow_nan=False,
+                          default=lambda x: None if isinstance(x, float) and not math.isfinite(x) else str(x))
+        written.append(target)
+        if efg:
+            target = Path(folder) / "game.efg"
+            write_efg(g, pub.stage(target) or target)  # its own atomic write, into the set's staging folder
+            written.append(target)
     return written

@@ -22,7 +22,7 @@ from guts.games.guts.strategies import STRUCTURES
 from guts.games.guts.coalition import CoalitionResult, check_coalition_memory, format_profile, solve_coalition
 from guts.games.guts.strategies import BLOC_STEPS, classify_components, mesh_step, pseudo_bloc_parts
 from guts.engine.recursive import METHODS, SOLVERS
-from guts.studies.output import AUTO, plan_output, write_csv, write_meta
+from guts.studies.output import AUTO, plan_output, publish, write_csv, write_meta
 from guts.studies.sweep import check_backend, run_sweep
 
 __all__ = ["paper_table1", "table1_row", "solve_table1_row", "run_table1", "compare_with_paper", "TABLE1_COLUMNS",
@@ -180,11 +180,12 @@ def run_table1(sizes=range(1, 16), mesh: int = 101, structure: str = "pseudo-blo
         echo(f"wall time {wall:.2f} s for {len(df)} rows (jobs={jobs})")
     if out_dir is not None:
         target = out_dir / "table1.csv"
-        write_csv(df.drop(columns=["seconds"]), target, float_format="%.15g")
-        write_meta(target, {"sizes": sizes, "mesh": mesh, "structure": structure, "solver": solver,
-                            "method": method, "jobs": jobs, "fp_iterations": fp_iterations,
-                            "random_state": random_state}, plan=plan, wall_seconds=wall,
-                   row_seconds={int(n): round(float(t), 3) for n, t in zip(df["N"], df["seconds"])})
+        run = {"sizes": sizes, "mesh": mesh, "structure": structure, "solver": solver, "method": method,
+               "jobs": jobs, "fp_iterations": fp_iterations, "random_state": random_state}
+        with publish(plan, parameters=run):
+            write_csv(df.drop(columns=["seconds"]), target, float_format="%.15g")
+            write_meta(target, run, plan=plan, wall_seconds=wall,
+                       row_seconds={int(n): round(float(t), 3) for n, t in zip(df["N"], df["seconds"])})
         if echo is not None:
             echo(f"wrote {target}")
     return df

@@ -19,7 +19,7 @@ from guts import GutsInputError, fixed_point
 from guts.games.guts.strategies import BLOC_STEPS, STRUCTURES, classify_components
 from guts.games.guts.payoffs import symmetric_equilibrium
 from guts.games.guts.coalition import format_profile
-from guts.studies.output import AUTO, plan_output, write_csv, write_meta
+from guts.studies.output import AUTO, plan_output, publish, write_csv, write_meta
 from guts.games.guts.teams import solve_teams
 from guts.studies.sweep import check_backend, run_sweep
 
@@ -122,12 +122,13 @@ def run(cases, out=AUTO, progress=True, echo=None, jobs: int = 1, backend: str |
                                 backend=backend, scheduler=scheduler))
     if out_dir is not None:
         target = out_dir / "teams.csv"
-        write_csv(df, target)
-        write_meta(target, plan=plan, parameters={"cases": [list(c) for c in cases], "solver": "oracle", "method": "newton",
-                            "tol": 1e-11},
-                   columns={"team1_value": "total value team 1 forces from -m (lower)",
-                            "team2_value": "total value team 2 forces from -n (upper = -team2_value)",
-                            "team*_bloc_weight": "weight of components with all members within 1.5 mesh steps",
-                            "team2_vs_nash_bloc": "m = n: total value team 2 forces against team 1 repeating "
-                                                  "the symmetric Nash threshold (nearest mesh point) as a bloc"})
+        with publish(plan, parameters={"cases": [list(c) for c in cases]}):
+            write_csv(df, target)
+            write_meta(target, plan=plan, parameters={"cases": [list(c) for c in cases], "solver": "oracle", "method": "newton",
+                                "tol": 1e-11},
+                       columns={"team1_value": "total value team 1 forces from -m (lower)",
+                                "team2_value": "total value team 2 forces from -n (upper = -team2_value)",
+                                "team*_bloc_weight": "weight of components with all members within 1.5 mesh steps",
+                                "team2_vs_nash_bloc": "m = n: total value team 2 forces against team 1 repeating "
+                                                      "the symmetric Nash threshold (nearest mesh point) as a bloc"})
     return df

@@ -128,3 +128,32 @@ def test_failed_dask_connection_leaves_no_cache_folder(tmp_path):
     with pytest.raises(GutsInputError, match="cannot connect"):
         run_sweep(abs, [1], backend="dask", scheduler="tcp://127.0.0.1:9", cache=tmp_path / "cache")
     assert not (tmp_path / "cache").exists()
+
+
+@pytest.mark.parametrize("umask,mode", [(0o022, 0o644), (0o077, 0o600)])
+def test_published_files_have_normal_permissions_and_meta_hashes_the_published_file(tmp_path, umask, mode):
+    """Through the staging folder (0700) too, files get a normal write's mode, and each meta file's
+    SHA-256 is that of the file published beside it (computed on the staged copy)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from guts.studies.output import file_sha256, publish
+
+    old = os.umask(umask)
+    try:
+        with publish(tmp_path, "demo"):
+            csv = write_csv(pd.DataFrame({"a": [1]}), tmp_path / "x.csv")
+            meta = write_meta(csv, {"a": 1})
+            fig = plt.figure()
+            png = save_figure(fig, tmp_path / "y.png")
+            plt.close(fig)
+            assert not csv.exists() and not png.exists()  # staged, not yet published
+    finally:
+        os.umask(old)
+    for p in (csv, meta, png, tmp_path / "demo.manifest.json"):
+        assert stat.S_IMODE(p.stat().st_mode) == mode, p
+    assert json.loads(meta.read_text())["sha256"] == file_sha256(csv)
+    assert artefact_status(csv) == "full"
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]  # no staging folder left
