@@ -3,7 +3,7 @@
 Figures 1-4 (bet/call functions, payoff squares, the value of limit poker over (L, U))
 and the convergence of the discretised game's LP value to the closed-form value:
 
-    python experiments/continuous_poker.py                 # everything (~4.5 min on 1 core)
+    python experiments/continuous_poker.py                 # everything (the LP grid to 2 000 hands: ~40 s)
     python experiments/continuous_poker.py --figures-only
     python experiments/continuous_poker.py --meshes 20,40,80 --sizes 3,5,9
     python experiments/continuous_poker.py --lp-only --jobs 2          # or --backend dask --scheduler ADDRESS

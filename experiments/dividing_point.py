@@ -3,7 +3,7 @@ from the LP and the printed equations checked, into results/dividing_point/.
 
 Thin script over :mod:`guts.studies.dividing_point`:
 
-    python experiments/dividing_point.py [--out results] [--lp-mesh 200] [--meshes 25,50,100,200,400]
+    python experiments/dividing_point.py [--out results] [--lp-mesh 200] [--meshes 25,50,100,200,400,1000,2000]
 """
 import argparse
 import sys
@@ -17,7 +17,7 @@ def main(argv=None) -> int:
     p.add_argument("--out", default=None, help="output folder, OUT/dividing_point/ is written (default: results/ for "
                    "the full run, else a fresh results/runs/dividing_point-<time>/)")
     p.add_argument("--lp-mesh", type=int, default=200, help="mesh of the LP check in the P = 1..10 sweep")
-    p.add_argument("--meshes", default="25,50,100,200,400", help="meshes of the refinement study (P = 3)")
+    p.add_argument("--meshes", default="25,50,100,200,400,1000,2000", help="meshes of the refinement study (P = 3)")
     p.add_argument("--order-meshes", default="100,150,200", help="meshes at which the order is read from the LP")
     p.add_argument("--order-pots", default="1,3,10", help="pots at which the order is read from the LP")
     add_sweep(p, "local processes (the P = 1..10 sweep and the refinement)")

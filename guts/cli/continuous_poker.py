@@ -1,8 +1,8 @@
 """``guts poker continuous``: continuous poker (von Neumann, Newman, limit) in closed form.
 
 Prints the bettor's regions, c(s), b(s), v(s) at a few sizes and the value; ``--check M
-K`` solves the discretised game (M hands, K sizes) with the engine's sequence-form LP
-beside it, ``--certify`` runs the exact continuum best-response check.
+K`` solves the discretised game (M hands, K sizes) by LP (the caller's prefix-sum form,
+certified by the engine's best response) beside it, ``--certify`` runs the exact continuum best-response check.
 
     guts poker continuous --min-bet 0.5 --max-bet 1 --bet-sizes 0.5,0.75,1
     guts poker continuous --bet 1 --check 90 1
@@ -39,7 +39,7 @@ def add_subparser(poker_subparsers):
     # --sizes means coalition sizes everywhere else in guts; kept here, hidden, for old command lines
     p.add_argument("--sizes", dest="bet_sizes", type=str, default=None, help=argparse.SUPPRESS)
     p.add_argument("--check", nargs=2, type=int_arg("check M/K", 1), metavar=("M", "K"), default=None,
-                   help="also solve the discretised game (M hands, K sizes) with the engine's LP (default: no)")
+                   help="also solve the discretised game (M hands, K sizes) by LP, certified by the engine (default: no)")
     p.add_argument("--certify", action="store_true",
                    help="also run the exact continuum best-response check (largest gains, bounds)")
     p.set_defaults(func=run)
@@ -98,7 +98,9 @@ def run(args) -> int:
 
         M, K = args.check
         r = solve_discretised(game.min_bet, game.max_bet, M, K)
-        print(f"discretised game, M = {r.hands} hands, K = {r.sizes} sizes (sequence-form LP, "
+        form = {"lp-caller": "caller's prefix-sum LP", "lp-direct": "bettor's prefix-sum LP"}.get(
+            r.lp.method, "sequence-form LP")
+        print(f"discretised game, M = {r.hands} hands, K = {r.sizes} sizes ({form}, "
               f"{r.seconds:.2f} s): value {r.value:.12f}, closed form {r.closed_form_value:.12f}, "
               f"difference {r.error:+.3e}, LP exploitability {r.exploitability:.1e}")
     return code

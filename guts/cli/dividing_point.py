@@ -2,8 +2,9 @@
 
 Prints the dividing points (exact where the system was solved in rationals), P1's value
 per game (net, ante included) and the certificate: the largest best-response gain of
-either player on the continuum.  ``--lp-mesh M`` also solves the M-hand mesh game with
-the engine's LP and prints its value; ``--infer`` reads the order from that LP solution
+either player on the continuum.  ``--lp-mesh M`` also solves the M-hand mesh game by
+its prefix-sum LP (:mod:`guts.games.dividing_point.mesh_lp`), certified by the engine's
+best response, and prints its value; ``--infer`` reads the order from that LP solution
 instead of using the patent's and says whether it is the patent's.  When the patent's
 order gives no equilibrium at the pot asked for (it holds only on an interval of P), one
 line says so, with the interval, and the order is read from the mesh LP and certified.
@@ -67,7 +68,7 @@ def add_subparser(poker_subparsers):
                         "c: check-raise (FIGS. 23A-C); d: pot limit (FIG. 27)")
     p.add_argument("--pot", default="1", metavar="P", help="total ante P > 0, exact (e.g. 3 or 5/2)")
     p.add_argument("--lp-mesh", type=lp_mesh_arg, default=0, metavar="M",
-                   help="also solve the M-hands-per-player mesh game by the engine's LP (0: no)")
+                   help="also solve the M-hands-per-player mesh game by LP, certified by the engine (0: no)")
     p.add_argument("--infer", action="store_true", help="read the order from the LP (needs --lp-mesh, "
                    "default 120) instead of the patent's")
     add_quiet(p)
@@ -88,10 +89,14 @@ def run(args) -> int:
 
     pot = parse_pot(args.pot)
     mesh = args.lp_mesh or (120 if args.infer else 0)
-    if mesh:  # the mesh game's payoff matrix, M^2 deals of 8 bytes (100 000: 74.5 GiB, measured in issue 20)
+    if mesh:  # measured peak memory of the LP used (M^2 deals; see discrete.MESH_BYTES)
         from guts._validate import check_memory
+        from guts.games.dividing_point.discrete import mesh_memory_estimate
 
-        check_memory(f"the --lp-mesh {mesh} game", 8.0 * mesh * mesh, "use a smaller --lp-mesh")
+        check_memory(f"the --lp-mesh {mesh} game",
+                     mesh_memory_estimate(patent_rules(args.game), mesh,
+                                          "sequence-form" if args.infer else "prefix-sum"),
+                     "use a smaller --lp-mesh")
     rules = patent_rules(args.game)
     lp = None
     if args.infer:
@@ -115,6 +120,12 @@ def run(args) -> int:
             _stage(args, "the printed order does not certify at this pot: computing its interval of P and "
                          "reading the order from the mesh LP")
             lo, hi = patent_order_interval(args.game)
+            if args.lp_mesh:  # the order is read from the sequence form's vertex (infer.READ_FORMULATION)
+                from guts._validate import check_memory
+                from guts.games.dividing_point.discrete import mesh_memory_estimate
+
+                check_memory(f"reading the order from the --lp-mesh {args.lp_mesh} game",
+                             mesh_memory_estimate(rules, args.lp_mesh, "sequence-form"), "use a smaller --lp-mesh")
             r = solve_patent_game(args.game, pot, warn=False, mesh=args.lp_mesh or 120)
             print(f"the patent's order ({PATENT_FIGURES[args.game]}) gives an equilibrium only for "
                   f"{lo:.4g} <= P <= {hi:.4g} (at P = {pot}: {r.extra['patent_failure']}); "
@@ -122,7 +133,7 @@ def run(args) -> int:
             names = {k: k for k in r.points}
             lp_value = None
         if args.lp_mesh:
-            _stage(args, f"solving the {args.lp_mesh}-hand mesh game by the engine's LP")
+            _stage(args, f"solving the {args.lp_mesh}-hand mesh game by LP")
             lp = solve_mesh(rules, pot, args.lp_mesh)
         lp_value = lp.value if lp else None
     print(f"game {args.game}: {rules.name}, P = {pot}")

@@ -30,10 +30,12 @@ DEFAULT_OUT = "results/continuous_poker"
 FIGURE1_LIMITS = ((0.0, 10.0), (0.0, 2.0), (0.25, 1.5), (0.5, 1.0))
 #: LP convergence defaults: (L, U) pairs, meshes M and size counts K
 LP_LIMITS = ((0.5, 1.0), (0.25, 2.0), (1.0, 1.0))
-LP_MESHES = (20, 40, 80, 160, 320)
+LP_MESHES = (20, 40, 80, 160, 320, 640, 1280, 2000)
 LP_SIZES = (3, 5, 9, 17, 33)
-#: largest M * M * K solved in the default study (the LP grows like M^2 K)
-LP_MAX_WORK = 320 * 320 * 17
+#: largest M * M * K solved in the default study (the certificate's game grows like M^2 K); to
+#: 2 000 hands per player since the caller's prefix-sum LP (``discrete._caller_lp``), in about
+#: the time the study took to 320 hands before
+LP_MAX_WORK = 2000 * 2000 * 3
 #: The full LP-convergence run (the committed results/continuous_poker/lp_convergence.csv).
 LP_FULL_RUN = {"limits": [list(x) for x in LP_LIMITS], "meshes": list(LP_MESHES), "sizes": list(LP_SIZES),
                "max_work": LP_MAX_WORK}

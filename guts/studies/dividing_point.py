@@ -25,7 +25,7 @@ import pandas as pd
 
 from guts.games.dividing_point import GAME_NAMES, patent_layout, patent_rules, solve_patent_game
 from guts.games.dividing_point.discrete import solve_mesh
-from guts.games.dividing_point.infer import infer_and_solve, same_polynomial
+from guts.games.dividing_point.infer import READ_FORMULATION, infer_and_solve, same_polynomial
 from guts.games.dividing_point.printed import compare_all
 from functools import partial
 
@@ -37,6 +37,11 @@ __all__ = ["sweep", "refinement", "fit_rates", "ordering", "verdicts", "printed_
            "run"]
 
 SUBDIR = "dividing_point"
+
+#: Meshes of the refinement study (P = 3).  To 2 000 hands per player since the prefix-sum
+#: mesh LP (:mod:`guts.games.dividing_point.mesh_lp`): the whole study then takes about the
+#: time the sequence form took to 400 (``docs/performance.md``, "Mesh LPs").
+REFINEMENT_MESHES = (25, 50, 100, 200, 400, 1000, 2000)
 
 
 def sweep_point(item) -> tuple:
@@ -81,7 +86,7 @@ def refinement_rows(item) -> list:
     return rows
 
 
-def refinement(games=GAME_NAMES, pot=3, meshes=(25, 50, 100, 200, 400), jobs: int = 1, backend: str | None = None,
+def refinement(games=GAME_NAMES, pot=3, meshes=REFINEMENT_MESHES, jobs: int = 1, backend: str | None = None,
                scheduler: str | None = None, progress: bool = False):
     """|value of the mesh game (LP) - dividing-point value| for each mesh (one sweep point per game)."""
     out = run_sweep(refinement_rows, [(g, pot, tuple(meshes)) for g in games], jobs=jobs, progress=progress,
@@ -155,7 +160,7 @@ def verdicts(pots=(0.1, 0.3, 1, 3, 10, 60, 100), extended_meshes=tuple(range(80,
         rules = BettingRules(name=name, **kw)
         for M in extended_meshes:
             t0 = time.perf_counter()
-            sol = solve_mesh(rules, extended_pot, M)
+            sol = solve_mesh(rules, extended_pot, M, formulation=READ_FORMULATION)  # the vertex orders are read from
             why = ""
             try:
                 io = infer_and_solve(rules, extended_pot, M, sol=sol, game=name, meshes=())
@@ -169,7 +174,7 @@ def verdicts(pots=(0.1, 0.3, 1, 3, 10, 60, 100), extended_meshes=tuple(range(80,
             rows.append({"game": name, "pot": extended_pot, "mesh": M, "mesh_used": 0 if io is None else io.mesh,
                          "order": "read from the LP", "certified": io is not None and io.result.converged,
                          "certified_at_this_mesh": alone, "value": io.result.value if io else np.nan,
-                         "certificate": io.result.certificate if io else np.nan, "why_not": why,
+                         "certificate": io.result.max_gain if io else np.nan, "why_not": why,
                          "note": "", "seconds": time.perf_counter() - t0})
     return pd.DataFrame(rows)
 
@@ -246,13 +251,13 @@ def plot_refinement(ref: pd.DataFrame, rates: pd.DataFrame):
     return fig
 
 
-FULL_RUN = {"pots": list(range(1, 11)), "lp_mesh": 200, "meshes": [25, 50, 100, 200, 400],
+FULL_RUN = {"pots": list(range(1, 11)), "lp_mesh": 200, "meshes": list(REFINEMENT_MESHES),
             "order_meshes": [100, 150, 200], "order_pots": [1, 3, 10], "games": list(GAME_NAMES)}
 TARGETS = ("sweep.csv", "intervals.csv", "strategies.png", "refinement.csv", "refinement_rates.csv",
            "mesh_refinement.png", "ordering.csv", "verdicts.csv", "printed_equations.csv")
 
 
-def run(out=AUTO, pots=range(1, 11), lp_mesh: int = 200, meshes=(25, 50, 100, 200, 400),
+def run(out=AUTO, pots=range(1, 11), lp_mesh: int = 200, meshes=REFINEMENT_MESHES,
         order_meshes=(100, 150, 200), order_pots=(1, 3, 10), games=GAME_NAMES, echo=None, jobs: int = 1,
         backend: str | None = None, scheduler: str | None = None, progress: bool = False) -> dict:
     """Write every artefact of the study into ``<out>/dividing_point/``; return a summary.

@@ -15,25 +15,12 @@ import sympy as sp
 
 from guts._validate import check_int
 from guts.engine.result import Result, ResultCertificate
+from .mesh_lp import _aggressiveness, engine_history, mesh_hands
 from .rules import P, BettingRules, GameStructure, TerminalNode, derive
 
 __all__ = ["mesh_hands", "discretised_game", "engine_history", "plan_probabilities", "MeshSolution",
-           "solve_mesh", "mesh_strategy_from_intervals"]
-
-
-def mesh_hands(mesh: int) -> np.ndarray:
-    """The ``M`` hand values ``(i + 1/2) / M``."""
-    mesh = check_int("mesh", mesh, 2)
-    return (np.arange(mesh) + 0.5) / mesh
-
-
-def engine_history(history: tuple) -> tuple:
-    """Our ``((player, action), ...)`` history as the engine's tuple of labels."""
-    return tuple(a for _, a in history)
-
-
-def _aggressiveness(seq) -> int:
-    return sum({"fold": 0, "pass": 1, "call": 2}.get(a, 3) for a in seq)
+           "solve_mesh", "mesh_strategy_from_intervals", "FORMULATIONS",
+           "MESH_BYTES", "mesh_memory_estimate"]
 
 
 def discretised_game(rules: BettingRules, pot, mesh: int, perturbation: float = 0.0):
@@ -126,6 +113,7 @@ class MeshSolution(Result):
     seconds: float
     converged: bool = False
     num_iter: int = 0
+    formulation: str = "prefix-sum"
 
     values = property(lambda self: (self.value, -self.value), doc="``(value, -value)``: P1, P2.")
     method = "lp"
@@ -137,36 +125,97 @@ class MeshSolution(Result):
                                  nash_conv=2.0 * float(self.exploitability))
 
 
-def solve_mesh(rules: BettingRules, pot, mesh: int, perturbation: float = 0.0) -> MeshSolution:
-    """Build and solve the mesh game with :func:`guts.engine.extensive.solve_lp`.
+#: Formulations of the mesh LP accepted by :func:`solve_mesh`.
+FORMULATIONS = ("prefix-sum", "sequence-form")
 
-    With ``perturbation > 0`` (see :func:`discretised_game`) the reported ``value`` and
-    ``exploitability`` are still those of the *unperturbed* mesh game, evaluated by the
-    engine at the perturbed game's LP strategies.
+#: Peak resident memory of :func:`solve_mesh` over the interpreter's, measured by
+#: ``benchmarks/mesh_lp.py`` (column ``extra_rss_mb``, P = 3): the prefix-sum LP is O(M)
+#: and its cost is the engine's certificate on the ``M^2``-deal game, 188-217 B a deal on
+#: games a-d at M = 1 000 and 2 000 (bytes per deal); the sequence form's is its payoff
+#: matrix, one non-zero per deal and terminal, 183-219 B each on games a-c at M = 400
+#: (bytes per deal and terminal).
+MESH_BYTES = {"prefix-sum": 220.0, "sequence-form": 220.0}
+
+
+def mesh_memory_estimate(rules: BettingRules, mesh: int, formulation: str = "prefix-sum") -> float:
+    """Bytes :func:`solve_mesh` needs at ``mesh`` hands per player (see :data:`MESH_BYTES`)."""
+    deals = float(mesh) ** 2
+    if formulation == "sequence-form":
+        return MESH_BYTES[formulation] * deals * len(derive(rules).terminals)
+    return MESH_BYTES[formulation] * deals
+
+
+def solve_mesh(rules: BettingRules, pot, mesh: int, perturbation: float = 0.0,
+               formulation: str = "prefix-sum") -> MeshSolution:
+    """Solve the mesh game by LP and certify the solution with the engine's best response.
+
+    ``formulation="prefix-sum"`` (default): the LP of :mod:`.mesh_lp`, the sequence form
+    with prefix sums over the opponent's hands (O(M) non-zeros per sequence; 12-31x faster
+    at 400 hands on the patent's games, ``benchmarks/mesh_lp.py``), P2's mirror LP if the
+    first pair does not certify.  ``"sequence-form"``: the engine's
+    :func:`guts.engine.extensive.solve_lp` of :func:`discretised_game` (O(M^2) non-zeros),
+    the formulation used before.  Same game, same LP value; the two may return different
+    optimal vertices where the game has several equilibria.
+
+    The reported ``value`` and ``exploitability`` are always the engine's evaluation of the
+    returned strategies in the *unperturbed* mesh game (with ``perturbation > 0``, see
+    :func:`discretised_game`, the LP solves the perturbed game); ``converged`` is the
+    engine's certificate (exploitability ``<= LP_CERT_TOL`` times the payoff scale).
     """
     import time
 
-    from guts.engine.extensive import solve_lp
+    from guts._validate import check_choice
+    from guts.engine.extensive import expected_values, nash_conv
 
+    formulation = check_choice("formulation", formulation, FORMULATIONS)
+    mesh = check_int("mesh", mesh, 2)
     t0 = time.perf_counter()
-    game = discretised_game(rules, pot, mesh, perturbation)
-    res = solve_lp(game)
-    value, expl = float(res.value), float(res.exploitability)
-    if perturbation:
-        from guts.engine.extensive import expected_values, exploitability
+    structure = derive(rules)
+    if formulation == "sequence-form":
+        from guts.engine.extensive import solve_lp
+
+        game = discretised_game(rules, pot, mesh, perturbation)
+        res = solve_lp(game)
+        strategies, nit = tuple(res.strategies), int(res.num_iter)
+        value, expl, converged = float(res.value), float(res.exploitability), bool(res.converged)
+        if perturbation:
+            plain = discretised_game(rules, pot, mesh)
+            value = float(expected_values(plain, strategies)[0])
+            expl = float(nash_conv(plain, strategies)) / 2.0
+    else:
+        from guts.engine.tolerances import LP_CERT_TOL
+
+        from .mesh_lp import solve_mesh_plans
 
         plain = discretised_game(rules, pot, mesh)
-        value = float(expected_values(plain, res.strategies)[0])
-        expl = float(exploitability(plain, res.strategies))
-    structure = derive(rules)
+        # the LP's certificate: in the game it solved (the perturbed one, as the sequence form's)
+        solved = discretised_game(rules, pot, mesh, perturbation) if perturbation else plain
+        bound = LP_CERT_TOL * solved.compiled.payoff_scale
+        nit = 0
+        for side in (0, 1):                # P1's LP; if its pair does not certify, P2's (the mirror)
+            lp = solve_mesh_plans(rules, pot, mesh, perturbation, side=side)
+            strategies, nit = lp.strategies, nit + lp.num_iter
+            lp_expl = float(nash_conv(solved, strategies)) / 2.0
+            converged = lp_expl <= bound
+            if converged:
+                break
+        value = float(expected_values(plain, strategies)[0])
+        expl = float(nash_conv(plain, strategies)) / 2.0 if perturbation else lp_expl
+        if not converged:
+            import warnings
+
+            from guts.errors import ConvergenceWarning
+
+            warnings.warn(f"prefix-sum mesh LP: exploitability of the returned pair {lp_expl:.3g} exceeds the "
+                          f"certificate bound {bound:.3g}", ConvergenceWarning, stacklevel=2)
     probs = {}
     for p in (0, 1):
         for comp in structure.components[p]:
-            probs[(p, comp)] = plan_probabilities(structure, res.strategies, p, comp)
+            probs[(p, comp)] = plan_probabilities(structure, strategies, p, comp)
     return MeshSolution(rules=rules, pot=float(pot), mesh=int(mesh), value=value,
                         exploitability=expl, plan_probs=probs,
-                        strategies=tuple(res.strategies), seconds=time.perf_counter() - t0,
-                        converged=bool(res.converged), num_iter=int(res.num_iter))
+                        strategies=tuple(strategies), seconds=time.perf_counter() - t0,
+                        converged=converged, num_iter=nit, formulation=formulation)
 
 
 def mesh_strategy_from_intervals(structure: GameStructure, strategy, mesh: int):

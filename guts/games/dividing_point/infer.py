@@ -388,6 +388,14 @@ def _collapse(structure, layout, seg, a, b):
 #: with P).
 FALLBACK_MESHES = (80, 120, 160, 200, 300, 400)
 
+#: The mesh LP the order is read from: the engine's sequence form.  The order is read
+#: from ONE optimal vertex, and where the mesh game has intervals of indifference the
+#: faster prefix-sum LP (:mod:`.mesh_lp`, same value) returns other vertices: game c at
+#: P = 0.3 read at M = 80 certifies from the sequence form's vertex, not from the
+#: prefix-sum one.  The recorded orders (``results/dividing_point/ordering.csv``) are
+#: the sequence form's.
+READ_FORMULATION = "sequence-form"
+
 
 def _why(res) -> str:
     """What failed, in words, for a layout's stationary point."""
@@ -408,7 +416,7 @@ class _NotCertified(Exception):
 def _infer_at_mesh(rules, structure, pot, mesh, sol, game, convention, max_steps) -> InferredOrder:
     """One mesh: read the order from the LP solution, repair it, solve and certify."""
     if sol is None:
-        sol = solve_mesh(rules, pot, mesh)
+        sol = solve_mesh(rules, pot, mesh, formulation=READ_FORMULATION)
     comp_segs, comp_blocks = {}, {}
     for p in (0, 1):
         for comp in structure.components[p]:

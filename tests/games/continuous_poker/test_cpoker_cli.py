@@ -35,7 +35,7 @@ def test_limit_prints_regions_functions_value(capsys):
 def test_von_neumann_with_lp_check(capsys):
     assert run(["--bet", "1", "--check", "18", "1"]) == 0
     out = capsys.readouterr().out
-    assert "0.055555555556" in out and "sequence-form LP" in out
+    assert "0.055555555556" in out and "prefix-sum LP" in out
     line = [ln for ln in out.splitlines() if ln.startswith("discretised game")][0]
     assert abs(float(line.split("difference ")[1].split(",")[0])) < 1e-12  # aligned mesh: exact
 

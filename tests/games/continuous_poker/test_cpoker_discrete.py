@@ -1,4 +1,5 @@
-"""Equilibrium check 2: the discretised game solved by the engine's sequence-form LP."""
+"""Equilibrium check 2: the discretised game solved by LP (prefix-sum forms, checked against the
+engine's sequence form)."""
 import numpy as np
 import pytest
 
@@ -71,15 +72,18 @@ def test_bad_input(args):
         discretised_game(*args)
 
 
-def test_direct_mesh_lp_matches_the_sequence_form():
-    """The prefix-sum bettor LP (O(K M) non-zeros) is the same game as the engine's
-    sequence form: equal values and a certified pair (exploitability <= 1e-9)."""
+@pytest.mark.parametrize("side", ["bettor", "caller"])
+def test_direct_mesh_lp_matches_the_sequence_form(side):
+    """The prefix-sum bettor and caller LPs (O(K M) non-zeros) are the same game as the
+    engine's sequence form: equal values and a certified pair (exploitability <= 1e-9)."""
     from guts.engine.extensive import exploitability, solve_sequence_form_lp
-    from guts.games.continuous_poker.discrete import _direct_lp, bet_grid, discretised_game
+    from guts.games.continuous_poker.discrete import _caller_lp, _direct_lp, bet_grid, discretised_game
 
-    for L, U, M, K in [(1.0, 1.0, 17, 1), (0.5, 2.0, 30, 3), (0.25, 3.0, 24, 5)]:
+    lp = {"bettor": _direct_lp, "caller": _caller_lp}[side]
+    for L, U, M, K in [(1.0, 1.0, 17, 1), (0.5, 2.0, 30, 3), (0.25, 3.0, 24, 5), (0.0, 1.0, 2, 5),
+                       (2.0, 2.0, 40, 1), (0.1, 10.0, 33, 7)]:
         game = discretised_game(L, U, M, K)
-        direct = _direct_lp(game, M, bet_grid(L, U, K))
+        direct = lp(game, M, bet_grid(L, U, K))
         seq = solve_sequence_form_lp(game)
         assert direct is not None and direct.converged
         assert abs(direct.value - seq.value) <= 1e-9

@@ -53,10 +53,11 @@ def _reached(s, plan):
     return None
 
 
+@pytest.mark.parametrize("formulation", ["prefix-sum", "sequence-form"])
 @pytest.mark.parametrize("game, M", [("a", 3), ("d", 3), ("b", 2)])
-def test_divpoint_mesh_lp_matches_the_normal_form(game, M):
+def test_divpoint_mesh_lp_matches_the_normal_form(game, M, formulation):
     pot = 2
-    lp = solve_mesh(patent_rules(game), pot, M)
+    lp = solve_mesh(patent_rules(game), pot, M, formulation=formulation)
     assert lp.value == pytest.approx(_normal_form_value(game, pot, M), abs=1e-8)
     assert lp.exploitability < 1e-8
 

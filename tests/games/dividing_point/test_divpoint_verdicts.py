@@ -61,7 +61,7 @@ def test_divpoint_inference_says_what_failed_and_tries_other_meshes():
     gains by deviating; the error names that (and the gain), not "a finer mesh".  With a
     further mesh the same call certifies, its value within the mesh error of that mesh's LP value."""
     rules = patent_rules("c")
-    sol = solve_mesh(rules, 0.3, 60)
+    sol = solve_mesh(rules, 0.3, 60, formulation="sequence-form")  # the vertex the order is read from
     with pytest.raises(SolverError) as exc:
         infer_and_solve(rules, 0.3, 60, sol=sol, meshes=())
     msg = str(exc.value)
