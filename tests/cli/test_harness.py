@@ -84,7 +84,18 @@ def _check(code, out, err, argv):
 def test_harness_covers_every_command():
     ids = {p.id.split(" ")[0] for p in CASES}
     assert ids >= {name for name, _ in COMMANDS} - {"poker"}
-    assert len(CASES) > 1000  # the README quotes the count
+    assert len(CASES) > 1000
+
+
+def test_readme_and_docs_quote_the_harness_count():
+    """The README (and docs/cli.md) state how many adversarial cases the harness runs."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    count = f"{len(CASES):,}".replace(",", " ")   # the docs' thousands separator: 2 442
+    for doc in ("README.md", "docs/cli.md"):
+        text = (root / doc).read_text(encoding="utf-8")
+        assert f"{count} cases" in text, (doc, count)
 
 
 _PARSERS = {}
