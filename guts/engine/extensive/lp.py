@@ -24,7 +24,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ..._validate import check_choice, check_positive_float
-from ...errors import ConvergenceWarning, GutsInputError
+from ...errors import ConvergenceWarning, GutsInputError, SolverError
 from ..highs import sequence_form_maxmin
 from ..tolerances import (LP_BYTES_PER_NONZERO, LP_BYTES_PER_ROW, LP_CERT_TOL, LP_IPM_NNZ,
                           LP_MEMORY_LIMIT, LP_TOL)
@@ -115,14 +115,15 @@ def lp_memory_estimate(game) -> tuple[int, int]:
     return nnz, nnz * LP_BYTES_PER_NONZERO + 2 * rows * LP_BYTES_PER_ROW
 
 
-def _maxmin(A, E, e, F, f, tol, method="highs", time_limit=None):
+def _maxmin(A, E, e, F, f, tol, method="highs", time_limit=None, crossover=True):
     """Solve max_x min_y x^T A y over the two plan polytopes; returns (x, y, value, nit)."""
-    return sequence_form_maxmin(A, E, e, F, f, tol, method, time_limit)
+    return sequence_form_maxmin(A, E, e, F, f, tol, method, time_limit, crossover=crossover)
 
 
 def solve_sequence_form_lp(game: Game, *, tol: float = LP_TOL, method: str = "auto",
                            time_limit: float | None = None,
-                           memory_limit: float | None = LP_MEMORY_LIMIT) -> ExtensiveResult:
+                           memory_limit: float | None = LP_MEMORY_LIMIT,
+                           crossover: bool | None = None) -> ExtensiveResult:
     """Exact equilibrium of a two-player zero-sum game by the sequence-form LP.
 
     Parameters
@@ -139,6 +140,10 @@ def solve_sequence_form_lp(game: Game, *, tol: float = LP_TOL, method: str = "au
         sizes: 2.3e6 non-zeros) solve ~5x faster with the IPM than with the simplex.
     time_limit : float, optional
         HiGHS time limit in seconds (SolverError when reached).
+    crossover : bool or None
+        With the interior-point method: crossover to a vertex.  ``None`` (default): the
+        IPM's interior solution first (crossover costs time and the certificate needs
+        no vertex), crossover only if that solution fails the certificate.
     memory_limit : float or None
         Bytes the LP may use (default 4 GiB); the estimate :func:`lp_memory_estimate` is
         checked BEFORE the LP is built.  ``None``: no check.
@@ -185,28 +190,48 @@ def solve_sequence_form_lp(game: Game, *, tol: float = LP_TOL, method: str = "au
     p0, p1 = cg.players
     if method == "auto":
         method = "highs-ipm" if A.nnz > LP_IPM_NNZ else "highs"
+    if crossover is None:
+        crossover = method != "highs-ipm"
     # solve the side with fewer inequality rows (one per opponent sequence x type); the
-    # other player's plan comes from the duals, or from his own LP if the duals fail
+    # other player's plan comes from the duals
     first = 0 if A.shape[1] <= A.shape[0] else 1
-    if first == 0:
-        x, y, _, nit = _maxmin(A, E, e, F, f, tol, method, time_limit)
-    else:
-        y, x, _, nit = _maxmin(-A.T.tocsr(), F, f, E, e, tol, method, time_limit)
-    flat = [normalise_blocks(p0, x.reshape(p0.num_seqs, p0.num_types)),
-            normalise_blocks(p1, y.reshape(p1.num_seqs, p1.num_types))]
-    ev, br, _ = K.values_and_br(cg, flat)
-    nc = float(np.sum(br - ev))
+
+    def side(which, cross):
+        if which == 0:
+            return _maxmin(A, E, e, F, f, tol, method, time_limit, cross)
+        y_, x_, v_, n_ = _maxmin(-A.T.tocsr(), F, f, E, e, tol, method, time_limit, cross)
+        return x_, y_, v_, n_
+
+    def certify(x_, y_):
+        fl = [normalise_blocks(p0, x_.reshape(p0.num_seqs, p0.num_types)),
+              normalise_blocks(p1, y_.reshape(p1.num_seqs, p1.num_types))]
+        ev_, br_, _ = K.values_and_br(cg, fl)
+        return fl, ev_, br_, float(np.sum(br_ - ev_))
+
     bound = LP_CERT_TOL * cg.payoff_scale
-    if nc / 2 > bound:
-        if first == 0:
-            y2, _, _, nit2 = _maxmin(-A.T.tocsr(), F, f, E, e, tol, method, time_limit)
-            flat[1] = normalise_blocks(p1, y2.reshape(p1.num_seqs, p1.num_types))
-        else:
-            x2, _, _, nit2 = _maxmin(A, E, e, F, f, tol, method, time_limit)
-            flat[0] = normalise_blocks(p0, x2.reshape(p0.num_seqs, p0.num_types))
+    try:
+        x, y, _, nit = side(first, crossover)
+    except SolverError:
+        if crossover:
+            raise
+        x, y, _, nit = side(first, True)        # IPX without crossover gave up: with it
+        crossover = True
+    flat, ev, br, nc = certify(x, y)
+    if nc / 2 > bound and not crossover:
+        # the interior point is not precise enough: to a vertex (crossover)
+        x, y, _, nit2 = side(first, True)
         nit += nit2
-        ev, br, _ = K.values_and_br(cg, flat)
-        nc = float(np.sum(br - ev))
+        crossover = True
+        flat, ev, br, nc = certify(x, y)
+    if nc / 2 > bound:
+        # the duals fail the certificate: the other player's plan from his own LP
+        x2, y2, _, nit2 = side(1 - first, crossover)
+        nit += nit2
+        if first == 0:
+            y = y2
+        else:
+            x = x2
+        flat, ev, br, nc = certify(x, y)
     converged = nc / 2 <= bound
     if not converged:
         warnings.warn(
