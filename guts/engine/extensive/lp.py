@@ -26,15 +26,15 @@ import scipy.sparse as sp
 from ..._validate import check_choice, check_positive_float
 from ...errors import ConvergenceWarning, GutsInputError, SolverError
 from ..highs import sequence_form_maxmin
-from ..tolerances import (LP_BYTES_PER_NONZERO, LP_BYTES_PER_ROW, LP_CERT_TOL, LP_IPM_NNZ,
-                          LP_MEMORY_LIMIT, LP_TOL)
+from ..tolerances import (LP_BYTES_BASE, LP_BYTES_PER_NONZERO, LP_BYTES_PER_ROW, LP_CERT_TOL,
+                          LP_IPM_BYTES_PER_NONZERO, LP_IPM_BYTES_PER_ROW, LP_IPM_NNZ, LP_MEMORY_LIMIT, LP_TOL)
 from . import _kernels as K
 from .result import ExtensiveResult
 from .strategies import _check_game, from_flat, normalise_blocks
 from .types import Game
 
 __all__ = ["solve_sequence_form_lp", "solve_lp", "LP_TOL", "LP_CERT_TOL", "LP_IPM_NNZ",
-           "sequence_form", "lp_memory_estimate"]
+           "sequence_form", "lp_memory_estimate", "lp_method"]
 
 # LP_TOL (HiGHS feasibility tolerance), LP_CERT_TOL (certificate) and LP_IPM_NNZ live
 # in guts.engine.tolerances; re-exported here for compatibility.
@@ -99,20 +99,46 @@ def sequence_form(game: Game, player: int = 0):
     return A, E, e, F, f
 
 
-def lp_memory_estimate(game) -> tuple[int, int]:
-    """``(nonzeros, bytes)``: an upper bound on the payoff non-zeros of the sequence-form
-    LP and the memory it would need, computed from the compiled tree WITHOUT building it.
-
-    The bound counts, per terminal, the deals its chance context reaches (the entries of
-    ``A`` before terminals with the same sequence pair are summed; on 2P Mercer hold'em
-    it is within 3 % of ``A.nnz``); bytes = ``LP_BYTES_PER_NONZERO`` per non-zero plus
-    ``LP_BYTES_PER_ROW`` per row and column (both players' sequence x type counts).
-    """
-    cg = _check_game(game)
+def _lp_size(cg) -> tuple[int, int]:
+    """(upper bound on the payoff non-zeros, rows + columns of the LP) of a checked game."""
     reach = np.count_nonzero(cg.ctx, axis=1)
     nnz = int(sum(int(reach[c.vid].sum()) for c in cg.chunks))
     rows = sum(int(p.num_seqs) * int(p.num_types) for p in cg.players)
-    return nnz, nnz * LP_BYTES_PER_NONZERO + 2 * rows * LP_BYTES_PER_ROW
+    return nnz, rows
+
+
+def lp_method(game, method: str = "auto") -> str:
+    """The HiGHS algorithm ``method="auto"`` picks for ``game``: the interior-point method
+    when the payoff matrix has more than ``LP_IPM_NNZ`` non-zeros (bound of
+    :func:`lp_memory_estimate`), else the simplex (``"highs"``); other methods unchanged."""
+    method = check_choice("method", method, ("auto", "highs", "highs-ds", "highs-ipm"))
+    if method != "auto":
+        return method
+    nnz, _ = _lp_size(_check_game(game))
+    return "highs-ipm" if nnz > LP_IPM_NNZ else "highs"
+
+
+def lp_memory_estimate(game, method: str = "auto") -> tuple[int, int]:
+    """``(nonzeros, bytes)``: an upper bound on the payoff non-zeros of the sequence-form
+    LP and the memory its solve needs above the built game, computed from the compiled
+    tree WITHOUT building the LP.
+
+    The bound counts, per terminal, the deals its chance context reaches (the entries of
+    ``A`` before terminals with the same sequence pair are summed; on 2P Mercer hold'em
+    it is within 3 % of ``A.nnz``); bytes = ``LP_BYTES_BASE`` plus, for the HiGHS method
+    :func:`lp_method` chooses, bytes per non-zero and per row and column (both players'
+    sequence x type counts) -- ``LP_BYTES_PER_NONZERO`` / ``LP_BYTES_PER_ROW`` for the
+    simplex, ``LP_IPM_BYTES_PER_NONZERO`` / ``LP_IPM_BYTES_PER_ROW`` for the
+    interior-point method, calibrated against the measured peak resident memory
+    (``benchmarks/lp_memory.py``, ``results/benchmarks_lp_memory.csv``).
+    """
+    method = lp_method(game, method)
+    nnz, rows = _lp_size(_check_game(game))
+    if method == "highs-ipm":
+        per_nnz, per_row = LP_IPM_BYTES_PER_NONZERO, LP_IPM_BYTES_PER_ROW
+    else:
+        per_nnz, per_row = LP_BYTES_PER_NONZERO, LP_BYTES_PER_ROW
+    return nnz, LP_BYTES_BASE + nnz * per_nnz + rows * per_row
 
 
 def _maxmin(A, E, e, F, f, tol, method="highs", time_limit=None, crossover=True):
@@ -179,17 +205,16 @@ def solve_sequence_form_lp(game: Game, *, tol: float = LP_TOL, method: str = "au
         time_limit = check_positive_float("time_limit", time_limit)
     if memory_limit is not None:
         memory_limit = check_positive_float("memory_limit", memory_limit)
-        nnz, need = lp_memory_estimate(game)
+        nnz, need = lp_memory_estimate(game, method)
         if need > memory_limit:
             raise GutsInputError(
                 f"the sequence-form LP of {getattr(game, 'name', 'this game') or 'this game'} would need "
                 f"about {need / 2**30:.2f} GiB ({nnz} payoff non-zeros); accepted: memory_limit >= that "
                 f"(now {memory_limit / 2**30:.2f} GiB), or an iterative method (CFR+)")
+    method = lp_method(game, method)
     t0 = time.perf_counter()
     A, E, e, F, f = sequence_form(game, 0)
     p0, p1 = cg.players
-    if method == "auto":
-        method = "highs-ipm" if A.nnz > LP_IPM_NNZ else "highs"
     if crossover is None:
         crossover = method != "highs-ipm"
     # solve the side with fewer inequality rows (one per opponent sequence x type); the
