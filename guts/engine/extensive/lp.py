@@ -11,7 +11,10 @@ With the sparse payoff matrix ``A`` (deal, chance and payoff products at the ter
 is player 1's maxmin problem (inner min_y x^T A y dualised); player 2's minimax plan
 ``y`` is the dual of the inequality rows.  The mirror LP (player 2's) is solved instead
 when it has fewer inequality rows (they are one per opponent sequence x type).  Solved by HiGHS through
-:func:`guts.engine.highs.sequence_form_maxmin`; the status is checked.  Certificate: the exploitability of the
+:func:`guts.engine.highs.sequence_form_maxmin`; the status is checked.  Large LPs (``method="auto"``
+above ``LP_IPM_NNZ`` payoff non-zeros) go to the interior-point method, whose interior solution
+is certified as it is: crossover to a vertex (which the certificate does not need) only when it
+fails (issue 21: 2P-MMH with a check, 1.6e6 non-zeros, in about two minutes).  Certificate: the exploitability of the
 returned behaviour pair computed by the independent best-response pass
 (:mod:`.evaluate`), required ``<= LP_CERT_TOL * payoff scale``.
 """
@@ -159,9 +162,9 @@ def solve_sequence_form_lp(game: Game, *, tol: float = LP_TOL, method: str = "au
     tol : float
         HiGHS primal and dual feasibility tolerance.
     method : {"auto", "highs", "highs-ds", "highs-ipm"}
-        HiGHS algorithm (``"highs"`` lets HiGHS choose, i.e. the simplex).  ``"auto"``:
-        the interior-point method (with crossover) when the payoff matrix has more than
-        ``LP_IPM_NNZ`` non-zeros, else ``"highs"``.  Games whose payoff blocks are dense
+        HiGHS algorithm (``"highs"`` lets HiGHS choose, i.e. the simplex).  ``"auto"``
+        (:func:`lp_method`): the interior-point method when the payoff matrix has more
+        than ``LP_IPM_NNZ`` non-zeros, else ``"highs"``.  Games whose payoff blocks are dense
         over many types (a one-street raise game with 169 x 169 hand classes and 40 raise
         sizes: 2.3e6 non-zeros) solve ~5x faster with the IPM than with the simplex.
     time_limit : float, optional
@@ -171,8 +174,8 @@ def solve_sequence_form_lp(game: Game, *, tol: float = LP_TOL, method: str = "au
         IPM's interior solution first (crossover costs time and the certificate needs
         no vertex), crossover only if that solution fails the certificate.
     memory_limit : float or None
-        Bytes the LP may use (default 4 GiB); the estimate :func:`lp_memory_estimate` is
-        checked BEFORE the LP is built.  ``None``: no check.
+        Bytes the LP may use (default 4 GiB); the estimate :func:`lp_memory_estimate` (for
+        the method that will run) is checked BEFORE the LP is built.  ``None``: no check.
 
     Returns
     -------
