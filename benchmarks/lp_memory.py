@@ -82,12 +82,42 @@ def child(family, params) -> dict:
                 converged=r.converged)
 
 
+def reestimate(out, argv) -> int:
+    """Recompute ``estimate_bytes`` and ``ratio`` of the committed measurements."""
+    import pandas as pd
+
+    from guts.engine.extensive.lp import lp_memory_estimate
+    from guts.studies.output import write_csv, write_meta
+
+    path = out / "benchmarks_lp_memory.csv"
+    df = pd.read_csv(path)
+    meta = json.loads((out / "benchmarks_lp_memory.meta.json").read_text())
+    params = {label: (family, p) for label, family, p, _ in CASES}
+    for i, label in enumerate(df.case):
+        family, p = params[label]
+        nnz, need = lp_memory_estimate(build(family, json.loads(json.dumps(p))))
+        df.loc[i, "estimate_bytes"] = need
+        df.loc[i, "ratio"] = need / max(df.loc[i, "lp_bytes"], 1)
+        print(f"{label:45s} est {need / 2**20:8.1f} MB  LP {df.loc[i, 'lp_bytes'] / 2**20:8.1f} MB"
+              f"  x{df.loc[i, 'ratio']:.2f}", flush=True)
+    write_csv(df, path)
+    keep = {k: meta[k] for k in ("command", "machine", "cpus", "load_average_start", "load_average_end") if k in meta}
+    write_meta(path, meta.get("parameters", {}), **keep,
+               note=meta.get("note", "") + f"; estimate_bytes and ratio recomputed with the current constants "
+                    f"(python benchmarks/lp_memory.py --reestimate), measurements from the run of "
+                    f"{meta.get('created_utc', '?')}")
+    return 0
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", default="results")
     ap.add_argument("--quick", action="store_true", help="the three small cases only")
     ap.add_argument("--large", action="store_true", help="also the 54 225-information-set Mercer LP")
     ap.add_argument("--xlarge", action="store_true", help="also the 209 715-information-set Mercer LP")
+    ap.add_argument("--reestimate", action="store_true",
+                    help="keep the measurements of <out>/benchmarks_lp_memory.csv, recompute the estimates "
+                         "(after a change of the constants; nothing is solved)")
     ap.add_argument("--child", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.child:
@@ -97,6 +127,9 @@ def main(argv=None) -> int:
     import pandas as pd
 
     from guts.studies.output import ensure_output_dir, write_csv, write_meta
+
+    if args.reestimate:
+        return reestimate(ensure_output_dir(args.out), argv)
 
     want = {"quick"} if args.quick else {"quick", "default"} | ({"large"} if args.large else set()) | (
         {"xlarge"} if args.xlarge else set())

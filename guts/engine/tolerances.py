@@ -37,13 +37,14 @@ LP_MEMORY_LIMIT = 4 * 2**30
 #: measured), then per payoff non-zero and per row or column (both players' sequence x
 #: type counts) for the simplex (assembly, ``linprog``'s copies, basis factor) and the
 #: interior-point method (one column-wise copy handed to HiGHS, IPX's normal-equation
-#: preconditioner; ~105 bytes per non-zero measured).  The former single figure (300 per
-#: non-zero, no base) was up to 13x low on small LPs and 2.6x high on large IPM ones.
+#: preconditioner: ~110 bytes per non-zero and, on the Mercer LPs with many rows, ~760
+#: per row measured).  The former single figure (300 per non-zero, no base) was up to
+#: 13x low on small LPs and 2.6x high on large IPM ones.
 LP_BYTES_BASE = 80 * 2**20
 LP_BYTES_PER_NONZERO = 300
 LP_BYTES_PER_ROW = 200
 LP_IPM_BYTES_PER_NONZERO = 125
-LP_IPM_BYTES_PER_ROW = 200
+LP_IPM_BYTES_PER_ROW = 1000
 #: (HiGHS is optimal only to its feasibility tolerances: a degenerate LP solution can
 #: keep weight, within them, on a strategy that is not a best response, and a gap of a
 #: few 1e-9 on a badly scaled game.  :func:`guts.engine.matrix_game.solve_lp` therefore
