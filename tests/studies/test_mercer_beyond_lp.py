@@ -32,3 +32,26 @@ def test_beyond_chooses_the_lp_from_its_estimates_before_building_it():
     nnz, need = lp_memory_estimate(game)
     assert nnz <= BEYOND_LP_MAX_NONZEROS and need < 2**30
     assert beyond_uses_lp(game)
+
+
+#: CFR+ brackets [value_lower, value_upper] of the former committed beyond.csv (2026-11-23,
+#: predictive CFR+ to NashConv <= 1e-3): an independent computation of the same values.
+FORMER_CFR_BRACKETS = {
+    "fixed, check allowed": (-7.1261e-4, 2.6813e-4),
+    "fixed, bets 4 or 8": (-0.419770, -0.418807),
+    "limit, check allowed": (-0.1051457, -0.1041606),
+}
+
+
+def test_committed_beyond_2p_rows_are_exact_and_inside_the_former_cfr_brackets():
+    import pathlib
+
+    import pandas as pd
+
+    df = pd.read_csv(pathlib.Path(__file__).resolve().parents[2] / "results" / "mercer" / "beyond.csv")
+    two = df[df.variant.str.startswith("2P")]
+    lp = two[two.method == "lp"]
+    assert (lp.value_upper - lp.value_lower <= 2 * LP_CERT_TOL * 8.0).all()
+    for note, (lo, hi) in FORMER_CFR_BRACKETS.items():
+        row = two[(two.variant == "2P-MMH") & (two.note == note)].iloc[0]
+        assert row.method == "lp" and lo <= row.value_0 <= hi
