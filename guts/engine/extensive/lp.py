@@ -239,8 +239,8 @@ def solve_sequence_form_lp(game: Game, *, tol: float = LP_TOL, method: str = "au
     bound = LP_CERT_TOL * cg.payoff_scale
     try:
         x, y, _, nit = side(first, crossover)
-    except SolverError:
-        if crossover:
+    except SolverError as exc:
+        if crossover or "time limit" in str(exc).lower():
             raise
         x, y, _, nit = side(first, True)        # IPX without crossover gave up: with it
         crossover = True
