@@ -120,23 +120,49 @@ def _maxmin_blocks(A, E, F, f):
 
 
 def sequence_form_maxmin(A, E, e, F, f, tol: float = HIGHS_FEASIBILITY_TOL, method: str = "highs",
-                         time_limit: float | None = None):
+                         time_limit: float | None = None, crossover: bool = True, presolve: bool = True):
     """Solve ``max_x min_y x^T A y`` over the plan polytopes ``E x = e``, ``F y = f``.
 
     The inner minimum is dualised (Koller, Megiddo and von Stengel 1996, Thm 4.3):
     ``max f^T v  s.t.  F^T v - A^T x <= 0,  E x = e,  x >= 0``; ``y`` is the dual of the
     inequality rows (one per column of ``A``).
 
+    ``method="highs-ipm"`` builds the model directly in ``highspy`` (one sparse
+    column-wise matrix, no ``linprog`` copies) and runs the interior-point method (IPX)
+    to ``HIGHS_IPM_OPTIMALITY_TOL``, with crossover to a vertex if ``crossover``
+    (without it the interior solution is returned: the caller certifies the plans by
+    their exploitability, which needs no vertex).  Other methods go through
+    :func:`linprog`.
+
     Returns
     -------
     (x, y, value, nit)
         Plans clipped at 0, the LP value and HiGHS's iteration count.
     """
-    n1 = A.shape[0]
+    n1, m2 = A.shape[0], F.shape[0]
+    if method == "highs-ipm":
+        M = sp.vstack([sp.hstack([-A.T, F.T]), sp.hstack([E, sp.csr_matrix((E.shape[0], m2))])], format="csc")
+        c = np.concatenate([np.zeros(n1), -np.asarray(f, dtype=float)])
+        lower = np.concatenate([np.zeros(n1), np.full(m2, -INF)])
+        row_lower = np.concatenate([np.full(A.shape[1], -INF), e])
+        row_upper = np.concatenate([np.zeros(A.shape[1]), e])
+        lp = make_lp(c, lower, np.full(n1 + m2, INF), M, row_lower, row_upper)
+        del M
+        h, _ = run(lp, "sequence-form LP", solver="ipm", time_limit=time_limit, tol=tol,
+                   crossover=crossover, presolve=presolve)
+        del lp
+        sol = h.getSolution()
+        col = np.asarray(sol.col_value)
+        dual = np.asarray(sol.row_dual)
+        info = h.getInfo()
+        nit = int(info.ipm_iteration_count) + int(max(info.crossover_iteration_count, 0))
+        x = np.clip(col[:n1], 0.0, None)
+        y = np.clip(-dual[:A.shape[1]], 0.0, None)
+        return x, y, -float(info.objective_function_value), nit
     A_ub, A_eq, bounds = _maxmin_blocks(A, E, F, f)
     c = np.concatenate([np.zeros(n1), -f])
     res = linprog(c, A_ub=A_ub, b_ub=np.zeros(A.shape[1]), A_eq=A_eq, b_eq=e, bounds=bounds,
-                  method=method, tol=tol, time_limit=time_limit, what="sequence-form LP")
+                  method=method, tol=tol, time_limit=time_limit, what="sequence-form LP", presolve=presolve)
     x = np.clip(res.x[:n1], 0.0, None)
     y = np.clip(-res.ineqlin.marginals, 0.0, None)
     return x, y, -float(res.fun), int(getattr(res, "nit", 0) or 0)
@@ -228,12 +254,13 @@ def _check(h, what):
 
 
 def run(lp, what: str, *, solver: str = "ipm", time_limit: float | None = None,
-        tol: float = HIGHS_FEASIBILITY_TOL):
+        tol: float = HIGHS_FEASIBILITY_TOL, crossover: bool = True, presolve: bool = True):
     """Solve a ``highspy`` model; return ``(h, seconds)`` with ``h`` the solved ``Highs``.
 
     ``solver="ipm"`` runs the interior-point method to ``HIGHS_IPM_OPTIMALITY_TOL`` with
-    crossover (a vertex, so that duals and row generation work); ``"simplex"`` the
-    simplex.  One thread (the machine's cores are shared by the caller's processes).
+    crossover (a vertex, so that duals and row generation work; ``crossover=False``:
+    the interior solution); ``"simplex"`` the simplex.  ``presolve=False`` switches
+    HiGHS's presolve off.  One thread (the machine's cores are shared by the caller's processes).
 
     Raises
     ------
@@ -247,7 +274,9 @@ def run(lp, what: str, *, solver: str = "ipm", time_limit: float | None = None,
     h.setOptionValue("dual_feasibility_tolerance", float(tol))
     if solver == "ipm":
         h.setOptionValue("ipm_optimality_tolerance", HIGHS_IPM_OPTIMALITY_TOL)
-        h.setOptionValue("run_crossover", "on")
+        h.setOptionValue("run_crossover", "on" if crossover else "off")
+    if not presolve:
+        h.setOptionValue("presolve", "off")
     if time_limit is not None:
         h.setOptionValue("time_limit", float(time_limit))
     h.passModel(lp)

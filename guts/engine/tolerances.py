@@ -30,11 +30,21 @@ LP_IPM_NNZ = 200_000
 #: Memory the sequence-form LP may use by default (bytes); larger LPs are refused
 #: before they are built (issue 21: the 2P Mercer LPs in <= 4 GB).
 LP_MEMORY_LIMIT = 4 * 2**30
-#: Peak memory per payoff non-zero of the sequence-form LP (scipy assembly, HiGHS's
-#: row- and column-wise copies, IPM factor), measured on 2P-MMH limit with a check
-#: (5.5e5 non-zeros, ~150 MB above the built game); per row or column of the LP.
+#: Peak memory of the sequence-form LP above the built game (issue 20), calibrated against
+#: the peak resident memory measured in fresh processes (``benchmarks/lp_memory.py``,
+#: ``results/benchmarks_lp_memory.csv``: Mercer hold'em, discretised continuous poker,
+#: 1.7e4 to 6.6e6 non-zeros): a base (the solver's libraries loaded on first use, ~72 MB
+#: measured), then per payoff non-zero and per row or column (both players' sequence x
+#: type counts) for the simplex (assembly, ``linprog``'s copies, basis factor) and the
+#: interior-point method (one column-wise copy handed to HiGHS, IPX's normal-equation
+#: preconditioner: ~110 bytes per non-zero and, on the Mercer LPs with many rows, ~760
+#: per row measured).  The former single figure (300 per non-zero, no base) was up to
+#: 13x low on small LPs and 2.6x high on large IPM ones.
+LP_BYTES_BASE = 80 * 2**20
 LP_BYTES_PER_NONZERO = 300
 LP_BYTES_PER_ROW = 200
+LP_IPM_BYTES_PER_NONZERO = 125
+LP_IPM_BYTES_PER_ROW = 1000
 #: (HiGHS is optimal only to its feasibility tolerances: a degenerate LP solution can
 #: keep weight, within them, on a strategy that is not a best response, and a gap of a
 #: few 1e-9 on a badly scaled game.  :func:`guts.engine.matrix_game.solve_lp` therefore

@@ -483,10 +483,15 @@ BEYOND = (
 )
 
 
-#: Two-player games up to this many information sets are solved exactly (sequence-form LP);
-#: larger ones (e.g. 2P-MMH with a check: 54 225) by CFR+ to NashConv <= BEYOND_EPSILON_2P,
-#: their value then bracketed by the best-response gains.
-LP_MAX_INFO_SETS = 10_000
+#: Two-player games are solved exactly (sequence-form LP) when the LP fits in memory and
+#: in time, both judged BEFORE it is built: its memory estimate
+#: (:func:`guts.engine.extensive.lp.lp_memory_estimate`) within :func:`guts._validate.memory_budget`
+#: and the engine's ``LP_MEMORY_LIMIT``, and at most ``BEYOND_LP_MAX_NONZEROS`` payoff
+#: non-zeros (2P-MMH with a check, 1.6e6 non-zeros: minutes by the interior-point method;
+#: 2P-MMH raise 4 or 8, 6.1e6: the interior-point method had not converged after
+#: ISSUE21_MINUTES minutes, see docs/performance.md).  Others: CFR+ to NashConv <=
+#: BEYOND_EPSILON_2P, the value then bracketed by the best-response gains.
+BEYOND_LP_MAX_NONZEROS = 2_000_000
 BEYOND_EPSILON_2P = 1e-3
 #: CFR options of the iterative solves beyond the paper: predictive CFR+ with adaptive
 #: best-response checks (issue 21: about half the iterations of CFR+ on 3P-MMH with a check,
@@ -495,13 +500,24 @@ BEYOND_EPSILON_2P = 1e-3
 BEYOND_CFR = dict(variant="pcfr+", check="adaptive")
 
 
+def beyond_uses_lp(game) -> bool:
+    """Whether :func:`run_beyond` solves this two-player game by the sequence-form LP: its
+    memory estimate fits the budget and its payoff matrix is small enough to solve in
+    minutes (``BEYOND_LP_MAX_NONZEROS``); decided from the compiled tree, nothing built."""
+    from guts._validate import memory_budget
+    from guts.engine.extensive.lp import lp_memory_estimate
+    from guts.engine.tolerances import LP_MEMORY_LIMIT
+
+    nnz, need = lp_memory_estimate(game)
+    return nnz <= BEYOND_LP_MAX_NONZEROS and need <= min(memory_budget(), LP_MEMORY_LIMIT)
+
+
 def beyond_row(item) -> dict:
     """One row of :func:`run_beyond`: ``item = (label, variant, players, rule options,
     epsilon)`` (module-level: a sweep pickles it)."""
     label, v, n, opts, epsilon = item
     with _quiet():
-        size = build_game(variant_rules(v, n, **opts)).stats.info_sets
-        exact = n == 2 and size <= LP_MAX_INFO_SETS
+        exact = n == 2 and beyond_uses_lp(build_game(variant_rules(v, n, **opts)).game)
         m = "lp" if exact else "cfr+"
         eps = None if exact else (BEYOND_EPSILON_2P if n == 2 else epsilon)
         r = solve(v, n, m, target=eps, time_limit=None if exact else SOLVE_TIME_LIMIT,
@@ -529,7 +545,7 @@ def run_beyond(out="results/mercer", epsilon=SEED_EPSILON, cases=BEYOND, jobs: i
     with publish(out, "beyond"):
         write_csv(df, out / "beyond.csv")
         write_meta(out / "beyond.csv", {"epsilon": epsilon, "epsilon_2p": BEYOND_EPSILON_2P,
-                                        "lp_max_info_sets": LP_MAX_INFO_SETS, "cfr": BEYOND_CFR},
+                                        "lp_max_nonzeros": BEYOND_LP_MAX_NONZEROS, "cfr": BEYOND_CFR},
                    note="fixed = the thesis's model (each player puts in one allowed amount or folds, "
                         "nobody has to match); with a free check, checking guarantees every player his "
                         "showdown equity, so the 2P value is exactly 0; limit = call/raise (module "

@@ -11,7 +11,10 @@ With the sparse payoff matrix ``A`` (deal, chance and payoff products at the ter
 is player 1's maxmin problem (inner min_y x^T A y dualised); player 2's minimax plan
 ``y`` is the dual of the inequality rows.  The mirror LP (player 2's) is solved instead
 when it has fewer inequality rows (they are one per opponent sequence x type).  Solved by HiGHS through
-:func:`guts.engine.highs.sequence_form_maxmin`; the status is checked.  Certificate: the exploitability of the
+:func:`guts.engine.highs.sequence_form_maxmin`; the status is checked.  Large LPs (``method="auto"``
+above ``LP_IPM_NNZ`` payoff non-zeros) go to the interior-point method, whose interior solution
+is certified as it is: crossover to a vertex (which the certificate does not need) only when it
+fails (issue 21: 2P-MMH with a check, 1.6e6 non-zeros, in about two minutes).  Certificate: the exploitability of the
 returned behaviour pair computed by the independent best-response pass
 (:mod:`.evaluate`), required ``<= LP_CERT_TOL * payoff scale``.
 """
@@ -24,17 +27,17 @@ import numpy as np
 import scipy.sparse as sp
 
 from ..._validate import check_choice, check_positive_float
-from ...errors import ConvergenceWarning, GutsInputError
+from ...errors import ConvergenceWarning, GutsInputError, SolverError
 from ..highs import sequence_form_maxmin
-from ..tolerances import (LP_BYTES_PER_NONZERO, LP_BYTES_PER_ROW, LP_CERT_TOL, LP_IPM_NNZ,
-                          LP_MEMORY_LIMIT, LP_TOL)
+from ..tolerances import (LP_BYTES_BASE, LP_BYTES_PER_NONZERO, LP_BYTES_PER_ROW, LP_CERT_TOL,
+                          LP_IPM_BYTES_PER_NONZERO, LP_IPM_BYTES_PER_ROW, LP_IPM_NNZ, LP_MEMORY_LIMIT, LP_TOL)
 from . import _kernels as K
 from .result import ExtensiveResult
 from .strategies import _check_game, from_flat, normalise_blocks
 from .types import Game
 
 __all__ = ["solve_sequence_form_lp", "solve_lp", "LP_TOL", "LP_CERT_TOL", "LP_IPM_NNZ",
-           "sequence_form", "lp_memory_estimate"]
+           "sequence_form", "lp_memory_estimate", "lp_method"]
 
 # LP_TOL (HiGHS feasibility tolerance), LP_CERT_TOL (certificate) and LP_IPM_NNZ live
 # in guts.engine.tolerances; re-exported here for compatibility.
@@ -99,30 +102,57 @@ def sequence_form(game: Game, player: int = 0):
     return A, E, e, F, f
 
 
-def lp_memory_estimate(game) -> tuple[int, int]:
-    """``(nonzeros, bytes)``: an upper bound on the payoff non-zeros of the sequence-form
-    LP and the memory it would need, computed from the compiled tree WITHOUT building it.
-
-    The bound counts, per terminal, the deals its chance context reaches (the entries of
-    ``A`` before terminals with the same sequence pair are summed; on 2P Mercer hold'em
-    it is within 3 % of ``A.nnz``); bytes = ``LP_BYTES_PER_NONZERO`` per non-zero plus
-    ``LP_BYTES_PER_ROW`` per row and column (both players' sequence x type counts).
-    """
-    cg = _check_game(game)
+def _lp_size(cg) -> tuple[int, int]:
+    """(upper bound on the payoff non-zeros, rows + columns of the LP) of a checked game."""
     reach = np.count_nonzero(cg.ctx, axis=1)
     nnz = int(sum(int(reach[c.vid].sum()) for c in cg.chunks))
     rows = sum(int(p.num_seqs) * int(p.num_types) for p in cg.players)
-    return nnz, nnz * LP_BYTES_PER_NONZERO + 2 * rows * LP_BYTES_PER_ROW
+    return nnz, rows
 
 
-def _maxmin(A, E, e, F, f, tol, method="highs", time_limit=None):
+def lp_method(game, method: str = "auto") -> str:
+    """The HiGHS algorithm ``method="auto"`` picks for ``game``: the interior-point method
+    when the payoff matrix has more than ``LP_IPM_NNZ`` non-zeros (bound of
+    :func:`lp_memory_estimate`), else the simplex (``"highs"``); other methods unchanged."""
+    method = check_choice("method", method, ("auto", "highs", "highs-ds", "highs-ipm"))
+    if method != "auto":
+        return method
+    nnz, _ = _lp_size(_check_game(game))
+    return "highs-ipm" if nnz > LP_IPM_NNZ else "highs"
+
+
+def lp_memory_estimate(game, method: str = "auto") -> tuple[int, int]:
+    """``(nonzeros, bytes)``: an upper bound on the payoff non-zeros of the sequence-form
+    LP and the memory its solve needs above the built game, computed from the compiled
+    tree WITHOUT building the LP.
+
+    The bound counts, per terminal, the deals its chance context reaches (the entries of
+    ``A`` before terminals with the same sequence pair are summed; on 2P Mercer hold'em
+    it is within 3 % of ``A.nnz``); bytes = ``LP_BYTES_BASE`` plus, for the HiGHS method
+    :func:`lp_method` chooses, bytes per non-zero and per row and column (both players'
+    sequence x type counts) -- ``LP_BYTES_PER_NONZERO`` / ``LP_BYTES_PER_ROW`` for the
+    simplex, ``LP_IPM_BYTES_PER_NONZERO`` / ``LP_IPM_BYTES_PER_ROW`` for the
+    interior-point method, calibrated against the measured peak resident memory
+    (``benchmarks/lp_memory.py``, ``results/benchmarks_lp_memory.csv``).
+    """
+    method = lp_method(game, method)
+    nnz, rows = _lp_size(_check_game(game))
+    if method == "highs-ipm":
+        per_nnz, per_row = LP_IPM_BYTES_PER_NONZERO, LP_IPM_BYTES_PER_ROW
+    else:
+        per_nnz, per_row = LP_BYTES_PER_NONZERO, LP_BYTES_PER_ROW
+    return nnz, LP_BYTES_BASE + nnz * per_nnz + rows * per_row
+
+
+def _maxmin(A, E, e, F, f, tol, method="highs", time_limit=None, crossover=True):
     """Solve max_x min_y x^T A y over the two plan polytopes; returns (x, y, value, nit)."""
-    return sequence_form_maxmin(A, E, e, F, f, tol, method, time_limit)
+    return sequence_form_maxmin(A, E, e, F, f, tol, method, time_limit, crossover=crossover)
 
 
 def solve_sequence_form_lp(game: Game, *, tol: float = LP_TOL, method: str = "auto",
                            time_limit: float | None = None,
-                           memory_limit: float | None = LP_MEMORY_LIMIT) -> ExtensiveResult:
+                           memory_limit: float | None = LP_MEMORY_LIMIT,
+                           crossover: bool | None = None) -> ExtensiveResult:
     """Exact equilibrium of a two-player zero-sum game by the sequence-form LP.
 
     Parameters
@@ -132,16 +162,20 @@ def solve_sequence_form_lp(game: Game, *, tol: float = LP_TOL, method: str = "au
     tol : float
         HiGHS primal and dual feasibility tolerance.
     method : {"auto", "highs", "highs-ds", "highs-ipm"}
-        HiGHS algorithm (``"highs"`` lets HiGHS choose, i.e. the simplex).  ``"auto"``:
-        the interior-point method (with crossover) when the payoff matrix has more than
-        ``LP_IPM_NNZ`` non-zeros, else ``"highs"``.  Games whose payoff blocks are dense
+        HiGHS algorithm (``"highs"`` lets HiGHS choose, i.e. the simplex).  ``"auto"``
+        (:func:`lp_method`): the interior-point method when the payoff matrix has more
+        than ``LP_IPM_NNZ`` non-zeros, else ``"highs"``.  Games whose payoff blocks are dense
         over many types (a one-street raise game with 169 x 169 hand classes and 40 raise
         sizes: 2.3e6 non-zeros) solve ~5x faster with the IPM than with the simplex.
     time_limit : float, optional
         HiGHS time limit in seconds (SolverError when reached).
+    crossover : bool or None
+        With the interior-point method: crossover to a vertex.  ``None`` (default): the
+        IPM's interior solution first (crossover costs time and the certificate needs
+        no vertex), crossover only if that solution fails the certificate.
     memory_limit : float or None
-        Bytes the LP may use (default 4 GiB); the estimate :func:`lp_memory_estimate` is
-        checked BEFORE the LP is built.  ``None``: no check.
+        Bytes the LP may use (default 4 GiB); the estimate :func:`lp_memory_estimate` (for
+        the method that will run) is checked BEFORE the LP is built.  ``None``: no check.
 
     Returns
     -------
@@ -174,39 +208,58 @@ def solve_sequence_form_lp(game: Game, *, tol: float = LP_TOL, method: str = "au
         time_limit = check_positive_float("time_limit", time_limit)
     if memory_limit is not None:
         memory_limit = check_positive_float("memory_limit", memory_limit)
-        nnz, need = lp_memory_estimate(game)
+        nnz, need = lp_memory_estimate(game, method)
         if need > memory_limit:
             raise GutsInputError(
                 f"the sequence-form LP of {getattr(game, 'name', 'this game') or 'this game'} would need "
                 f"about {need / 2**30:.2f} GiB ({nnz} payoff non-zeros); accepted: memory_limit >= that "
                 f"(now {memory_limit / 2**30:.2f} GiB), or an iterative method (CFR+)")
+    method = lp_method(game, method)
     t0 = time.perf_counter()
     A, E, e, F, f = sequence_form(game, 0)
     p0, p1 = cg.players
-    if method == "auto":
-        method = "highs-ipm" if A.nnz > LP_IPM_NNZ else "highs"
+    if crossover is None:
+        crossover = method != "highs-ipm"
     # solve the side with fewer inequality rows (one per opponent sequence x type); the
-    # other player's plan comes from the duals, or from his own LP if the duals fail
+    # other player's plan comes from the duals
     first = 0 if A.shape[1] <= A.shape[0] else 1
-    if first == 0:
-        x, y, _, nit = _maxmin(A, E, e, F, f, tol, method, time_limit)
-    else:
-        y, x, _, nit = _maxmin(-A.T.tocsr(), F, f, E, e, tol, method, time_limit)
-    flat = [normalise_blocks(p0, x.reshape(p0.num_seqs, p0.num_types)),
-            normalise_blocks(p1, y.reshape(p1.num_seqs, p1.num_types))]
-    ev, br, _ = K.values_and_br(cg, flat)
-    nc = float(np.sum(br - ev))
+
+    def side(which, cross):
+        if which == 0:
+            return _maxmin(A, E, e, F, f, tol, method, time_limit, cross)
+        y_, x_, v_, n_ = _maxmin(-A.T.tocsr(), F, f, E, e, tol, method, time_limit, cross)
+        return x_, y_, v_, n_
+
+    def certify(x_, y_):
+        fl = [normalise_blocks(p0, x_.reshape(p0.num_seqs, p0.num_types)),
+              normalise_blocks(p1, y_.reshape(p1.num_seqs, p1.num_types))]
+        ev_, br_, _ = K.values_and_br(cg, fl)
+        return fl, ev_, br_, float(np.sum(br_ - ev_))
+
     bound = LP_CERT_TOL * cg.payoff_scale
-    if nc / 2 > bound:
-        if first == 0:
-            y2, _, _, nit2 = _maxmin(-A.T.tocsr(), F, f, E, e, tol, method, time_limit)
-            flat[1] = normalise_blocks(p1, y2.reshape(p1.num_seqs, p1.num_types))
-        else:
-            x2, _, _, nit2 = _maxmin(A, E, e, F, f, tol, method, time_limit)
-            flat[0] = normalise_blocks(p0, x2.reshape(p0.num_seqs, p0.num_types))
+    try:
+        x, y, _, nit = side(first, crossover)
+    except SolverError as exc:
+        if crossover or "time limit" in str(exc).lower():
+            raise
+        x, y, _, nit = side(first, True)        # IPX without crossover gave up: with it
+        crossover = True
+    flat, ev, br, nc = certify(x, y)
+    if nc / 2 > bound and not crossover:
+        # the interior point is not precise enough: to a vertex (crossover)
+        x, y, _, nit2 = side(first, True)
         nit += nit2
-        ev, br, _ = K.values_and_br(cg, flat)
-        nc = float(np.sum(br - ev))
+        crossover = True
+        flat, ev, br, nc = certify(x, y)
+    if nc / 2 > bound:
+        # the duals fail the certificate: the other player's plan from his own LP
+        x2, y2, _, nit2 = side(1 - first, crossover)
+        nit += nit2
+        if first == 0:
+            y = y2
+        else:
+            x = x2
+        flat, ev, br, nc = certify(x, y)
     converged = nc / 2 <= bound
     if not converged:
         warnings.warn(

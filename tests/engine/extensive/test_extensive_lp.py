@@ -106,7 +106,7 @@ def test_lp_memory_estimate_bounds_the_payoff_nonzeros_and_refuses_before_buildi
         nnz, need = lpmod.lp_memory_estimate(game)
         A = lpmod.sequence_form(game)[0]
         assert A.nnz <= nnz <= 2 * A.nnz
-        assert need >= nnz * lpmod.LP_BYTES_PER_NONZERO
+        assert need >= lpmod.LP_BYTES_BASE + nnz * min(lpmod.LP_BYTES_PER_NONZERO, lpmod.LP_IPM_BYTES_PER_NONZERO)
 
     def boom(*a, **k):
         raise AssertionError("sequence_form built although the LP was refused")
