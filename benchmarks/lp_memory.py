@@ -62,6 +62,7 @@ def child(family, params) -> dict:
     import gc
     import warnings
 
+    from guts._validate import peak_rss_bytes
     from guts.engine.extensive.lp import lp_memory_estimate, lp_method, solve_sequence_form_lp
     from guts.errors import ConvergenceWarning
 
@@ -69,13 +70,13 @@ def child(family, params) -> dict:
     nnz, need = lp_memory_estimate(game)
     gc.collect()
     base = _rss_now()
-    peak_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    peak_before = peak_rss_bytes()
     t0 = time.perf_counter()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
         r = solve_sequence_form_lp(game, memory_limit=None)
     secs = time.perf_counter() - t0
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    peak = peak_rss_bytes()
     return dict(nonzeros_estimate=nnz, estimate_bytes=need, method=lp_method(game),
                 baseline_bytes=base, peak_before_bytes=peak_before, peak_bytes=peak,
                 lp_bytes=peak - base, seconds=secs, value=r.value, exploitability=r.exploitability,

@@ -5,7 +5,7 @@
 Every estimate that a guard compares with the memory budget (``guts._validate.check_memory``)
 is run on a few sizes, each in a fresh Python process: the child imports what it needs,
 prepares the arguments, reads its resident memory (``/proc/self/statm``), runs the request
-and reads its peak resident memory (``resource.getrusage(RUSAGE_SELF).ru_maxrss``). The
+and reads its peak resident memory (``VmHWM``, :func:`guts._validate.peak_rss_bytes`; not ``ru_maxrss``, which keeps the peak of the process it was forked from). The
 *measured* figure is the increment, peak minus the resident memory before the request (the
 interpreter, NumPy, SciPy and numba are not the request's); ``ratio`` = estimate / measured.
 The guards want ``1 <= ratio <= 2``: never under-estimate (a refused request must really not
@@ -70,6 +70,7 @@ QUICK = {"2P-MMH limit, bets 2,4, check", "1 v. 2 pseudo-bloc mesh 101 LP", "mes
 
 CHILD = r"""
 import json, os, resource, sys, time
+from guts._validate import peak_rss_bytes
 model, p = sys.argv[1], json.loads(sys.argv[2])
 
 def rss():
@@ -124,13 +125,13 @@ else:
 import gc, warnings
 gc.collect()
 before = rss()
-peak_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+peak_before = peak_rss_bytes()
 t0 = time.perf_counter()
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     result = run()
 seconds = time.perf_counter() - t0
-peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+peak = peak_rss_bytes()
 if model == "build_game":
     out.update(engine_estimate=result.game.size.bytes, built_public_states=result.stats.public_states)
 elif model == "build_poker":
@@ -202,7 +203,7 @@ def _write(out, rows, args):
                machine=dict(cpus=os.cpu_count(), processor=platform.processor() or platform.machine(),
                             python=platform.python_version()),
                load_at_end=list(os.getloadavg()),
-               note="measured = peak RSS (ru_maxrss) of a fresh process minus its RSS just before the "
+               note="measured = peak RSS (VmHWM) of a fresh process minus its RSS just before the "
                     "request; ratio = estimate / measured (the guards want 1..2); load = 1-minute load "
                     "average at the start of each row (the machine is shared)")
 

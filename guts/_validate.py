@@ -117,6 +117,29 @@ def _parse_bytes(text: str) -> int:
     return int(value)
 
 
+def peak_rss_bytes() -> int:
+    """Peak resident memory of this process's own image, in bytes.
+
+    Read from ``VmHWM`` in ``/proc/self/status``: the high-water mark of the current address
+    space, which starts afresh at ``exec``.  ``getrusage(RUSAGE_SELF).ru_maxrss`` does not: on
+    Linux it keeps the peak of the image a process was forked from, so a child started by a
+    large parent (a test session of 450 MB) reports at least the parent's size.  Falls back to
+    ``ru_maxrss`` where ``/proc`` is absent.
+    """
+    try:
+        with open("/proc/self/status", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    import resource
+    import sys
+
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return int(peak if sys.platform == "darwin" else peak * 1024)   # bytes on macOS, kB on Linux
+
+
 def memory_limits() -> dict:
     """Hard limits on this process's memory: ``{"ulimit -v": bytes, "cgroup memory.max": bytes}``.
 

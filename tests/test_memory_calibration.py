@@ -1,7 +1,7 @@
 """The memory estimates of the guards against the measured peak resident memory (issue 20).
 
 Each case runs in a fresh process (``benchmarks/memory_calibration.py``: the increment of its
-peak RSS, ``ru_maxrss``, over its RSS just before the request). An estimate must not be below
+peak RSS, ``VmHWM``, over its RSS just before the request). An estimate must not be below
 the measurement (a refusal would refuse what fits... or, worse, let through what does not) and
 not above twice it (it would refuse what fits in half the budget).
 """
@@ -51,3 +51,20 @@ def test_estimate_within_one_and_two_times_measured(model, label, params):
     row = _least_measured(model, params)
     assert row["measured"] > 20 * 2**20, "too small to measure above the allocator's noise"
     assert 1.0 <= row["ratio"] <= 2.0, (label, row["estimate"], row["measured"])
+
+
+def test_a_child_of_a_large_process_reports_its_own_peak():
+    """``ru_maxrss`` survives ``exec`` on Linux (a child forked from a 450 MB test session read
+    450 MB); the peak the calibration reads (VmHWM) is the child's own."""
+    import subprocess
+    import sys
+
+    import numpy as np
+
+    if not Path("/proc/self/status").exists():
+        pytest.skip("VmHWM is read from /proc")
+    ballast = np.ones(300 * 2**20 // 8)   # 300 MiB resident in this (the parent) process
+    code = "from guts._validate import peak_rss_bytes; print(peak_rss_bytes())"
+    child = int(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                               cwd=str(ROOT)).stdout)
+    assert ballast.sum() > 0 and child < 200 * 2**20

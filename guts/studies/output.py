@@ -65,10 +65,10 @@ RUNS = "runs"
 
 
 def peak_rss_mb() -> float:
-    """Peak resident memory of this process so far, in MB (Linux ``ru_maxrss`` is in kB)."""
-    import resource
+    """Peak resident memory of this process so far, in MiB (:func:`guts._validate.peak_rss_bytes`)."""
+    from guts._validate import peak_rss_bytes
 
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+    return peak_rss_bytes() / 2**20
 
 
 def ensure_output_dir(path) -> Path:

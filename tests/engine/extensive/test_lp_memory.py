@@ -3,7 +3,7 @@ fresh process (issue 20: the former estimate was several times low on small LPs)
 
 Each case runs in a new interpreter: build the game, read the resident memory, solve
 with ``method="auto"`` (the simplex on the first two, the interior-point method on the
-third, whose payoff matrix has 4.4e5 non-zeros), read the peak (``ru_maxrss``).  The
+third, whose payoff matrix has 4.4e5 non-zeros), read the peak (``VmHWM``: ``ru_maxrss`` keeps the peak of the forking test process).  The
 estimate, computed before anything is built, must bound the LP's share from above and
 not by more than 2x (benchmarks/lp_memory.py measures the larger cases).
 """
@@ -15,7 +15,8 @@ import sys
 import pytest
 
 CHILD = r"""
-import gc, json, os, resource, sys
+import gc, json, os, sys
+from guts._validate import peak_rss_bytes
 from guts.engine.extensive.lp import lp_memory_estimate, lp_method, solve_sequence_form_lp
 kind, arg = sys.argv[1], json.loads(sys.argv[2])
 if kind == "mercer":
@@ -29,7 +30,7 @@ gc.collect()
 with open("/proc/self/statm") as fh:
     base = int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
 r = solve_sequence_form_lp(game, memory_limit=None)
-peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+peak = peak_rss_bytes()
 print(json.dumps(dict(need=need, used=peak - base, method=lp_method(game), converged=r.converged)))
 """
 
