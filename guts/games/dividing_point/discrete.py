@@ -175,7 +175,9 @@ def solve_mesh(rules: BettingRules, pot, mesh: int, perturbation: float = 0.0,
         from guts.engine.extensive import solve_lp
 
         game = discretised_game(rules, pot, mesh, perturbation)
-        res = solve_lp(game)
+        # a vertex (crossover after the interior-point method): the order of the dividing
+        # points is read from it (:mod:`.infer`); an interior optimum mixes several orders
+        res = solve_lp(game, crossover=True)
         strategies, nit = tuple(res.strategies), int(res.num_iter)
         value, expl, converged = float(res.value), float(res.exploitability), bool(res.converged)
         if perturbation:
