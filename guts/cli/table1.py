@@ -34,13 +34,25 @@ def add_game_options(p) -> None:
     add_seed(p, "fictitious play (only with --solver fp)")
 
 
+def _span(lo, hi, unit: str) -> str:
+    """``"3-5 s"``, or ``"3 s"`` when both ends agree."""
+    return f"{lo} {unit}" if lo == hi else f"{lo}-{hi} {unit}"
+
+
+def _total(lo_seconds: float, hi_seconds: float) -> str:
+    """A time range in minutes, or "under a minute"."""
+    if hi_seconds < 60:
+        return "under a minute"
+    return _span(round(lo_seconds / 60), round(hi_seconds / 60), "min")
+
+
 def warn_slow(args, prog: str, rows: int) -> None:
     """Warn before the paper's slow method runs a long job (fictitious play, or a full LP iterated)."""
     if args.solver == "fp":
         lo, hi = (max(1, round(s * args.fp_iterations / 10_000 * (args.mesh / 101) ** 2)) for s in FP_SECONDS_PER_ROW)
         print(f"{prog}: warning: --solver fp (fictitious play, the paper's method) is approximate and slow: "
-              f"roughly {lo}-{hi} s per size at mesh {args.mesh} with {args.fp_iterations} rounds, so "
-              f"{rows * lo / 60:.0f}-{rows * hi / 60:.0f} min for {rows} size(s) on one process; the progress bar "
+              f"roughly {_span(lo, hi, 's')} per size at mesh {args.mesh} with {args.fp_iterations} rounds, so "
+              f"{_total(rows * lo, rows * hi)} for {rows} size(s) on one process; the progress bar "
               f"refines the estimate. The exact default (--solver oracle) takes seconds.", file=sys.stderr)
     elif args.solver == "lp" and args.method == "iterate":
         print(f"{prog}: warning: --solver lp --method iterate (a full LP per plain iteration) takes ~30 s per size "
