@@ -142,19 +142,25 @@ def _direct_lp(game, M: int, grid: np.ndarray) -> ExtensiveResult | None:
     X = np.clip(xv[:nx].reshape(M, 1 + K), 0.0, None)
     X /= X.sum(axis=1, keepdims=True)
     Y = np.clip(np.abs(np.asarray(h.getSolution().row_dual)[zrow0:zrow0 + K * M]), 0.0, 1.0).reshape(K, M)
-    labels = list(game.action_labels(0)[()])[1:]
-    strategies = ({(): X}, {(lab,): np.column_stack([1.0 - Y[k], Y[k]]) for k, lab in enumerate(labels)})
+    return _certified(game, X, Y, h, t0, "lp-direct")
+
+
+def _certified(game, X, Y, h, t0: float, method: str) -> ExtensiveResult | None:
+    """The strategies of a prefix-sum LP (bettor ``X`` (M, 1 + K), caller ``Y`` (K, M)) with
+    their certificate, the engine's exploitability in ``game``; None when it fails (the caller
+    then tries the next formulation)."""
     from guts.engine.extensive import expected_values, nash_conv
 
+    labels = list(game.action_labels(0)[()])[1:]
+    strategies = ({(): X}, {(lab,): np.column_stack([1.0 - Y[k], Y[k]]) for k, lab in enumerate(labels)})
     ev = expected_values(game, strategies)
     nc = nash_conv(game, strategies)
     if nc / 2 > LP_CERT_TOL * game.compiled.payoff_scale:
         return None
-    info = h.getInfo()
     return ExtensiveResult(value=float(ev[0]), values=ev, strategies=strategies, exploitability=nc / 2,
                            nash_conv=nc, converged=True,
-                           num_iter=int(info.simplex_iteration_count), history=(),
-                           seconds=time.perf_counter() - t0, method="lp-direct")
+                           num_iter=int(h.getInfo().simplex_iteration_count), history=(),
+                           seconds=time.perf_counter() - t0, method=method)
 
 
 def _caller_lp(game, M: int, grid: np.ndarray) -> ExtensiveResult | None:
@@ -219,19 +225,7 @@ def _caller_lp(game, M: int, grid: np.ndarray) -> ExtensiveResult | None:
     Xb = np.clip(D, 0.0, None).reshape(K, M).T          # (M, K)
     X = np.column_stack([np.clip(1.0 - Xb.sum(axis=1), 0.0, None), Xb])
     X /= X.sum(axis=1, keepdims=True)
-    labels = list(game.action_labels(0)[()])[1:]
-    strategies = ({(): X}, {(lab,): np.column_stack([1.0 - Y[k], Y[k]]) for k, lab in enumerate(labels)})
-    from guts.engine.extensive import expected_values, nash_conv
-
-    ev = expected_values(game, strategies)
-    nc = nash_conv(game, strategies)
-    if nc / 2 > LP_CERT_TOL * game.compiled.payoff_scale:
-        return None
-    info = h.getInfo()
-    return ExtensiveResult(value=float(ev[0]), values=ev, strategies=strategies, exploitability=nc / 2,
-                           nash_conv=nc, converged=True,
-                           num_iter=int(info.simplex_iteration_count), history=(),
-                           seconds=time.perf_counter() - t0, method="lp-caller")
+    return _certified(game, X, Y, h, t0, "lp-caller")
 
 
 @dataclass(frozen=True)
