@@ -301,28 +301,22 @@ def raise_game_study(max_raise: int = 40, out_dir=DEFAULT_OUT, method: str = "au
     with publish(out, stem):
         paths = write_solution(r, out, stem)
         params, cert = _params(r), _certificate(r)
-        p = write_csv(action_table(r, table), out / f"{stem}_actions.csv", float_format="%.12g")
-        write_meta(p, params, **cert)
-        paths.append(p)
-        p = out / f"{stem}_actions.png"
-        plot_action_distribution(r, p, table)
-        write_meta(p, params, **cert)
-        paths.append(p)
-        p = write_csv(preferred_actions(r), out / f"{stem}_grid.csv", float_format="%.6g")
-        write_meta(p, params, **cert)
-        paths.append(p)
-        p = out / f"{stem}_grid.png"
-        plot_preferred_grid(r, p)
-        write_meta(p, params, **cert)
-        paths.append(p)
-        p = out / f"{stem}_bob_calls.png"
-        plot_bob_calling(r, p, table)
-        write_meta(p, params, **cert)
-        paths.append(p)
+
+        def plotted(name, plot, *args):
+            plot(r, out / name, *args)
+            return out / name
+
+        made = [lambda: write_csv(action_table(r, table), out / f"{stem}_actions.csv", float_format="%.12g"),
+                lambda: plotted(f"{stem}_actions.png", plot_action_distribution, table),
+                lambda: write_csv(preferred_actions(r), out / f"{stem}_grid.csv", float_format="%.6g"),
+                lambda: plotted(f"{stem}_grid.png", plot_preferred_grid),
+                lambda: plotted(f"{stem}_bob_calls.png", plot_bob_calling, table)]
         if max_raise == 40:
-            p = write_csv(source_comparison(r, table), out / "note_comparison_R40.csv")
-            write_meta(p, params, **cert)
-            paths.append(p)
+            made.append(lambda: write_csv(source_comparison(r, table), out / "note_comparison_R40.csv"))
+        for make in made:          # each file with the solution's parameters and certificate
+            path = make()
+            write_meta(path, params, **cert)
+            paths.append(path)
     return _readable(paths), r
 
 
