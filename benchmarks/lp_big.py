@@ -1,19 +1,23 @@
 """Big exact two-player LPs (issue 21): the Mercer hold'em games beyond the paper, old
 path against new, each solve in a fresh subprocess (time and peak resident memory).
 
-    PYTHONPATH=. python benchmarks/lp_big.py [--xlarge] [--time-limit S] [--out results]
+    PYTHONPATH=. python benchmarks/lp_big.py [--xlarge] [--time-limit S] [--only PATHS] [--csv NAME] [--out results]
 
 Per game: ``cfr+`` = the former path of ``guts mercer study beyond`` (predictive CFR+ to
 NashConv <= 1e-3, a bracket of the value from the best-response gains); ``lp-crossover`` =
-the sequence-form LP with the former settings (HiGHS's interior-point method with
-crossover to a vertex); ``lp`` = the default now (the interior-point solution without
-crossover, certified by the engine's exploitability; crossover only if that fails).
-Every LP is certified (exploitability <= 1e-9 x payoff scale).  ``--xlarge`` adds the
-209 715-information-set 2P-MMH limit game with raises of 4 or 8 (``lp`` only, under
+the sequence-form LP with the settings before issue 21 (HiGHS's interior-point method IPX
+with crossover to a vertex); ``lp-ipx`` = IPX's interior solution without crossover,
+certified by the engine's exploitability (crossover only if that fails); ``lp`` = the
+default now (``method="auto"``: the same with HiPO, HiGHS's direct-factorisation IPM,
+where ``pip install "guts[hipo]"`` installed it, else IPX).  Every LP is certified
+(exploitability <= 1e-9 x payoff scale).  ``--xlarge`` adds the 209 715-information-set
+2P-MMH limit game with raises of 4 or 8 (``lp`` and ``lp-ipx`` only, each under
 ``--time-limit`` seconds of HiGHS; a SolverError row if it does not finish).
 
 Writes ``<out>/benchmarks_lp_big.csv`` (+ ``.meta.json``: command, machine, load average
-at start and end) and prints the table; ``ratio`` = lp-crossover seconds / lp seconds.
+at start and end) and prints the table; ``ratio`` = lp-crossover seconds / lp seconds,
+``ratio_ipx`` = lp-ipx seconds / lp seconds (for a run stopped by the time limit: at least
+that, and the row says so).
 """
 from __future__ import annotations
 
@@ -21,7 +25,6 @@ import argparse
 import json
 import os
 import platform
-import resource
 import subprocess
 import sys
 import time
@@ -36,7 +39,8 @@ GAMES = [  # (label, rule options, size class)
 def child(opts, how, time_limit) -> dict:
     import warnings
 
-    from guts.engine.extensive.lp import lp_memory_estimate, solve_sequence_form_lp
+    from guts._validate import peak_rss_bytes
+    from guts.engine.extensive.lp import lp_memory_estimate, lp_method, solve_sequence_form_lp
     from guts.errors import ConvergenceWarning, SolverError
     from guts.games.poker.mercer import build_game, solve, variant_rules
     from guts.studies.mercer import BEYOND_CFR, BEYOND_EPSILON_2P
@@ -52,10 +56,11 @@ def child(opts, how, time_limit) -> dict:
                        iterations=r.num_iter, converged=r.converged)
         else:
             game = build_game(variant_rules("mmh", 2, **opts)).game
-            nnz, need = lp_memory_estimate(game)
-            out.update(nonzeros_estimate=nnz, memory_estimate_mb=need / 2**20)
+            method = "auto" if how == "lp" else "highs-ipm"
+            nnz, need = lp_memory_estimate(game, method)
+            out.update(method=lp_method(game, method), nonzeros_estimate=nnz, memory_estimate_mb=need / 2**20)
             try:
-                r = solve_sequence_form_lp(game, method="highs-ipm" if how == "lp-crossover" else "auto",
+                r = solve_sequence_form_lp(game, method=method,
                                            crossover=True if how == "lp-crossover" else None,
                                            time_limit=time_limit)
                 out.update(value_lower=r.value - r.exploitability * 2, value_upper=r.value + r.exploitability * 2,
@@ -64,7 +69,7 @@ def child(opts, how, time_limit) -> dict:
             except SolverError as exc:
                 out.update(error=str(exc)[:200], converged=False)
     out.update(seconds=time.perf_counter() - t0,
-               peak_rss_mb=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
+               peak_rss_mb=peak_rss_bytes() / 2**20)
     return out
 
 
@@ -73,7 +78,8 @@ def main(argv=None) -> int:
     ap.add_argument("--out", default="results")
     ap.add_argument("--xlarge", action="store_true", help="also the 209 715-information-set game (lp only)")
     ap.add_argument("--time-limit", type=float, default=3600.0, help="HiGHS seconds per LP (default 3600)")
-    ap.add_argument("--only", default="", help="comma-separated paths to run (cfr+, lp-crossover, lp)")
+    ap.add_argument("--only", default="", help="comma-separated paths to run (cfr+, lp-crossover, lp-ipx, lp)")
+    ap.add_argument("--csv", default="benchmarks_lp_big.csv", help="file name in --out (default %(default)s)")
     ap.add_argument("--child", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.child:
@@ -82,6 +88,7 @@ def main(argv=None) -> int:
         return 0
     import pandas as pd
 
+    from guts.engine.highs import hipo_available
     from guts.studies.output import ensure_output_dir, write_csv, write_meta
 
     out = ensure_output_dir(args.out)
@@ -93,7 +100,7 @@ def main(argv=None) -> int:
     for label, opts, size in GAMES:
         if size == "xlarge" and not args.xlarge:
             continue
-        paths = ["lp"] if size == "xlarge" else ["cfr+", "lp-crossover", "lp"]
+        paths = ["lp", "lp-ipx"] if size == "xlarge" else ["cfr+", "lp-crossover", "lp-ipx", "lp"]
         for how in paths:
             if only and how not in only:
                 continue
@@ -109,14 +116,16 @@ def main(argv=None) -> int:
                   f"[{row.get('value_lower', float('nan')):+.12f}, {row.get('value_upper', float('nan')):+.12f}]"
                   + (f"  {row['error']}" if "error" in row else ""), flush=True)
     df = pd.DataFrame(rows)
-    if not df.empty and "lp-crossover" in set(df.path):
+    if not df.empty:
         for case in set(df.case):
             d = df[df.case == case].set_index("path")
-            if {"lp", "lp-crossover"} <= set(d.index):
-                df.loc[(df.case == case) & (df.path == "lp"), "ratio"] = (
-                    d.loc["lp-crossover", "seconds"] / d.loc["lp", "seconds"])
-    write_csv(df, out / "benchmarks_lp_big.csv")
-    write_meta(out / "benchmarks_lp_big.csv", {"xlarge": args.xlarge, "time_limit": args.time_limit},
+            for other, col in (("lp-crossover", "ratio"), ("lp-ipx", "ratio_ipx")):
+                if {"lp", other} <= set(d.index):
+                    df.loc[(df.case == case) & (df.path == "lp"), col] = (
+                        d.loc[other, "seconds"] / d.loc["lp", "seconds"])
+    write_csv(df, out / args.csv)
+    write_meta(out / args.csv, {"xlarge": args.xlarge, "time_limit": args.time_limit, "only": args.only,
+                                "hipo_available": hipo_available()},
                command="python benchmarks/lp_big.py " + " ".join(argv if argv is not None else sys.argv[1:]),
                machine=f"{platform.machine()} {platform.processor() or platform.platform()}",
                cpus=os.cpu_count(), load_average_start=load_start,

@@ -15,6 +15,9 @@ the LP) and the sign conventions of the duals live in one place:
 * :func:`make_lp`, :func:`run`, :func:`add_rows_and_resolve` -- structured LPs built
   directly as ``highspy`` models, solved by the IPM with crossover or the simplex, with
   row generation warm-started from the previous basis;
+* :func:`hipo_available` -- whether this HiGHS has HiPO, its direct-factorisation
+  interior-point method (``pip install "guts[hipo]"``: ``highspy`` with the matching
+  ``highspy-extras``, which carries the BLAS and METIS that HiPO needs);
 * :func:`linprog` -- any other LP in ``scipy.optimize.linprog`` form, status checked.
 """
 from __future__ import annotations
@@ -28,12 +31,37 @@ from guts.engine.tolerances import HIGHS_FEASIBILITY_TOL, HIGHS_IPM_OPTIMALITY_T
 from guts.errors import SolverError
 
 __all__ = ["linprog", "dense_minimax", "sequence_form_maxmin", "sequence_form_range",
-           "make_lp", "run", "add_rows_and_resolve", "INF", "LINPROG_METHODS"]
+           "make_lp", "run", "add_rows_and_resolve", "hipo_available", "INF", "LINPROG_METHODS",
+           "HIPO_NEWTON_SYSTEM"]
 
 #: HiGHS's infinity (``highspy.kHighsInf`` is ``inf``).
 INF = np.inf
 #: Algorithms accepted by :func:`linprog` (``"highs"`` lets HiGHS choose).
 LINPROG_METHODS = ("highs", "highs-ds", "highs-ipm")
+#: HiPO's Newton system.  The augmented system, not the normal equations HiPO prefers by
+#: default: the sequence-form LP has one free variable per opponent information set, and
+#: on 2P Mercer hold'em (20 400 information sets) HiPO on the normal equations stalled
+#: after 31 iterations (steps of 1e-2, residuals of order 1) and HiGHS restarted with IPX,
+#: while on the augmented system it converged alone (81 iterations).
+HIPO_NEWTON_SYSTEM = "augmented"
+
+_HIPO = None
+
+
+def hipo_available() -> bool:
+    """Whether HiGHS accepts ``solver="hipo"`` here (cached).  HiPO needs BLAS, METIS, AMD
+    and RCM, which the ``highspy`` wheel leaves to ``highspy-extras``; the two must be the
+    same release (``highspy`` 1.16 with ``highspy-extras`` 1.15 reports them missing)."""
+    global _HIPO
+    if _HIPO is None:
+        try:
+            import highspy
+
+            h = _new_highs()
+            _HIPO = h.setOptionValue("solver", "hipo") == highspy.HighsStatus.kOk
+        except Exception:          # noqa: BLE001 - any failure means: not available
+            _HIPO = False
+    return _HIPO
 
 
 def _call_linprog(*args, **kwargs):
@@ -120,7 +148,8 @@ def _maxmin_blocks(A, E, F, f):
 
 
 def sequence_form_maxmin(A, E, e, F, f, tol: float = HIGHS_FEASIBILITY_TOL, method: str = "highs",
-                         time_limit: float | None = None, crossover: bool = True, presolve: bool = True):
+                         time_limit: float | None = None, crossover: bool = True, presolve: bool = True,
+                         value_bound: float | None = None):
     """Solve ``max_x min_y x^T A y`` over the plan polytopes ``E x = e``, ``F y = f``.
 
     The inner minimum is dualised (Koller, Megiddo and von Stengel 1996, Thm 4.3):
@@ -128,11 +157,21 @@ def sequence_form_maxmin(A, E, e, F, f, tol: float = HIGHS_FEASIBILITY_TOL, meth
     inequality rows (one per column of ``A``).
 
     ``method="highs-ipm"`` builds the model directly in ``highspy`` (one sparse
-    column-wise matrix, no ``linprog`` copies) and runs the interior-point method (IPX)
+    column-wise matrix, no ``linprog`` copies) and runs the interior-point method (IPX;
+    ``"highs-hipo"``: HiPO, see :func:`hipo_available`)
     to ``HIGHS_IPM_OPTIMALITY_TOL``, with crossover to a vertex if ``crossover``
     (without it the interior solution is returned: the caller certifies the plans by
     their exploitability, which needs no vertex).  Other methods go through
     :func:`linprog`.
+
+    ``value_bound`` (interior-point methods only) bounds the free variables ``v`` to
+    ``[-value_bound, value_bound]``.  At the optimum where every inequality on ``v`` is
+    tight, ``v`` at an information set is the opponent's best-response value of its
+    subtree, weighted by chance and ``x``: at most the largest payoff in absolute value, so
+    a bound above that leaves the optimum unchanged.  Unbounded, the optimal face is
+    unbounded in the ``v`` of information sets that ``x`` does not reach, and HiPO stalled
+    on it (2P Mercer hold'em, raise 4 or 8: no progress after 50 iterations, then HiGHS
+    fell back to IPX); bounded, it converged in 161 iterations.
 
     Returns
     -------
@@ -140,15 +179,18 @@ def sequence_form_maxmin(A, E, e, F, f, tol: float = HIGHS_FEASIBILITY_TOL, meth
         Plans clipped at 0, the LP value and HiGHS's iteration count.
     """
     n1, m2 = A.shape[0], F.shape[0]
-    if method == "highs-ipm":
+    if method in ("highs-ipm", "highs-hipo"):
         M = sp.vstack([sp.hstack([-A.T, F.T]), sp.hstack([E, sp.csr_matrix((E.shape[0], m2))])], format="csc")
         c = np.concatenate([np.zeros(n1), -np.asarray(f, dtype=float)])
-        lower = np.concatenate([np.zeros(n1), np.full(m2, -INF)])
+        vb = INF if value_bound is None else float(value_bound)
+        lower = np.concatenate([np.zeros(n1), np.full(m2, -vb)])
+        upper = np.concatenate([np.full(n1, INF), np.full(m2, vb)])
         row_lower = np.concatenate([np.full(A.shape[1], -INF), e])
         row_upper = np.concatenate([np.zeros(A.shape[1]), e])
-        lp = make_lp(c, lower, np.full(n1 + m2, INF), M, row_lower, row_upper)
+        lp = make_lp(c, lower, upper, M, row_lower, row_upper)
         del M
-        h, _ = run(lp, "sequence-form LP", solver="ipm", time_limit=time_limit, tol=tol,
+        h, _ = run(lp, "sequence-form LP", solver="hipo" if method == "highs-hipo" else "ipm",
+                   time_limit=time_limit, tol=tol,
                    crossover=crossover, presolve=presolve)
         del lp
         sol = h.getSolution()
@@ -259,7 +301,9 @@ def run(lp, what: str, *, solver: str = "ipm", time_limit: float | None = None,
 
     ``solver="ipm"`` runs the interior-point method to ``HIGHS_IPM_OPTIMALITY_TOL`` with
     crossover (a vertex, so that duals and row generation work; ``crossover=False``:
-    the interior solution); ``"simplex"`` the simplex.  ``presolve=False`` switches
+    the interior solution); ``"hipo"`` the same with HiPO on ``HIPO_NEWTON_SYSTEM``
+    (HiGHS itself restarts with IPX if HiPO's solution fails its optimality check);
+    ``"simplex"`` the simplex.  ``presolve=False`` switches
     HiGHS's presolve off.  One thread (the machine's cores are shared by the caller's processes).
 
     Raises
@@ -269,10 +313,15 @@ def run(lp, what: str, *, solver: str = "ipm", time_limit: float | None = None,
     """
     h = _new_highs()
     h.setOptionValue("threads", 1)
+    if solver == "hipo" and not hipo_available():
+        raise SolverError(f"HiGHS's HiPO is not available for the {what}: install the matching "
+                          "highspy-extras (pip install 'guts[hipo]')")
     h.setOptionValue("solver", solver)
     h.setOptionValue("primal_feasibility_tolerance", float(tol))
     h.setOptionValue("dual_feasibility_tolerance", float(tol))
-    if solver == "ipm":
+    if solver == "hipo":
+        h.setOptionValue("hipo_system", HIPO_NEWTON_SYSTEM)
+    if solver in ("ipm", "hipo"):
         h.setOptionValue("ipm_optimality_tolerance", HIGHS_IPM_OPTIMALITY_TOL)
         h.setOptionValue("run_crossover", "on" if crossover else "off")
     if not presolve:

@@ -27,6 +27,11 @@ LP_CERT_TOL = CERTIFICATE_TOL
 #: ``method="auto"`` of the sequence-form LP switches to the interior-point method
 #: (with crossover) above this many payoff non-zeros.
 LP_IPM_NNZ = 200_000
+#: ... and to HiPO (where installed, ``pip install "guts[hipo]"``) above this many: on 2P
+#: Mercer hold'em IPX is faster up to 1.6e6 non-zeros (47-60 s against HiPO's 133 s) but
+#: had done 16-18 of its iterations after 4-17 minutes at 6.1e6, which HiPO solves in 11
+#: minutes (``benchmarks/lp_big.py --xlarge``).
+LP_HIPO_NNZ = 3_000_000
 #: Memory the sequence-form LP may use by default (bytes); larger LPs are refused
 #: before they are built (issue 21: the 2P Mercer LPs in <= 4 GB).
 LP_MEMORY_LIMIT = 4 * 2**30
@@ -45,6 +50,11 @@ LP_BYTES_PER_NONZERO = 300
 LP_BYTES_PER_ROW = 200
 LP_IPM_BYTES_PER_NONZERO = 125
 LP_IPM_BYTES_PER_ROW = 1000
+#: The same for HiPO (``method="highs-hipo"``): its sparse factor of the augmented system
+#: (fill-in ~5.4 on Mercer hold'em: 4.2e7 entries for 6.7e6 payoff non-zeros) on top of
+#: HiGHS's copies of the model.
+LP_HIPO_BYTES_PER_NONZERO = 160
+LP_HIPO_BYTES_PER_ROW = 1000
 #: (HiGHS is optimal only to its feasibility tolerances: a degenerate LP solution can
 #: keep weight, within them, on a strategy that is not a best response, and a gap of a
 #: few 1e-9 on a badly scaled game.  :func:`guts.engine.matrix_game.solve_lp` therefore

@@ -28,16 +28,31 @@ import scipy.sparse as sp
 
 from ..._validate import check_choice, check_positive_float
 from ...errors import ConvergenceWarning, GutsInputError, SolverError
-from ..highs import sequence_form_maxmin
+from ..highs import hipo_available, sequence_form_maxmin
 from ..tolerances import (LP_BYTES_BASE, LP_BYTES_PER_NONZERO, LP_BYTES_PER_ROW, LP_CERT_TOL,
-                          LP_IPM_BYTES_PER_NONZERO, LP_IPM_BYTES_PER_ROW, LP_IPM_NNZ, LP_MEMORY_LIMIT, LP_TOL)
+                          LP_HIPO_BYTES_PER_NONZERO, LP_HIPO_BYTES_PER_ROW, LP_IPM_BYTES_PER_NONZERO,
+                          LP_HIPO_NNZ, LP_IPM_BYTES_PER_ROW, LP_IPM_NNZ, LP_MEMORY_LIMIT, LP_TOL)
 from . import _kernels as K
 from .result import ExtensiveResult
 from .strategies import _check_game, from_flat, normalise_blocks
 from .types import Game
 
 __all__ = ["solve_sequence_form_lp", "solve_lp", "LP_TOL", "LP_CERT_TOL", "LP_IPM_NNZ",
-           "sequence_form", "lp_memory_estimate", "lp_method"]
+           "sequence_form", "lp_memory_estimate", "lp_method", "LP_METHODS"]
+
+#: The ``method`` values of :func:`solve_sequence_form_lp`.
+LP_METHODS = ("auto", "highs", "highs-ds", "highs-ipm", "highs-hipo")
+_IPMS = ("highs-ipm", "highs-hipo")
+
+
+def _check_method(method):
+    method = check_choice("method", method, LP_METHODS)
+    if method == "highs-hipo" and not hipo_available():
+        raise GutsInputError(
+            "method='highs-hipo' needs HiGHS's HiPO solver, which this highspy lacks; accepted: "
+            "install it with pip install 'guts[hipo]' (highspy with the matching highspy-extras), "
+            "or method='auto' / 'highs-ipm'")
+    return method
 
 # LP_TOL (HiGHS feasibility tolerance), LP_CERT_TOL (certificate) and LP_IPM_NNZ live
 # in guts.engine.tolerances; re-exported here for compatibility.
@@ -111,14 +126,18 @@ def _lp_size(cg) -> tuple[int, int]:
 
 
 def lp_method(game, method: str = "auto") -> str:
-    """The HiGHS algorithm ``method="auto"`` picks for ``game``: the interior-point method
-    when the payoff matrix has more than ``LP_IPM_NNZ`` non-zeros (bound of
-    :func:`lp_memory_estimate`), else the simplex (``"highs"``); other methods unchanged."""
-    method = check_choice("method", method, ("auto", "highs", "highs-ds", "highs-ipm"))
+    """The HiGHS algorithm ``method="auto"`` picks for ``game`` from the payoff matrix's
+    non-zeros (bound of :func:`lp_memory_estimate`): the simplex (``"highs"``) up to
+    ``LP_IPM_NNZ``, the interior-point method IPX (``"highs-ipm"``) above, and above
+    ``LP_HIPO_NNZ`` HiPO (``"highs-hipo"``) where HiGHS has it
+    (:func:`guts.engine.highs.hipo_available`); other methods unchanged."""
+    method = _check_method(method)
     if method != "auto":
         return method
     nnz, _ = _lp_size(_check_game(game))
-    return "highs-ipm" if nnz > LP_IPM_NNZ else "highs"
+    if nnz <= LP_IPM_NNZ:
+        return "highs"
+    return "highs-hipo" if nnz > LP_HIPO_NNZ and hipo_available() else "highs-ipm"
 
 
 def lp_memory_estimate(game, method: str = "auto") -> tuple[int, int]:
@@ -137,16 +156,19 @@ def lp_memory_estimate(game, method: str = "auto") -> tuple[int, int]:
     """
     method = lp_method(game, method)
     nnz, rows = _lp_size(_check_game(game))
-    if method == "highs-ipm":
+    if method == "highs-hipo":
+        per_nnz, per_row = LP_HIPO_BYTES_PER_NONZERO, LP_HIPO_BYTES_PER_ROW
+    elif method == "highs-ipm":
         per_nnz, per_row = LP_IPM_BYTES_PER_NONZERO, LP_IPM_BYTES_PER_ROW
     else:
         per_nnz, per_row = LP_BYTES_PER_NONZERO, LP_BYTES_PER_ROW
     return nnz, LP_BYTES_BASE + nnz * per_nnz + rows * per_row
 
 
-def _maxmin(A, E, e, F, f, tol, method="highs", time_limit=None, crossover=True):
+def _maxmin(A, E, e, F, f, tol, method="highs", time_limit=None, crossover=True, value_bound=None):
     """Solve max_x min_y x^T A y over the two plan polytopes; returns (x, y, value, nit)."""
-    return sequence_form_maxmin(A, E, e, F, f, tol, method, time_limit, crossover=crossover)
+    return sequence_form_maxmin(A, E, e, F, f, tol, method, time_limit, crossover=crossover,
+                                value_bound=value_bound)
 
 
 def solve_sequence_form_lp(game: Game, *, tol: float = LP_TOL, method: str = "auto",
@@ -161,10 +183,12 @@ def solve_sequence_form_lp(game: Game, *, tol: float = LP_TOL, method: str = "au
         Two players, zero-sum (``game.zero_sum``).
     tol : float
         HiGHS primal and dual feasibility tolerance.
-    method : {"auto", "highs", "highs-ds", "highs-ipm"}
-        HiGHS algorithm (``"highs"`` lets HiGHS choose, i.e. the simplex).  ``"auto"``
-        (:func:`lp_method`): the interior-point method when the payoff matrix has more
-        than ``LP_IPM_NNZ`` non-zeros, else ``"highs"``.  Games whose payoff blocks are dense
+    method : {"auto", "highs", "highs-ds", "highs-ipm", "highs-hipo"}
+        HiGHS algorithm (``"highs"`` lets HiGHS choose, i.e. the simplex; ``"highs-ipm"``
+        its interior-point method IPX; ``"highs-hipo"`` HiPO, its direct-factorisation
+        interior-point method, installed by ``pip install "guts[hipo]"``).  ``"auto"``
+        (:func:`lp_method`): an interior-point method (HiPO where available, else IPX) when
+        the payoff matrix has more than ``LP_IPM_NNZ`` non-zeros, else ``"highs"``.  Games whose payoff blocks are dense
         over many types (a one-street raise game with 169 x 169 hand classes and 40 raise
         sizes: 2.3e6 non-zeros) solve ~5x faster with the IPM than with the simplex.
     time_limit : float, optional
@@ -203,7 +227,7 @@ def solve_sequence_form_lp(game: Game, *, tol: float = LP_TOL, method: str = "au
         raise GutsInputError(f"tol must be a positive number; got {tol!r}") from None
     if not (1e-13 <= tol <= 1e-3):
         raise GutsInputError(f"tol must be in [1e-13, 1e-3]; got {tol!r}")
-    method = check_choice("method", method, ("auto", "highs", "highs-ds", "highs-ipm"))
+    method = _check_method(method)
     if time_limit is not None:
         time_limit = check_positive_float("time_limit", time_limit)
     if memory_limit is not None:
@@ -219,15 +243,18 @@ def solve_sequence_form_lp(game: Game, *, tol: float = LP_TOL, method: str = "au
     A, E, e, F, f = sequence_form(game, 0)
     p0, p1 = cg.players
     if crossover is None:
-        crossover = method != "highs-ipm"
+        crossover = method not in _IPMS
     # solve the side with fewer inequality rows (one per opponent sequence x type); the
     # other player's plan comes from the duals
     first = 0 if A.shape[1] <= A.shape[0] else 1
+    # HiPO needs the free subtree values bounded (see sequence_form_maxmin): twice the
+    # largest payoff bounds them at the optimum
+    vb = 2.0 * max(1.0, cg.payoff_scale) if method == "highs-hipo" else None
 
     def side(which, cross):
         if which == 0:
-            return _maxmin(A, E, e, F, f, tol, method, time_limit, cross)
-        y_, x_, v_, n_ = _maxmin(-A.T.tocsr(), F, f, E, e, tol, method, time_limit, cross)
+            return _maxmin(A, E, e, F, f, tol, method, time_limit, cross, vb)
+        y_, x_, v_, n_ = _maxmin(-A.T.tocsr(), F, f, E, e, tol, method, time_limit, cross, vb)
         return x_, y_, v_, n_
 
     def certify(x_, y_):

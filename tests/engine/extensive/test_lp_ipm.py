@@ -14,3 +14,49 @@ def test_ipm_interior_and_vertex_agree_with_the_simplex_on_leduc(crossover):
     ipm = solve_sequence_form_lp(game, method="highs-ipm", crossover=crossover)
     assert simplex.converged and ipm.converged
     assert abs(ipm.value - simplex.value) <= 2 * (ipm.exploitability + simplex.exploitability) + 1e-12
+
+
+# --- HiPO (HiGHS's direct-factorisation IPM; pip install "guts[hipo]") -------------------
+from guts.engine.highs import hipo_available  # noqa: E402
+from guts.errors import GutsInputError  # noqa: E402
+from guts.games.toy import kuhn_poker  # noqa: E402
+
+needs_hipo = pytest.mark.skipif(not hipo_available(), reason="HiPO needs highspy-extras (guts[hipo])")
+
+
+@needs_hipo
+@pytest.mark.parametrize("crossover", [False, True])
+def test_hipo_agrees_with_the_simplex_on_leduc_and_kuhn(crossover):
+    leduc = leduc_poker()
+    simplex = solve_sequence_form_lp(leduc, method="highs")
+    hipo = solve_sequence_form_lp(leduc, method="highs-hipo", crossover=crossover)
+    assert simplex.converged and hipo.converged
+    assert abs(hipo.value - simplex.value) <= 2 * (hipo.exploitability + simplex.exploitability) + 1e-12
+    kuhn = solve_sequence_form_lp(kuhn_poker(), method="highs-hipo", crossover=crossover)
+    assert kuhn.converged and abs(kuhn.value + 1 / 18) <= 1e-9      # Kuhn (1950): -1/18
+
+
+@needs_hipo
+def test_auto_picks_hipo_above_the_ipm_threshold(monkeypatch):
+    from guts.engine.extensive import lp as lpmod
+
+    assert lpmod.lp_method(leduc_poker()) == "highs"
+    monkeypatch.setattr(lpmod, "LP_IPM_NNZ", 10)
+    assert lpmod.lp_method(leduc_poker()) == "highs-ipm"
+    monkeypatch.setattr(lpmod, "LP_HIPO_NNZ", 20)
+    assert lpmod.lp_method(leduc_poker()) == "highs-hipo"
+    nnz, need = lpmod.lp_memory_estimate(leduc_poker())
+    assert need == lpmod.LP_BYTES_BASE + nnz * lpmod.LP_HIPO_BYTES_PER_NONZERO + lpmod._lp_size(
+        lpmod._check_game(leduc_poker()))[1] * lpmod.LP_HIPO_BYTES_PER_ROW
+
+
+def test_hipo_requested_without_it_names_the_method_and_the_install(monkeypatch):
+    from guts.engine import highs
+    from guts.engine.extensive import lp as lpmod
+
+    monkeypatch.setattr(highs, "_HIPO", False)
+    with pytest.raises(GutsInputError, match=r"highs-hipo.*guts\[hipo\]"):
+        solve_sequence_form_lp(kuhn_poker(), method="highs-hipo")
+    monkeypatch.setattr(lpmod, "LP_IPM_NNZ", 10)
+    monkeypatch.setattr(lpmod, "LP_HIPO_NNZ", 20)
+    assert lpmod.lp_method(leduc_poker()) == "highs-ipm"        # auto falls back to IPX
