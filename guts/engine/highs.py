@@ -27,7 +27,7 @@ import time
 import numpy as np
 import scipy.sparse as sp
 
-from guts.engine.tolerances import HIGHS_FEASIBILITY_TOL, HIGHS_IPM_OPTIMALITY_TOL
+from guts.engine.tolerances import HIGHS_FEASIBILITY_TOL, HIGHS_HIPO_OPTIMALITY_TOL, HIGHS_IPM_OPTIMALITY_TOL
 from guts.errors import SolverError
 
 __all__ = ["linprog", "dense_minimax", "sequence_form_maxmin", "sequence_form_range",
@@ -322,7 +322,8 @@ def run(lp, what: str, *, solver: str = "ipm", time_limit: float | None = None,
     if solver == "hipo":
         h.setOptionValue("hipo_system", HIPO_NEWTON_SYSTEM)
     if solver in ("ipm", "hipo"):
-        h.setOptionValue("ipm_optimality_tolerance", HIGHS_IPM_OPTIMALITY_TOL)
+        h.setOptionValue("ipm_optimality_tolerance",
+                         HIGHS_HIPO_OPTIMALITY_TOL if solver == "hipo" else HIGHS_IPM_OPTIMALITY_TOL)
         h.setOptionValue("run_crossover", "on" if crossover else "off")
     if not presolve:
         h.setOptionValue("presolve", "off")
