@@ -91,7 +91,8 @@ def _dense_data(cg):
             u0 = u_start[:-1]
             sp_sorted = cg.term_seq[p][order]
             row_of = np.argsort(sp_sorted, kind="stable").astype(np.int64)
-            rows, row_start = np.unique(sp_sorted[row_of], return_index=True)
+            # CSR over all of p's sequences: row s gathers row_of[row_ptr[s]:row_ptr[s+1]]
+            row_ptr = np.searchsorted(sp_sorted[row_of], np.arange(cg.players[p].num_seqs + 1))
             i32 = np.int32           # index arrays: int32 (issue 21: memory; < 2**31 terminals)
             per.append(dict(
                 f=f, l=l, u_start=u_start.astype(i32),
@@ -103,8 +104,7 @@ def _dense_data(cg):
                 has1=np.ascontiguousarray(grp_has1[kg[u0]]),
                 A0=np.ascontiguousarray(np.transpose(A0, (0, 1 + f, 1 + l, 1 + p))),
                 A1=np.ascontiguousarray(np.transpose(A1[p], (0, 1 + f, 1 + l, 1 + p))),
-                row_of=row_of.astype(i32), rows=rows.astype(i32),
-                row_start=np.append(row_start, order.size).astype(i32),
+                row_of=row_of.astype(i32), row_ptr=row_ptr.astype(i32),
             ))
         dd = per
     cg._dense = dd
@@ -185,28 +185,14 @@ def _layout(pt):
             grp_start.append(dlo + pstarts)
             lev_g.append(lev_g[-1] + len(uniq))
         cat = (lambda xs: np.concatenate(xs).astype(np.int64)) if pt.levels else (lambda xs: np.zeros(0, np.int64))
+        gstart = np.append(cat(grp_start), H).astype(np.int64)
         lay = dict(lev_d=np.array(lev_d, dtype=np.int64), lev_g=np.array(lev_g, dtype=np.int64),
-                   grp_par=cat(grp_par), grp_start=np.append(cat(grp_start), H).astype(np.int64),
+                   grp_par=cat(grp_par), grp_start=gstart,
                    dec_first=np.ascontiguousarray(pt.dec_first, dtype=np.int64),
                    dec_na=np.ascontiguousarray(pt.dec_num_actions, dtype=np.int64),
                    dec_parent=np.ascontiguousarray(pt.dec_parent, dtype=np.int64))
         pt._layout = lay
     return lay
-
-
-#: Run the reach and backup passes in parallel (types split per thread)? Off: measured on
-#: 3P-MMH with a check, two threads spent 2.5-4x the CPU time of one on them (a row of 15
-#: types is shared by both threads' cache lines), and serially they are ~4 % of an iteration.
-PARALLEL_LEVELS = False
-
-
-def _column_blocks(X) -> int:
-    """Blocks of types (columns) of a level pass: one per thread when it runs in parallel."""
-    if not PARALLEL_LEVELS or X.shape[1] < 2 or not parallel_for(X.size, LEVEL_MIN_WORK):
-        return 1
-    import numba
-
-    return min(numba.get_num_threads(), X.shape[1])
 
 
 def reach(pt, B, out=None, fused=None):
@@ -215,9 +201,8 @@ def reach(pt, B, out=None, fused=None):
     R = np.empty_like(B) if out is None else out
     if (USE_FUSED if fused is None else fused) and pt.num_decisions and B.flags.c_contiguous:
         lay = _layout(pt)
-        nblk = _column_blocks(B)
-        kern = _fused.reach_levels if nblk > 1 else _fused.reach_levels_serial
-        return kern(nblk, lay["lev_d"], lay["dec_first"], lay["dec_na"], lay["dec_parent"], B, R)
+        kern = _fused.reach_levels if parallel_for(B.size, LEVEL_MIN_WORK) else _fused.reach_levels_serial
+        return kern(lay["lev_d"], lay["dec_first"], lay["dec_na"], lay["dec_parent"], B, R)
     R[0] = 1.0
     sp = pt.seq_parent
     for (_, _, slo, shi, _, _, _) in pt.levels:
@@ -225,18 +210,50 @@ def reach(pt, B, out=None, fused=None):
     return R
 
 
-def terminal_values(cg, p, reaches, fused=None):
+class Workspace:
+    """Scratch arrays reused by the passes of one solve (issue 21: both cores).
+
+    A fresh big array costs a page fault per 4 kB page at its first write, and page faults
+    of two threads contend: measured on 3P-MMH with a check, the type-tensor pass took 71 ms
+    with two threads into a fresh 41 MB array, 27 ms into a reused one (51 ms with one
+    thread). ``take(name, shape)`` returns a view of a buffer kept under ``name`` (grown when
+    too small); the previous view of that name must not be used any more.
+    """
+
+    def __init__(self):
+        self._buf = {}
+
+    def take(self, name, shape):
+        size = int(np.prod(shape))
+        buf = self._buf.get(name)
+        if buf is None or buf.size < size:
+            self._buf[name] = buf = None       # free the old one before the new one
+            self._buf[name] = buf = np.empty(size)
+        return buf[:size].reshape(shape)
+
+
+def _new(work, name, shape, zero=False):
+    if work is None:
+        return np.zeros(shape) if zero else np.empty(shape)
+    out = work.take(name, shape)
+    if zero:
+        out.fill(0.0)
+    return out
+
+
+def terminal_values(cg, p, reaches, fused=None, work=None):
     """g (S_p+1, T_p): player p's payoffs weighted by deal, chance and the others' reach.
 
     ``reaches[q]`` is player q's R (ignored for q == p).  ``fused``: use the numba
     kernel streaming over deals sorted by the player's type (default: when numba is
-    installed) or the chunked numpy pass (the reference).
+    installed) or the chunked numpy pass (the reference).  ``work``: a :class:`Workspace`
+    (the returned g is then its ``"g"`` buffer: valid until the next call with it).
     """
     if USE_FUSED if fused is None else fused:
         dd = _dense_data(cg) if USE_DENSE else None
         if dd is not None:
             d = dd[p]
-            contrib = np.empty((cg.num_terminals, cg.num_types[p]))
+            contrib = _new(work, "contrib", (cg.num_terminals, cg.num_types[p]))
             # work: per key a (Tf, Tl, Tp) contraction, per terminal a (Tl, Tp) one
             A0 = d["A0"]
             par = parallel_for(d["u_grp"].size * A0[0].size + cg.num_terminals * A0.shape[2] * A0.shape[3],
@@ -252,15 +269,15 @@ def terminal_values(cg, p, reaches, fused=None):
             finally:
                 if par:
                     _fused.set_parallel_chunksize(old)
-            g = np.zeros((cg.players[p].num_seqs, cg.num_types[p]))
-            return (_fused.scatter_rows if par else _fused.scatter_rows_serial)(
-                d["row_start"], d["row_of"], d["rows"], contrib, g)
+            g = _new(work, "g", (cg.players[p].num_seqs, cg.num_types[p]))     # every row written
+            return (_fused.scatter_rows if parallel_for(g.size, LEVEL_MIN_WORK) else _fused.scatter_rows_serial)(
+                d["row_ptr"], d["row_of"], contrib, g)
         fd = _fused_data(cg)
         n = cg.num_players
         sizes = [r.size for r in reaches]
         rbase = np.concatenate(([0], np.cumsum(sizes)[:-1])).astype(np.int64)
         rflat = np.concatenate([np.ascontiguousarray(r).ravel() for r in reaches])
-        g = np.zeros((cg.players[p].num_seqs, cg.num_types[p]))
+        g = _new(work, "g", (cg.players[p].num_seqs, cg.num_types[p]), zero=True)
         pp = fd["per"][p]
         par = parallel_for(cg.num_terminals * cg.num_deals)
         kern = _fused.terminal_values_blocked_par if par else _fused.terminal_values_blocked
@@ -298,17 +315,16 @@ def terminal_values(cg, p, reaches, fused=None):
     return g
 
 
-def _backup(pt, g, B, out, use_max):
+def _backup(pt, g, B, out, use_max, work=None):
     V = g.copy() if out is None else out
     if out is not None and out is not g:
         V[...] = g
-    Vdec = np.empty((pt.num_decisions, g.shape[1]))
+    Vdec = _new(work, "vdec", (pt.num_decisions, g.shape[1]))
     if USE_FUSED and pt.num_decisions and V.flags.c_contiguous:
         lay = _layout(pt)
-        nblk = _column_blocks(V)
-        kern = _fused.backup_levels if nblk > 1 else _fused.backup_levels_serial
-        kern(nblk, use_max, lay["lev_d"], lay["lev_g"], lay["grp_par"], lay["grp_start"], lay["dec_first"],
-             lay["dec_na"], V if B is None else B, V, Vdec)
+        kern = _fused.backup_levels if parallel_for(V.size, LEVEL_MIN_WORK) else _fused.backup_levels_serial
+        kern(use_max, lay["lev_g"], lay["grp_par"], lay["grp_start"], lay["dec_first"], lay["dec_na"],
+             V if B is None else B, V, Vdec)
         return V, Vdec
     for (dlo, dhi, slo, shi, uniq, pstarts, bstarts) in reversed(pt.levels):
         if use_max:
@@ -331,10 +347,29 @@ def backup_mean(pt, g, B, out=None):
     return _backup(pt, g, np.ascontiguousarray(B), out, False)
 
 
-def backup_max(pt, g, out=None):
+def backup_max(pt, g, out=None, work=None):
     """Bottom-up best-response values.  Returns (V (S+1,T), Vdec (H,T)); ``out=g``
-    overwrites g."""
-    return _backup(pt, g, None, out, True)
+    overwrites g; ``work``: Vdec is the :class:`Workspace`'s ``"vdec"`` buffer."""
+    return _backup(pt, g, None, out, True, work)
+
+
+def backup_update(pt, g, B, mode, w, pos_factor, neg_factor, regret, avg, own, work=None):
+    """CFR's backup and regret update in one bottom-up pass (:func:`._fused.backup_update`):
+    the values of ``B`` from ``g`` (overwritten), then ``avg += w own``, the regrets and the
+    next behaviour (into ``B``) as :func:`._fused._regret_update_decision`. Numba only (``USE_FUSED``)."""
+    lay = _layout(pt)
+    Vdec = _new(work, "vdec", (pt.num_decisions, g.shape[1]))
+    kern = _fused.backup_update if parallel_for(B.size, LEVEL_MIN_WORK) else _fused.backup_update_serial
+    return kern(mode, w, pos_factor, neg_factor, lay["lev_g"], lay["grp_par"], lay["grp_start"],
+                lay["dec_first"], lay["dec_na"], g, Vdec, regret, avg, own, B)
+
+
+def expected_value(R, g):
+    """``sum(R * g)``: player p's expected payoff from his reach and his ``g`` (numba: fixed
+    blocks of rows, the same bits with any thread count)."""
+    if USE_FUSED and R.flags.c_contiguous and g.flags.c_contiguous and R.dtype == g.dtype == np.float64:
+        return float((_fused.dot_rows if parallel_for(R.size, LEVEL_MIN_WORK) else _fused.dot_rows_serial)(R, g))
+    return float(np.sum(R * g))
 
 
 def best_actions(pt, V, Vdec):
@@ -357,9 +392,12 @@ def all_reaches(cg, flat):
     return [reach(cg.players[q], flat[q]) for q in range(cg.num_players)]
 
 
-def values_and_br(cg, flat, reaches=None, keep=True):
+def values_and_br(cg, flat, reaches=None, keep=True, work=None):
     """(expected values (n,), best-response values (n,), per-player (V, Vdec) of the BR;
-    ``keep=False``: None instead, so only one player's arrays live at a time)."""
+    ``keep=False``: None instead, so only one player's arrays live at a time, in ``work``
+    (a :class:`Workspace`) if given)."""
+    if keep:
+        work = None
     n = cg.num_players
     if reaches is None:
         reaches = all_reaches(cg, flat)
@@ -367,9 +405,9 @@ def values_and_br(cg, flat, reaches=None, keep=True):
     br = np.empty(n)
     out = []
     for p in range(n):
-        g = terminal_values(cg, p, reaches)
-        ev[p] = float(np.sum(reaches[p] * g))
-        V, Vdec = backup_max(cg.players[p], g, out=g)      # g is not needed any more
+        g = terminal_values(cg, p, reaches, work=work)
+        ev[p] = expected_value(reaches[p], g)
+        V, Vdec = backup_max(cg.players[p], g, out=g, work=work)      # g is not needed any more
         br[p] = float(V[0].sum())
         out.append((V, Vdec) if keep else None)
         del g, V, Vdec

@@ -90,6 +90,8 @@ class _CFRState:
         self.avg = [np.zeros(B.shape, dtype=dt) for B in self.B]
         # sequence -> decision maps, per player
         self.seq_dec = [pt.seq_dec[1:] for pt in cg.players]
+        # scratch arrays of the passes, reused from one pass to the next (no page faults)
+        self.work = K.Workspace()
 
     def iterate(self, t: int):
         cg = self.cg
@@ -97,8 +99,7 @@ class _CFRState:
             if pt.num_decisions == 0:
                 continue
             B = self.B[p]
-            g = K.terminal_values(cg, p, self.R)
-            V, Vdec = K.backup_mean(pt, g, B, out=g)
+            g = K.terminal_values(cg, p, self.R, work=self.work)
             if self.variant == "cfr+":
                 mode, w, fp, fn = 0, float(t), 1.0, 1.0
             elif self.variant == "pcfr+":
@@ -108,18 +109,19 @@ class _CFRState:
                 tb = float(t) ** self.beta
                 mode, w, fp, fn = 1, float(t) ** self.gamma, ta / (ta + 1.0), tb / (tb + 1.0)
             if K.USE_FUSED:
-                # in place, no temporaries: avg += w R_own; regret update; B = regret matching
-                upd = _fused.regret_update if K.parallel_for(B.size, K.LEVEL_MIN_WORK) else _fused.regret_update_serial
-                upd(mode, w, fp, fn, V, Vdec, pt.dec_first, pt.dec_num_actions,
-                    self.regret[p], self.avg[p], self.R[p], B)
+                # one bottom-up pass, in place, no temporaries: values of B, then avg += w R_own,
+                # the regret update and B = regret matching, decision by decision
+                K.backup_update(pt, g, B, mode, w, fp, fn, self.regret[p], self.avg[p], self.R[p], work=self.work)
             else:
+                V, Vdec = K.backup_mean(pt, g, B, out=g)
                 self._update_numpy(p, pt, mode, w, fp, fn, V, Vdec)
-            del g, V, Vdec
+                del V, Vdec
+            del g
             self.R[p] = K.reach(pt, self.B[p], out=self.R[p])
             checkpoint()        # a Ctrl-C is seen here, between two kernel calls (issue 20)
 
     def _update_numpy(self, p, pt, mode, w, fp, fn, V, Vdec):
-        """Reference (numpy) form of :func:`._fused.regret_update` (same arithmetic: float64,
+        """Reference (numpy) form of :func:`._fused.backup_update` (same arithmetic: float64,
         one rounding to the accumulators' dtype)."""
         delta = V[1:] - Vdec[self.seq_dec[p]]
         # average strategy: realisation weights of the strategy played at iteration t
@@ -151,7 +153,7 @@ class _CFRState:
         flat = self.average()
         reaches = [K.reach(pt, f, out=R) for pt, f, R in zip(self.cg.players, flat, self.R)]
         try:
-            ev, br, _ = K.values_and_br(self.cg, flat, reaches=reaches, keep=False)
+            ev, br, _ = K.values_and_br(self.cg, flat, reaches=reaches, keep=False, work=self.work)
         finally:
             self.refresh_reaches()
         return flat, ev, br
@@ -165,7 +167,9 @@ class _CFRState:
                 out.append(normalise_blocks(pt, A.astype(float)))
                 continue
             norm = _fused.normalise_into if K.parallel_for(A.size, K.LEVEL_MIN_WORK) else _fused.normalise_into_serial
-            out.append(norm(pt.dec_first, pt.dec_num_actions, A, np.empty(A.shape)))
+            # into the workspace: the previous check's average is not used any more (the
+            # returned strategies are copies, :func:`.strategies.from_flat`)
+            out.append(norm(pt.dec_first, pt.dec_num_actions, A, self.work.take(f"average{len(out)}", A.shape)))
         return out
 
 

@@ -43,7 +43,6 @@ def test_one_and_two_threads_bit_identical(monkeypatch, players, variant):
     monkeypatch.setattr(K, "PARALLEL_MIN_WORK", 0)      # exercise the parallel kernels on Leduc
     monkeypatch.setattr(K, "DENSE_MIN_WORK", 0)
     monkeypatch.setattr(K, "LEVEL_MIN_WORK", 0)
-    monkeypatch.setattr(K, "PARALLEL_LEVELS", True)
     game = leduc_poker(players)
     r1 = cfr_plus(game, max_iterations=12, variant=variant, report_every=4, threads=1)
     r2 = cfr_plus(game, max_iterations=12, variant=variant, report_every=4, threads=2)
