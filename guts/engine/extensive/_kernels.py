@@ -9,10 +9,13 @@ the others (Koller, Megiddo & von Stengel 1996); everything else is a bottom-up 
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from . import _fused
 from ._interrupt import checkpoint
+from ._threads import current_threads
 
 #: Use the fused numba kernel for the terminal pass (the numpy path is the reference).
 USE_FUSED = _fused.HAVE_NUMBA
@@ -29,25 +32,34 @@ PARALLEL = True
 PARALLEL_MIN_WORK = 2_000_000
 
 
-#: The same for the level-by-level passes over a sequence tree (reach, backups, regret
-#: update: one parallel region per level, memory-bound; 3P-MMH's smallest player has 1e6).
+#: The same for the level-by-level passes over a sequence tree (reach, backups, scatter,
+#: expected value: one parallel region per level, ~1 ns per entry; 3P-MMH's smallest player
+#: has 1e6, 3P-MMH without a check 7e3, where two threads were 2x slower on them) ...
 LEVEL_MIN_WORK = 200_000
+#: ... and for CFR's fused backup and regret update (~7 ns per entry: 3P-MMH without a check,
+#: 7e3 entries, 56 us with one thread, 41 us with two).
+UPDATE_MIN_WORK = 5_000
 
 
 def parallel_for(work: int, min_work: int = PARALLEL_MIN_WORK) -> bool:
     """Run a kernel of ``work`` entries in parallel? (:data:`PARALLEL`, the size, > 1 thread)."""
     if not PARALLEL or work < min_work or not _fused.HAVE_NUMBA:
         return False
-    import numba
-
-    return numba.get_num_threads() > 1
+    return current_threads() > 1
 DENSE_MAX_RATIO = 2.0
 #: The type-tensor kernel's work in parallel from this many entries (keys x Tf Tl Tp +
 #: terminals x Tl Tp, an upper bound: keys whose reach is zero are skipped). 3P-MMH without a
-#: check has 2.2e6, about a millisecond: two threads were slower (0.66x); with a check 7.5e8.
-DENSE_MIN_WORK = 20_000_000
-#: Parallel chunks of the dense kernel (independent of the thread count: determinism).
+#: check has 2.3e6: 216 us per pass with one thread, 124 us with two (16 chunks); with a
+#: check 7.5e8.
+DENSE_MIN_WORK = 500_000
+#: Parallel chunks of the dense kernel: one per DENSE_CHUNK_KEYS keys, at most DENSE_CHUNKS
+#: (each chunk allocates its scratch rows and is handed out on its own: 256 chunks on 3P-MMH
+#: without a check, 600 keys, made two threads no faster than one; 16 gave 1.7x). A key's
+#: arithmetic does not depend on its chunk: the result does not depend on the split.
 DENSE_CHUNKS = 256
+DENSE_CHUNK_KEYS = 40
+#: From this many chunks they are handed out dynamically (one at a time).
+DENSE_DYNAMIC_CHUNKS = 64
 
 
 def _dense_data(cg):
@@ -105,6 +117,9 @@ def _dense_data(cg):
                 A0=np.ascontiguousarray(np.transpose(A0, (0, 1 + f, 1 + l, 1 + p))),
                 A1=np.ascontiguousarray(np.transpose(A1[p], (0, 1 + f, 1 + l, 1 + p))),
                 row_of=row_of.astype(i32), row_ptr=row_ptr.astype(i32),
+                # work: per key a (Tf, Tl, Tp) contraction, per terminal a (Tl, Tp) one
+                work=int(u0.size * int(np.prod(T)) + order.size * T[l] * T[p]),
+                chunks=min(DENSE_CHUNKS, max(1, u0.size // DENSE_CHUNK_KEYS)),
             ))
         dd = per
     cg._dense = dd
@@ -222,14 +237,20 @@ class Workspace:
 
     def __init__(self):
         self._buf = {}
+        self._views = {}        # (name, shape) -> view of the current buffer (per-call cost)
 
     def take(self, name, shape):
-        size = int(np.prod(shape))
+        v = self._views.get((name, shape))
+        if v is not None:
+            return v
+        size = math.prod(shape)
         buf = self._buf.get(name)
         if buf is None or buf.size < size:
+            self._views = {k: x for k, x in self._views.items() if k[0] != name}
             self._buf[name] = buf = None       # free the old one before the new one
             self._buf[name] = buf = np.empty(size)
-        return buf[:size].reshape(shape)
+        v = self._views[(name, shape)] = buf[:size].reshape(shape)
+        return v
 
 
 def _new(work, name, shape, zero=False):
@@ -255,19 +276,19 @@ def terminal_values(cg, p, reaches, fused=None, work=None):
             d = dd[p]
             contrib = _new(work, "contrib", (cg.num_terminals, cg.num_types[p]))
             # work: per key a (Tf, Tl, Tp) contraction, per terminal a (Tl, Tp) one
-            A0 = d["A0"]
-            par = parallel_for(d["u_grp"].size * A0[0].size + cg.num_terminals * A0.shape[2] * A0.shape[3],
-                               DENSE_MIN_WORK)
-            # chunks handed out one at a time (their cost varies: keys whose reach is zero
-            # are skipped); numba's static split would leave a thread idle (issue 21)
-            old = _fused.set_parallel_chunksize(1) if par else 0
+            par = parallel_for(d["work"], DENSE_MIN_WORK)
+            # many chunks (a big game) are handed out one at a time (their cost varies: keys
+            # whose reach is zero are skipped; a static split left a thread idle); a few
+            # (a small game) are split statically (no scheduling calls: ~7 us per pass)
+            dyn = par and d["chunks"] >= DENSE_DYNAMIC_CHUNKS
+            old = _fused.set_parallel_chunksize(1) if dyn else 0
             try:
                 (_fused.terminal_values_dense3 if par else _fused.terminal_values_dense3_serial)(
                     d["u_start"], d["u_grp"], d["u_sf"], d["z_sl"], d["z_k"], d["z_off"], d["z_sc"],
                     d["A0"], d["A1"], d["has1"], np.ascontiguousarray(reaches[d["f"]]),
-                    np.ascontiguousarray(reaches[d["l"]]), DENSE_CHUNKS, contrib)
+                    np.ascontiguousarray(reaches[d["l"]]), d["chunks"], contrib)
             finally:
-                if par:
+                if dyn:
                     _fused.set_parallel_chunksize(old)
             g = _new(work, "g", (cg.players[p].num_seqs, cg.num_types[p]))     # every row written
             return (_fused.scatter_rows if parallel_for(g.size, LEVEL_MIN_WORK) else _fused.scatter_rows_serial)(
@@ -359,7 +380,7 @@ def backup_update(pt, g, B, mode, w, pos_factor, neg_factor, regret, avg, own, w
     next behaviour (into ``B``) as :func:`._fused._regret_update_decision`. Numba only (``USE_FUSED``)."""
     lay = _layout(pt)
     Vdec = _new(work, "vdec", (pt.num_decisions, g.shape[1]))
-    kern = _fused.backup_update if parallel_for(B.size, LEVEL_MIN_WORK) else _fused.backup_update_serial
+    kern = _fused.backup_update if parallel_for(B.size, UPDATE_MIN_WORK) else _fused.backup_update_serial
     return kern(mode, w, pos_factor, neg_factor, lay["lev_g"], lay["grp_par"], lay["grp_start"],
                 lay["dec_first"], lay["dec_na"], g, Vdec, regret, avg, own, B)
 

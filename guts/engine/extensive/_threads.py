@@ -10,7 +10,23 @@ import contextlib
 
 from ..._validate import check_int
 
-__all__ = ["using_threads", "max_threads", "auto_threads"]
+__all__ = ["using_threads", "max_threads", "auto_threads", "current_threads"]
+
+#: The thread count set by the innermost :func:`using_threads` (None outside one).
+_CURRENT = None
+
+
+def current_threads() -> int:
+    """numba's thread count for the kernels: the one :func:`using_threads` set (read from
+    a module variable: ``numba.get_num_threads()`` costs a few microseconds, and the small
+    games' passes ask a dozen times per iteration), else numba's own."""
+    if _CURRENT is not None:
+        return _CURRENT
+    try:
+        import numba
+    except ImportError:  # pragma: no cover
+        return 1
+    return numba.get_num_threads()
 
 
 def max_threads() -> int:
@@ -58,9 +74,12 @@ def using_threads(threads):
     except ImportError:  # pragma: no cover
         yield
         return
-    old = numba.get_num_threads()
-    numba.set_num_threads(auto_threads() if threads is None else threads)
+    global _CURRENT
+    old, old_current = numba.get_num_threads(), _CURRENT
+    _CURRENT = auto_threads() if threads is None else threads
+    numba.set_num_threads(_CURRENT)
     try:
         yield
     finally:
         numba.set_num_threads(old)
+        _CURRENT = old_current
