@@ -41,8 +41,11 @@ LEVEL_MIN_WORK = 200_000
 UPDATE_MIN_WORK = 5_000
 
 
-def parallel_for(work: int, min_work: int = PARALLEL_MIN_WORK) -> bool:
-    """Run a kernel of ``work`` entries in parallel? (:data:`PARALLEL`, the size, > 1 thread)."""
+def parallel_for(work: int, min_work: int | None = None) -> bool:
+    """Run a kernel of ``work`` entries in parallel? (:data:`PARALLEL`, the size from
+    ``min_work``, default :data:`PARALLEL_MIN_WORK`, and > 1 thread)."""
+    if min_work is None:
+        min_work = PARALLEL_MIN_WORK        # read now: tests lower it
     if not PARALLEL or work < min_work or not _fused.HAVE_NUMBA:
         return False
     return current_threads() > 1

@@ -47,7 +47,7 @@ from ..._validate import check_choice, check_int, check_positive_float
 from . import _fused
 from . import _kernels as K
 from ._interrupt import checkpoint, deferred_signals
-from ._threads import check_threads, using_threads
+from ._threads import ThreadTuner, check_threads, set_threads, using_threads
 from .result import ExtensiveResult
 from .strategies import _check_game, from_flat, normalise_blocks, uniform_flat
 from .types import Game
@@ -231,9 +231,10 @@ def cfr_plus(game: Game, *, max_iterations=None, target=None, time_limit=None,
         Schedule of the exploitability checks (module docstring); ``"adaptive"`` needs
         ``target_exploitability`` (without one it is ``"fixed"``).
     threads : int, optional
-        Threads of the numba kernels (default: every core numba may use, or 1 when the
-        load average already saturates them; see :func:`._threads.auto_threads`). The result
-        is bit-identical whatever the number of threads.
+        Threads of the numba kernels. Default: measured as the solve runs, the faster of one
+        thread and every core numba may use (:class:`._threads.ThreadTuner`: small games and
+        loaded machines run faster on one). The result is bit-identical whatever the number
+        of threads.
 
     Returns
     -------
@@ -251,7 +252,6 @@ def cfr_plus(game: Game, *, max_iterations=None, target=None, time_limit=None,
         if isinstance(v, bool) or not isinstance(v, numbers.Real) or not math.isfinite(v):
             raise GutsInputError(f"{name} must be a finite number; got {v!r}")
     K.prepare(cg)
-    state = _CFRState(cg, variant, float(alpha), float(beta), float(gamma))
     n = cg.num_players
     t0 = time.perf_counter()
     history = []
@@ -264,12 +264,24 @@ def cfr_plus(game: Game, *, max_iterations=None, target=None, time_limit=None,
     last = None
     adaptive = check == "adaptive" and target is not None
     next_check = report_every
+    tuner = ThreadTuner(threads)
     try:
-        with using_threads(threads), deferred_signals():
+        with using_threads(tuner.choice), deferred_signals():
+            cur = tuner.choice
+            state = _CFRState(cg, variant, float(alpha), float(beta), float(gamma))
             while t < iterations:
                 last = None           # the previous check's average is stale: free it
                 t += 1
+                k = tuner.threads(t)
+                if k != cur:
+                    set_threads(k)
+                    cur = k
+                ti = time.perf_counter()
                 state.iterate(t)
+                tuner.record(t, k, time.perf_counter() - ti)
+                if cur != tuner.choice and not tuner.probing:
+                    set_threads(tuner.choice)
+                    cur = tuner.choice
                 if bar is not None:
                     bar.update(1)
                 if t >= next_check or t == iterations:
