@@ -104,14 +104,16 @@ class ThreadTuner:
 
     Whether two threads help depends on the game's size and on the machine's load, which
     the load average sees late: with one other busy process (load ~1) a parallel region
-    waits for its descheduled worker at every barrier (measured: 8 ms per region on the
-    2-core machine, 30x a 3P-MMH reach pass), while on a quiet machine two threads make
-    3P-MMH iterations 1.8x faster. Results do not depend on the thread count, so measuring
-    is free of consequences: iteration 1 runs with the initial choice (:func:`auto_threads`;
-    compilation, first touches), then each candidate is timed on ``PROBE`` iterations, the
-    faster (by the minimum) runs; the other is re-timed after ``period`` iterations, a
-    period that doubles (up to ``MAX_PERIOD``) each time the choice is confirmed, and long
-    enough that probes of a much slower count cost at most ``OVERHEAD`` of the time.
+    waits for its descheduled worker at every barrier (measured: 3P-MMH without a check,
+    100 ms per iteration with two threads, 1 ms with one), while on a quiet machine two
+    threads make 3P-MMH iterations 1.8x faster. Results do not depend on the thread count,
+    so measuring is free of consequences: iteration 1 runs with the initial choice
+    (:func:`auto_threads`) untimed (compilation, first touches), the following ones are
+    timed; from iteration 3 the other count is timed on up to ``PROBE`` iterations (one if
+    it is ``GIVE_UP`` times slower) and the faster by the minimum is kept. The other count
+    is re-timed after ``period`` iterations, a period that doubles (up to ``MAX_PERIOD``)
+    each time the choice holds, and long enough that probes of a much slower count cost at
+    most ``OVERHEAD`` of the time.
     """
 
     PROBE = 2
@@ -128,46 +130,52 @@ class ThreadTuner:
         self.choice = (threads if threads is not None else auto_threads()) if n >= 2 else 1
         self.candidates = (1, n)
         self.period = self.FIRST_PERIOD
-        self._plan = []              # thread counts of the coming timed iterations
-        self._times = {}
-        # first measurement at iteration 2; on a saturated machine (the initial choice is one
-        # thread) later: a probe of two threads there costs ~10 iterations' time
-        self._next_probe = 2 if self.choice > 1 else self.FIRST_PERIOD
+        self._left = 0               # probe iterations still to run with the other count
+        self._probe = math.inf       # their minimum time
+        self._recent = math.inf      # the current choice's minimum time since the last probe
+        self._next_probe = 3
         self.switches = []           # (iteration, threads) every time the choice changed
 
     @property
+    def other(self) -> int:
+        return self.candidates[0] if self.choice == self.candidates[1] else self.candidates[1]
+
+    @property
     def probing(self) -> bool:
-        """In the middle of a measurement (the next iterations' thread counts are planned)."""
-        return bool(self._plan)
+        """In the middle of a measurement of the other count."""
+        return self._left > 0
 
     def threads(self, t: int) -> int:
         """Threads for iteration ``t`` (1-based)."""
         if self.fixed:
             return self.choice
-        if not self._plan and t >= self._next_probe:
-            other = [k for k in self.candidates if k != self.choice][0]
-            self._plan = [self.choice] * self.PROBE + [other] * self.PROBE
-            self._times = {}
-        return self._plan[0] if self._plan else self.choice
+        if not self._left and t >= self._next_probe and self._recent < math.inf:
+            self._left, self._probe = self.PROBE, math.inf
+        return self.other if self._left else self.choice
 
     def record(self, t: int, k: int, seconds: float):
         """Iteration ``t`` ran ``seconds`` with ``k`` threads (its best-response check excluded)."""
-        if self.fixed or not self._plan or self._plan[0] != k:
+        if self.fixed or t < 2:
             return
-        self._plan.pop(0)
-        self._times[k] = min(self._times.get(k, float("inf")), seconds)
-        cur = self._times.get(self.choice)
-        if self._plan and not (k != self.choice and cur is not None and seconds > self.GIVE_UP * cur):
+        if not self._left:
+            if k == self.choice:
+                self._recent = min(self._recent, seconds)
             return
-        self._plan = []               # measured, or the other count is already far slower
-        best = min(self._times, key=lambda j: (self._times[j], j))
-        if best == self.choice:
-            # a probe that was r times slower than an iteration is not repeated before
-            # ~r / OVERHEAD iterations (at most OVERHEAD of the time goes to probes)
-            r = self._times[k] / cur if k != self.choice and cur else 1.0
-            self.period = max(min(2 * self.period, self.MAX_PERIOD), math.ceil(r / self.OVERHEAD))
-        else:
-            self.choice = best
+        self._left -= 1
+        self._probe = min(self._probe, seconds)
+        slower = self._probe > self.GIVE_UP * self._recent
+        if self._left and not slower:
+            return
+        self._left = 0
+        if self._probe < self._recent:
+            self.choice = k
             self.period = self.FIRST_PERIOD
-            self.switches.append((t, best))
+            self.switches.append((t, k))
+            self._recent = self._probe
+        else:
+            # a probe r times slower than an iteration is not repeated before ~r / OVERHEAD
+            # iterations (at most OVERHEAD of the time goes to probes)
+            r = self._probe / self._recent
+            self.period = max(min(2 * self.period, self.MAX_PERIOD), math.ceil(r / self.OVERHEAD))
+            self._recent = math.inf       # re-measured from the next iterations (the load changes)
         self._next_probe = t + self.period
