@@ -106,7 +106,7 @@ def from_flat(game, flat) -> tuple:
 
     The decisions with the same number of actions are gathered in one (H_A, T, A) array
     by numpy and handed out as its (contiguous) rows: a Python step per decision is the
-    dictionary entry only (3P-MMH with a check, 170 000 decisions: 0.3 s -> 0.03 s).
+    dictionary entry only (3P-MMH with a check, 170 000 decisions: 0.30 s -> 0.08 s).
     """
     cg = game.compiled
     out = []
