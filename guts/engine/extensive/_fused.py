@@ -22,6 +22,15 @@ except ImportError:  # pragma: no cover
             return f
         return deco
 
+@njit(cache=True, nogil=True, parallel=True)
+def null_region(x):
+    """A parallel region with (almost) no work: its time is the pool's start-up and barrier
+    (:func:`._threads.regions_prompt`)."""
+    for i in prange(x.shape[0]):
+        x[i] += 1.0
+    return x
+
+
 # Determinism whatever the thread count: every parallel loop below (``prange``) gives each
 # output entry to exactly one iteration, which sums in a fixed sequential order; no
 # reduction is split between threads, so 1 and k threads give bit-identical results.

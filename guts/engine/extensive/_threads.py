@@ -9,25 +9,42 @@ from __future__ import annotations
 import contextlib
 import math
 
+import numpy as np
+
 from ..._validate import check_int
 
-__all__ = ["using_threads", "max_threads", "auto_threads", "current_threads", "ThreadTuner", "set_threads"]
+__all__ = ["using_threads", "max_threads", "auto_threads", "current_threads", "threads_now", "ThreadTuner",
+           "set_threads"]
 
 #: The thread count set by the innermost :func:`using_threads` (None outside one).
 _CURRENT = None
+#: Inside ``using_threads(None)``: check :func:`regions_prompt` before the first parallel kernel.
+_VERIFY = False
 
 
 def current_threads() -> int:
     """numba's thread count for the kernels: the one :func:`using_threads` set (read from
     a module variable: ``numba.get_num_threads()`` costs a few microseconds, and the small
-    games' passes ask a dozen times per iteration), else numba's own."""
+    games' passes ask a dozen times per iteration), else numba's own. Called by a kernel
+    about to run in parallel: under the default, the first such call checks that parallel
+    regions are prompt on the machine now, and falls back to one thread if not."""
+    global _VERIFY
     if _CURRENT is not None:
+        if _VERIFY and _CURRENT > 1:
+            _VERIFY = False
+            if not regions_prompt(_CURRENT):
+                set_threads(1)
         return _CURRENT
     try:
         import numba
     except ImportError:  # pragma: no cover
         return 1
     return numba.get_num_threads()
+
+
+def threads_now() -> int | None:
+    """The thread count :func:`using_threads` set, as is (no check; None outside one)."""
+    return _CURRENT
 
 
 def max_threads() -> int:
@@ -42,12 +59,17 @@ def max_threads() -> int:
 
 def auto_threads() -> int:
     """The default (``threads=None``): every core numba may use, or 1 when the machine is
-    already saturated (1-minute load average >= that number of cores).
+    already saturated (1-minute load average >= that number of cores); inside
+    :func:`using_threads`, also 1 when a bare parallel region is slow
+    (:func:`regions_prompt`, measured before the first kernel that would run in parallel:
+    a small game whose kernels all run serially compiles and measures nothing).
 
     On a shared, loaded machine a parallel region waits for its slowest thread at every
     barrier, and a descheduled thread stalls it for a time slice: measured on the 2-core
-    machine at a load of 12-14, two threads made 3P-MMH iterations 8-13x *slower* than one.
-    Results do not depend on the thread count, so this choice never changes a result.
+    machine at a load of 12-14, two threads made 3P-MMH iterations 8-13x *slower* than one;
+    beside a single busy process (load ~1.6, which the load rule lets through) a bare
+    region took 8 ms instead of 2 us. Results do not depend on the thread count, so this
+    choice never changes a result.
     """
     import os
 
@@ -56,7 +78,47 @@ def auto_threads() -> int:
         busy = int(os.getloadavg()[0])
     except (AttributeError, OSError):  # pragma: no cover - no load average on this OS
         busy = 0
-    return n if busy < n else 1
+    return n if n >= 2 and busy < n else 1
+
+
+#: A bare parallel region slower than this (seconds, three times in a row) means the pool's
+#: threads are not run promptly (quiet 2-core machine: ~2 us; beside one busy process: 8 ms).
+SLOW_REGION = 5e-4
+#: :func:`regions_prompt` is measured at most once per this many seconds.
+PROMPT_TTL = 2.0
+_prompt_cache = {}
+
+
+def regions_prompt(n: int) -> bool:
+    """Do parallel regions of ``n`` threads start and end promptly on this machine now?
+    (one of up to three bare regions under :data:`SLOW_REGION`; cached :data:`PROMPT_TTL` s)."""
+    import time
+
+    now = time.monotonic()
+    hit = _prompt_cache.get(n)
+    if hit is not None and now - hit[0] < PROMPT_TTL:
+        return hit[1]
+    try:
+        import numba
+
+        from ._fused import null_region
+    except ImportError:  # pragma: no cover
+        return False
+    x = np.zeros(n)
+    old = numba.get_num_threads()
+    numba.set_num_threads(n)
+    try:
+        ok = False
+        for _ in range(3):
+            t = time.perf_counter()
+            null_region(x)
+            if time.perf_counter() - t < SLOW_REGION:
+                ok = True
+                break
+    finally:
+        numba.set_num_threads(old)
+    _prompt_cache[n] = (time.monotonic(), ok)
+    return ok
 
 
 def check_threads(threads) -> int | None:
@@ -80,22 +142,24 @@ def set_threads(k: int):
 
 @contextlib.contextmanager
 def using_threads(threads):
-    """Run the block with ``threads`` numba threads (``None``: :func:`auto_threads`)."""
+    """Run the block with ``threads`` numba threads (``None``: :func:`auto_threads`, with
+    the parallel regions' promptness checked before the first parallel kernel)."""
+    global _CURRENT, _VERIFY
     threads = check_threads(threads)
     try:
         import numba
     except ImportError:  # pragma: no cover
         yield
         return
-    global _CURRENT
-    old, old_current = numba.get_num_threads(), _CURRENT
+    old, old_current, old_verify = numba.get_num_threads(), _CURRENT, _VERIFY
     _CURRENT = auto_threads() if threads is None else threads
+    _VERIFY = threads is None
     numba.set_num_threads(_CURRENT)
     try:
         yield
     finally:
         numba.set_num_threads(old)
-        _CURRENT = old_current
+        _CURRENT, _VERIFY = old_current, old_verify
 
 
 class ThreadTuner:
@@ -156,6 +220,16 @@ class ThreadTuner:
     def record(self, t: int, k: int, seconds: float):
         """Iteration ``t`` ran ``seconds`` with ``k`` threads (its best-response check excluded)."""
         if self.fixed or t < 2:
+            return
+        if not self._left and k != self.choice:
+            # the count was changed under us (using_threads' check of a slow pool): follow it
+            self.choice, self._recent = k, math.inf
+            return
+        if self._left and k != self.other:
+            # the probe's count was refused (the same check): a lost probe, not soon repeated
+            self._left = 0
+            self.period = self.MAX_PERIOD
+            self._next_probe = t + self.period
             return
         if not self._left:
             if k == self.choice:

@@ -47,7 +47,7 @@ from ..._validate import check_choice, check_int, check_positive_float
 from . import _fused
 from . import _kernels as K
 from ._interrupt import checkpoint, deferred_signals
-from ._threads import ThreadTuner, check_threads, set_threads, using_threads
+from ._threads import ThreadTuner, check_threads, set_threads, threads_now, using_threads
 from .result import ExtensiveResult
 from .strategies import _check_game, from_flat, normalise_blocks, uniform_flat
 from .types import Game
@@ -266,8 +266,8 @@ def cfr_plus(game: Game, *, max_iterations=None, target=None, time_limit=None,
     next_check = report_every
     tuner = ThreadTuner(threads)
     try:
-        with using_threads(tuner.choice), deferred_signals():
-            cur = tuner.choice
+        with using_threads(threads), deferred_signals():
+            cur = tuner.choice = threads_now() or tuner.choice
             state = _CFRState(cg, variant, float(alpha), float(beta), float(gamma))
             while t < iterations:
                 last = None           # the previous check's average is stale: free it
@@ -278,7 +278,9 @@ def cfr_plus(game: Game, *, max_iterations=None, target=None, time_limit=None,
                     cur = k
                 ti = time.perf_counter()
                 state.iterate(t)
-                tuner.record(t, k, time.perf_counter() - ti)
+                # the default's first parallel kernel may have fallen back to one thread
+                cur = threads_now() or cur
+                tuner.record(t, cur, time.perf_counter() - ti)
                 if cur != tuner.choice and not tuner.probing:
                     set_threads(tuner.choice)
                     cur = tuner.choice

@@ -152,6 +152,15 @@ def test_default_threads_follow_load(monkeypatch):
     n = max_threads()
     monkeypatch.setattr(os, "getloadavg", lambda: (0.0, 0.0, 0.0))
     assert _threads.auto_threads() == n
+    # a pool whose workers are not run at once (a busy machine): the default falls back to
+    # one thread before its first parallel kernel; an explicit count is kept
+    monkeypatch.setattr(_threads, "regions_prompt", lambda k: False)
+    with _threads.using_threads(None):
+        assert _threads.threads_now() == n
+        assert _threads.current_threads() == 1 and _threads.threads_now() == 1
+    with _threads.using_threads(n):
+        assert _threads.current_threads() == n
+    assert _threads.threads_now() is None
     monkeypatch.setattr(os, "getloadavg", lambda: (float(n) + 3.0, 0.0, 0.0))
     assert _threads.auto_threads() == 1
 
