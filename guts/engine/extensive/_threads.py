@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+import threading
 
 import numpy as np
 
@@ -16,10 +17,10 @@ from ..._validate import check_int
 __all__ = ["using_threads", "max_threads", "auto_threads", "current_threads", "threads_now", "ThreadTuner",
            "set_threads"]
 
-#: The thread count set by the innermost :func:`using_threads` (None outside one).
-_CURRENT = None
-#: Inside ``using_threads(None)``: check :func:`regions_prompt` before the first parallel kernel.
-_VERIFY = False
+# Per Python thread, as numba's own thread count: ``current`` = the count set by the
+# innermost :func:`using_threads` (None outside one); ``verify`` = inside
+# ``using_threads(None)``, check :func:`regions_prompt` before the first parallel kernel.
+_local = threading.local()
 
 
 def current_threads() -> int:
@@ -28,13 +29,14 @@ def current_threads() -> int:
     games' passes ask a dozen times per iteration), else numba's own. Called by a kernel
     about to run in parallel: under the default, the first such call checks that parallel
     regions are prompt on the machine now, and falls back to one thread if not."""
-    global _VERIFY
-    if _CURRENT is not None:
-        if _VERIFY and _CURRENT > 1:
-            _VERIFY = False
-            if not regions_prompt(_CURRENT):
+    cur = getattr(_local, "current", None)
+    if cur is not None:
+        if cur > 1 and _local.verify:
+            _local.verify = False
+            if not regions_prompt(cur):
                 set_threads(1)
-        return _CURRENT
+                cur = 1
+        return cur
     try:
         import numba
     except ImportError:  # pragma: no cover
@@ -44,7 +46,7 @@ def current_threads() -> int:
 
 def threads_now() -> int | None:
     """The thread count :func:`using_threads` set, as is (no check; None outside one)."""
-    return _CURRENT
+    return getattr(_local, "current", None)
 
 
 def max_threads() -> int:
@@ -131,12 +133,11 @@ def check_threads(threads) -> int | None:
 def set_threads(k: int):
     """Inside :func:`using_threads`: run the following kernels with ``k`` threads (restored
     when the block ends)."""
-    global _CURRENT
     try:
         import numba
     except ImportError:  # pragma: no cover
         return
-    _CURRENT = k
+    _local.current = k
     numba.set_num_threads(k)
 
 
@@ -144,22 +145,22 @@ def set_threads(k: int):
 def using_threads(threads):
     """Run the block with ``threads`` numba threads (``None``: :func:`auto_threads`, with
     the parallel regions' promptness checked before the first parallel kernel)."""
-    global _CURRENT, _VERIFY
     threads = check_threads(threads)
     try:
         import numba
     except ImportError:  # pragma: no cover
         yield
         return
-    old, old_current, old_verify = numba.get_num_threads(), _CURRENT, _VERIFY
-    _CURRENT = auto_threads() if threads is None else threads
-    _VERIFY = threads is None
-    numba.set_num_threads(_CURRENT)
+    old = numba.get_num_threads()
+    old_current, old_verify = getattr(_local, "current", None), getattr(_local, "verify", False)
+    _local.current = auto_threads() if threads is None else threads
+    _local.verify = threads is None
+    numba.set_num_threads(_local.current)
     try:
         yield
     finally:
         numba.set_num_threads(old)
-        _CURRENT, _VERIFY = old_current, old_verify
+        _local.current, _local.verify = old_current, old_verify
 
 
 class ThreadTuner:
