@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import math
 import threading
+import time
 
 import numpy as np
 
@@ -33,15 +34,23 @@ def current_threads() -> int:
     if cur is not None:
         if cur > 1 and _local.verify:
             _local.verify = False
+            t = time.perf_counter()
             if not regions_prompt(cur):
                 set_threads(1)
                 cur = 1
+            _local.check_seconds = check_seconds() + time.perf_counter() - t
         return cur
     try:
         import numba
     except ImportError:  # pragma: no cover
         return 1
     return numba.get_num_threads()
+
+
+def check_seconds() -> float:
+    """Seconds this Python thread has spent in the default's pool checks (a solver
+    subtracts them from the iteration it times)."""
+    return getattr(_local, "check_seconds", 0.0)
 
 
 def threads_now() -> int | None:
@@ -94,8 +103,6 @@ _prompt_cache = {}
 def regions_prompt(n: int) -> bool:
     """Do parallel regions of ``n`` threads start and end promptly on this machine now?
     (one of up to three bare regions under :data:`SLOW_REGION`; cached :data:`PROMPT_TTL` s)."""
-    import time
-
     now = time.monotonic()
     hit = _prompt_cache.get(n)
     if hit is not None and now - hit[0] < PROMPT_TTL:

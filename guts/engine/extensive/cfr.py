@@ -47,7 +47,7 @@ from ..._validate import check_choice, check_int, check_positive_float
 from . import _fused
 from . import _kernels as K
 from ._interrupt import checkpoint, deferred_signals
-from ._threads import ThreadTuner, check_threads, set_threads, threads_now, using_threads
+from ._threads import ThreadTuner, check_seconds, check_threads, set_threads, threads_now, using_threads
 from .result import ExtensiveResult
 from .strategies import _check_game, from_flat, normalise_blocks, uniform_flat
 from .types import Game
@@ -276,11 +276,12 @@ def cfr_plus(game: Game, *, max_iterations=None, target=None, time_limit=None,
                 if k != cur:
                     set_threads(k)
                     cur = k
-                ti = time.perf_counter()
+                ti, ci = time.perf_counter(), check_seconds()
                 state.iterate(t)
-                # the default's first parallel kernel may have fallen back to one thread
+                # the default's first parallel kernel may have checked the pool (not timed)
+                # and fallen back to one thread
                 cur = threads_now() or cur
-                tuner.record(t, cur, time.perf_counter() - ti)
+                tuner.record(t, cur, time.perf_counter() - ti - (check_seconds() - ci))
                 if cur != tuner.choice and not tuner.probing:
                     set_threads(tuner.choice)
                     cur = tuner.choice
