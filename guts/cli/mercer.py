@@ -98,8 +98,8 @@ def add_subparser(subparsers):
                    default=None, help="seconds (cfr+, dcfr, fp, fp-realisation; default: no limit)")
     add_quiet(s)
     s.add_argument("--threads", type=int_arg("threads", 1, available_cores()), default=None,
-                   help="threads of the CFR and best-response kernels (default: all cores, or one when "
-                        "the machine's load already saturates them; the result does not depend on it)")
+                   help="threads of the CFR and best-response kernels (default: CFR measures one and all "
+                        "cores as it runs and keeps the faster; the result does not depend on it)")
     s.set_defaults(func=run_solve)
     z = sub.add_parser("sizes", help="tree sizes of SMH / MMH with 2 and 3 players",
                        description="Public states, information sets and deals of the four variants.")

@@ -22,6 +22,15 @@ except ImportError:  # pragma: no cover
             return f
         return deco
 
+@njit(cache=True, nogil=True, parallel=True)
+def null_region(x):
+    """A parallel region with (almost) no work: its time is the pool's start-up and barrier
+    (:func:`._threads.regions_prompt`)."""
+    for i in prange(x.shape[0]):
+        x[i] += 1.0
+    return x
+
+
 # Determinism whatever the thread count: every parallel loop below (``prange``) gives each
 # output entry to exactly one iteration, which sums in a fixed sequential order; no
 # reduction is split between threads, so 1 and k threads give bit-identical results.
@@ -255,43 +264,37 @@ def terminal_values_dense3(u_start, u_grp, u_sf, z_sl, z_k, z_off, z_sc, A0, A1,
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def scatter_rows(row_start, row_of, rows, contrib, g):
-    """``g[rows[r]] += sum of contrib[row_of[j]]`` for j in ``row_start[r]:row_start[r+1]``,
-    in that fixed order (parallel over r: each row of g belongs to one iteration)."""
-    for r in prange(rows.shape[0]):
-        _scatter_row(rows[r], row_start[r], row_start[r + 1], row_of, contrib, g)
+def scatter_rows(row_ptr, row_of, contrib, g):
+    """Every row of ``g``: ``g[s] = sum of contrib[row_of[j]]`` for j in
+    ``row_ptr[s]:row_ptr[s+1]`` in that fixed order, zero for a row without terminals
+    (parallel over s: each row of g belongs to one iteration; ``g`` need not be zeroed)."""
+    for s in prange(g.shape[0]):
+        _scatter_row(s, row_ptr[s], row_ptr[s + 1], row_of, contrib, g)
     return g
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _scatter_row(s, lo, hi, row_of, contrib, g):
+    for t in range(g.shape[1]):
+        g[s, t] = 0.0
     for j in range(lo, hi):
         i = row_of[j]
-        for t in range(contrib.shape[1]):
+        for t in range(g.shape[1]):
             g[s, t] += contrib[i, t]
-
-
-@njit(cache=True, nogil=True, parallel=True)
-def regret_update(mode, w, pos_factor, neg_factor, V, Vdec, dec_first, dec_na, regret, avg, own, B):
-    """One player's CFR update in place, without temporaries (issue 21: memory).
-
-    For every decision h, type t and action sequence s of h: ``avg[s] += w own[s]`` (the
-    average strategy's realisation weights), ``d = V[s] - Vdec[h]`` (instantaneous regret),
-    ``regret[s] += d`` then mode 0 (CFR+) / 2 (PCFR+): clip at zero; mode 1 (DCFR): times
-    ``pos_factor`` if positive else ``neg_factor``. New behaviour ``B``: regret matching on
-    ``max(regret, 0)`` (modes 0, 1) or on ``max(regret + d, 0)`` (mode 2, the prediction),
-    uniform where the block sums to zero. Parallel over decisions (each owns its rows).
-    """
-    H = dec_first.shape[0]
-    for h in prange(H):
-        _regret_update_decision(h, mode, w, pos_factor, neg_factor, V, Vdec, dec_first, dec_na,
-                                regret, avg, own, B)
-    return B
 
 
 @njit(cache=True, nogil=True)
 def _regret_update_decision(h, mode, w, pos_factor, neg_factor, V, Vdec, dec_first, dec_na, regret, avg,
                             own, B):
+    """One player's CFR update at decision h, in place, without temporaries (issue 21: memory).
+
+    For every type t and action sequence s of h: ``avg[s] += w own[s]`` (the average
+    strategy's realisation weights), ``d = V[s] - Vdec[h]`` (instantaneous regret),
+    ``regret[s] += d`` then mode 0 (CFR+) / 2 (PCFR+): clip at zero; mode 1 (DCFR): times
+    ``pos_factor`` if positive else ``neg_factor``. New behaviour ``B``: regret matching on
+    ``max(regret, 0)`` (modes 0, 1) or on ``max(regret + d, 0)`` (mode 2, the prediction),
+    uniform where the block sums to zero.
+    """
     T = V.shape[1]
     f = dec_first[h]
     na = dec_na[h]
@@ -349,15 +352,6 @@ def _normalise_decision(h, dec_first, dec_na, X, B):
 # ---- serial twins (small games: a parallel region's start-up and barrier cost more than
 # the work; on a loaded machine a descheduled worker stalls every region) ----------------
 @njit(cache=True, nogil=True)
-def regret_update_serial(mode, w, pos_factor, neg_factor, V, Vdec, dec_first, dec_na, regret, avg, own, B):
-    """:func:`regret_update` on the calling thread (same arithmetic, same result)."""
-    for h in range(dec_first.shape[0]):
-        _regret_update_decision(h, mode, w, pos_factor, neg_factor, V, Vdec, dec_first, dec_na,
-                                regret, avg, own, B)
-    return B
-
-
-@njit(cache=True, nogil=True)
 def normalise_into_serial(dec_first, dec_na, X, B):
     """:func:`normalise_into` on the calling thread."""
     for t in range(X.shape[1]):
@@ -377,92 +371,192 @@ def terminal_values_dense3_serial(u_start, u_grp, u_sf, z_sl, z_k, z_off, z_sc, 
 
 
 @njit(cache=True, nogil=True)
-def scatter_rows_serial(row_start, row_of, rows, contrib, g):
+def scatter_rows_serial(row_ptr, row_of, contrib, g):
     """:func:`scatter_rows` on the calling thread."""
-    for r in range(rows.shape[0]):
-        _scatter_row(rows[r], row_start[r], row_start[r + 1], row_of, contrib, g)
+    for s in range(g.shape[0]):
+        _scatter_row(s, row_ptr[s], row_ptr[s + 1], row_of, contrib, g)
     return g
 
 
 # ---- passes over one player's sequence tree, level by level (issue 21: both cores) ------
 # ``lev_d[L]:lev_d[L+1]`` = the decisions of level L; ``lev_g`` the same for the *groups*
 # (decisions of a level sharing a parent sequence, contiguous: ``grp_start[g]:grp_start[g+1]``
-# with parent ``grp_par[g]``).  In parallel the *types* (columns) are split in blocks, one
-# per thread, each block walking the whole tree: one parallel region per pass (not one per
-# level), and a column's arithmetic does not depend on the split (determinism).
+# with parent ``grp_par[g]``; the groups of a level partition its decisions).  In parallel,
+# one region per level: top-down each *decision* owns its sequences' rows, bottom-up each
+# *group* owns its decisions' rows and its parent sequence's row (a sequence's child
+# decisions are all in one level and one group).  Whole rows per iteration: no two threads
+# write one cache line of a row (a split of the 15 types of a row between threads did, and
+# cost 2.5-4x the CPU time of one thread), and a row's arithmetic does not depend on the
+# split (determinism).
+@njit(cache=True, nogil=True, inline="always")
+def _reach_decision(h, dec_first, dec_na, dec_parent, B, R):
+    f = dec_first[h]
+    par = dec_parent[h]
+    for a in range(dec_na[h]):
+        for t in range(B.shape[1]):
+            R[f + a, t] = R[par, t] * B[f + a, t]
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def reach_levels(lev_d, dec_first, dec_na, dec_parent, B, R):
+    """Realisation weights ``R`` of behaviour ``B`` (top-down; :func:`._kernels.reach`),
+    parallel over the decisions of each level."""
+    for t in range(B.shape[1]):
+        R[0, t] = 1.0
+    for L in range(lev_d.shape[0] - 1):
+        lo = lev_d[L]
+        for i in prange(lev_d[L + 1] - lo):
+            _reach_decision(lo + i, dec_first, dec_na, dec_parent, B, R)
+    return R
+
+
 @njit(cache=True, nogil=True)
-def _reach_cols(t0, t1, lev_d, dec_first, dec_na, dec_parent, B, R):
-    for t in range(t0, t1):
+def reach_levels_serial(lev_d, dec_first, dec_na, dec_parent, B, R):
+    """:func:`reach_levels` on the calling thread."""
+    for t in range(B.shape[1]):
         R[0, t] = 1.0
     for h in range(lev_d[lev_d.shape[0] - 1]):
-        f = dec_first[h]
-        par = dec_parent[h]
-        for a in range(dec_na[h]):
-            for t in range(t0, t1):
-                R[f + a, t] = R[par, t] * B[f + a, t]
-
-
-@njit(cache=True, nogil=True, parallel=True)
-def reach_levels(nblk, lev_d, dec_first, dec_na, dec_parent, B, R):
-    """Realisation weights ``R`` of behaviour ``B`` (top-down; :func:`._kernels.reach`),
-    the types split in ``nblk`` blocks."""
-    T = B.shape[1]
-    for c in prange(nblk):
-        _reach_cols(c * T // nblk, (c + 1) * T // nblk, lev_d, dec_first, dec_na, dec_parent, B, R)
+        _reach_decision(h, dec_first, dec_na, dec_parent, B, R)
     return R
 
 
-@njit(cache=True, nogil=True)
-def reach_levels_serial(nblk, lev_d, dec_first, dec_na, dec_parent, B, R):
-    """:func:`reach_levels` on the calling thread."""
-    _reach_cols(0, B.shape[1], lev_d, dec_first, dec_na, dec_parent, B, R)
-    return R
+@njit(cache=True, nogil=True, inline="always")
+def _decision_value(h, use_max, dec_first, dec_na, B, V, Vdec):
+    """``Vdec[h]`` = sum over h's actions of ``B V`` (their max with ``use_max``)."""
+    f = dec_first[h]
+    na = dec_na[h]
+    for t in range(V.shape[1]):
+        if use_max:
+            acc = V[f, t]
+            for a in range(1, na):
+                x = V[f + a, t]
+                if x > acc:
+                    acc = x
+        else:
+            acc = 0.0
+            for a in range(na):
+                acc += B[f + a, t] * V[f + a, t]
+        Vdec[h, t] = acc
 
 
-@njit(cache=True, nogil=True)
-def _backup_cols(t0, t1, use_max, lev_d, lev_g, grp_par, grp_start, dec_first, dec_na, B, V, Vdec):
-    for L in range(lev_d.shape[0] - 2, -1, -1):
-        for h in range(lev_d[L], lev_d[L + 1]):
-            f = dec_first[h]
-            na = dec_na[h]
-            for t in range(t0, t1):
-                if use_max:
-                    acc = V[f, t]
-                    for a in range(1, na):
-                        x = V[f + a, t]
-                        if x > acc:
-                            acc = x
-                else:
-                    acc = 0.0
-                    for a in range(na):
-                        acc += B[f + a, t] * V[f + a, t]
-                Vdec[h, t] = acc
-        for gi in range(lev_g[L], lev_g[L + 1]):
-            par = grp_par[gi]
-            lo = grp_start[gi]
-            hi = grp_start[gi + 1]
-            for t in range(t0, t1):
-                acc = Vdec[lo, t]
-                for h in range(lo + 1, hi):
-                    acc += Vdec[h, t]
-                V[par, t] += acc
+@njit(cache=True, nogil=True, inline="always")
+def _add_group(gi, grp_par, grp_start, V, Vdec):
+    """``V[parent] +=`` the sum of group ``gi``'s ``Vdec`` rows, in decision order."""
+    par = grp_par[gi]
+    lo = grp_start[gi]
+    hi = grp_start[gi + 1]
+    for t in range(V.shape[1]):
+        acc = Vdec[lo, t]
+        for h in range(lo + 1, hi):
+            acc += Vdec[h, t]
+        V[par, t] += acc
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _backup_group(gi, use_max, grp_par, grp_start, dec_first, dec_na, B, V, Vdec):
+    for h in range(grp_start[gi], grp_start[gi + 1]):
+        _decision_value(h, use_max, dec_first, dec_na, B, V, Vdec)
+    _add_group(gi, grp_par, grp_start, V, Vdec)
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def backup_levels(nblk, use_max, lev_d, lev_g, grp_par, grp_start, dec_first, dec_na, B, V, Vdec):
+def backup_levels(use_max, lev_g, grp_par, grp_start, dec_first, dec_na, B, V, Vdec):
     """Bottom-up values in place: ``Vdec[h]`` = sum over h's actions of ``B V`` (or their max
     with ``use_max``: the best response), then each parent sequence ``V[par] +=`` the sum of
     its decisions' ``Vdec`` (:func:`._kernels.backup_mean` / :func:`._kernels.backup_max`),
-    the types split in ``nblk`` blocks."""
-    T = V.shape[1]
-    for c in prange(nblk):
-        _backup_cols(c * T // nblk, (c + 1) * T // nblk, use_max, lev_d, lev_g, grp_par, grp_start,
-                     dec_first, dec_na, B, V, Vdec)
+    parallel over the groups of each level."""
+    for L in range(lev_g.shape[0] - 2, -1, -1):
+        lo = lev_g[L]
+        for i in prange(lev_g[L + 1] - lo):
+            _backup_group(lo + i, use_max, grp_par, grp_start, dec_first, dec_na, B, V, Vdec)
     return V
 
 
 @njit(cache=True, nogil=True)
-def backup_levels_serial(nblk, use_max, lev_d, lev_g, grp_par, grp_start, dec_first, dec_na, B, V, Vdec):
+def backup_levels_serial(use_max, lev_g, grp_par, grp_start, dec_first, dec_na, B, V, Vdec):
     """:func:`backup_levels` on the calling thread."""
-    _backup_cols(0, V.shape[1], use_max, lev_d, lev_g, grp_par, grp_start, dec_first, dec_na, B, V, Vdec)
+    for L in range(lev_g.shape[0] - 2, -1, -1):
+        for gi in range(lev_g[L], lev_g[L + 1]):
+            _backup_group(gi, use_max, grp_par, grp_start, dec_first, dec_na, B, V, Vdec)
     return V
+
+
+# ---- CFR: the backup and the regret update in one bottom-up pass --------------------------
+# A decision's counterfactual values are final once its level is backed up, and its update
+# changes only its own rows of B (its parent decisions, higher up, still read the old B):
+# the same iterate as a backup pass followed by an update pass, with one pass over V and B.
+@njit(cache=True, nogil=True, inline="always")
+def _backup_update_group(gi, mode, w, pos_factor, neg_factor, grp_par, grp_start, dec_first, dec_na,
+                         V, Vdec, regret, avg, own, B):
+    for h in range(grp_start[gi], grp_start[gi + 1]):
+        _decision_value(h, False, dec_first, dec_na, B, V, Vdec)
+        _regret_update_decision(h, mode, w, pos_factor, neg_factor, V, Vdec, dec_first, dec_na,
+                                regret, avg, own, B)
+    _add_group(gi, grp_par, grp_start, V, Vdec)
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def backup_update(mode, w, pos_factor, neg_factor, lev_g, grp_par, grp_start, dec_first, dec_na, V,
+                  Vdec, regret, avg, own, B):
+    """:func:`backup_levels` (expected values under ``B``) fused with :func:`_regret_update_decision`
+    (``B`` becomes the next behaviour), parallel over the groups of each level."""
+    for L in range(lev_g.shape[0] - 2, -1, -1):
+        lo = lev_g[L]
+        for i in prange(lev_g[L + 1] - lo):
+            _backup_update_group(lo + i, mode, w, pos_factor, neg_factor, grp_par, grp_start, dec_first,
+                                 dec_na, V, Vdec, regret, avg, own, B)
+    return B
+
+
+@njit(cache=True, nogil=True)
+def backup_update_serial(mode, w, pos_factor, neg_factor, lev_g, grp_par, grp_start, dec_first, dec_na,
+                         V, Vdec, regret, avg, own, B):
+    """:func:`backup_update` on the calling thread."""
+    for L in range(lev_g.shape[0] - 2, -1, -1):
+        for gi in range(lev_g[L], lev_g[L + 1]):
+            _backup_update_group(gi, mode, w, pos_factor, neg_factor, grp_par, grp_start, dec_first,
+                                 dec_na, V, Vdec, regret, avg, own, B)
+    return B
+
+
+# ---- sum of R * g (a player's expected value), in fixed blocks of rows --------------------
+#: Rows per block of :func:`dot_rows` (the blocks, not the threads, fix the summation order).
+DOT_BLOCK = 4096
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _dot_block(c, X, Y, part):
+    lo = c * DOT_BLOCK
+    hi = min(X.shape[0], lo + DOT_BLOCK)
+    acc = 0.0
+    for s in range(lo, hi):
+        for t in range(X.shape[1]):
+            acc += X[s, t] * Y[s, t]
+    part[c] = acc
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def dot_rows(X, Y):
+    """``sum(X * Y)`` for two (S, T) arrays: partial sums over fixed blocks of rows in
+    parallel, then added in block order on the calling thread (same bits with any thread count)."""
+    nb = (X.shape[0] + DOT_BLOCK - 1) // DOT_BLOCK
+    part = np.empty(nb)
+    for c in prange(nb):
+        _dot_block(c, X, Y, part)
+    acc = 0.0
+    for c in range(nb):
+        acc += part[c]
+    return acc
+
+
+@njit(cache=True, nogil=True)
+def dot_rows_serial(X, Y):
+    """:func:`dot_rows` on the calling thread."""
+    nb = (X.shape[0] + DOT_BLOCK - 1) // DOT_BLOCK
+    part = np.empty(nb)
+    for c in range(nb):
+        _dot_block(c, X, Y, part)
+    acc = 0.0
+    for c in range(nb):
+        acc += part[c]
+    return acc

@@ -9,10 +9,13 @@ the others (Koller, Megiddo & von Stengel 1996); everything else is a bottom-up 
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from . import _fused
 from ._interrupt import checkpoint
+from ._threads import current_threads
 
 #: Use the fused numba kernel for the terminal pass (the numpy path is the reference).
 USE_FUSED = _fused.HAVE_NUMBA
@@ -29,25 +32,37 @@ PARALLEL = True
 PARALLEL_MIN_WORK = 2_000_000
 
 
-#: The same for the level-by-level passes over a sequence tree (reach, backups, regret
-#: update: one parallel region per level, memory-bound; 3P-MMH's smallest player has 1e6).
+#: The same for the level-by-level passes over a sequence tree (reach, backups, scatter,
+#: expected value: one parallel region per level, ~1 ns per entry; 3P-MMH's smallest player
+#: has 1e6, 3P-MMH without a check 7e3, where two threads were 2x slower on them) ...
 LEVEL_MIN_WORK = 200_000
+#: ... and for CFR's fused backup and regret update (~7 ns per entry: 3P-MMH without a check,
+#: 7e3 entries, 56 us with one thread, 41 us with two).
+UPDATE_MIN_WORK = 5_000
 
 
-def parallel_for(work: int, min_work: int = PARALLEL_MIN_WORK) -> bool:
-    """Run a kernel of ``work`` entries in parallel? (:data:`PARALLEL`, the size, > 1 thread)."""
+def parallel_for(work: int, min_work: int | None = None) -> bool:
+    """Run a kernel of ``work`` entries in parallel? (:data:`PARALLEL`, the size from
+    ``min_work``, default :data:`PARALLEL_MIN_WORK`, and > 1 thread)."""
+    if min_work is None:
+        min_work = PARALLEL_MIN_WORK        # read now: tests lower it
     if not PARALLEL or work < min_work or not _fused.HAVE_NUMBA:
         return False
-    import numba
-
-    return numba.get_num_threads() > 1
+    return current_threads() > 1
 DENSE_MAX_RATIO = 2.0
 #: The type-tensor kernel's work in parallel from this many entries (keys x Tf Tl Tp +
 #: terminals x Tl Tp, an upper bound: keys whose reach is zero are skipped). 3P-MMH without a
-#: check has 2.2e6, about a millisecond: two threads were slower (0.66x); with a check 7.5e8.
-DENSE_MIN_WORK = 20_000_000
-#: Parallel chunks of the dense kernel (independent of the thread count: determinism).
+#: check has 2.3e6: 216 us per pass with one thread, 124 us with two (16 chunks); with a
+#: check 7.5e8.
+DENSE_MIN_WORK = 500_000
+#: Parallel chunks of the dense kernel: one per DENSE_CHUNK_KEYS keys, at most DENSE_CHUNKS
+#: (each chunk allocates its scratch rows and is handed out on its own: 256 chunks on 3P-MMH
+#: without a check, 600 keys, made two threads no faster than one; 16 gave 1.7x). A key's
+#: arithmetic does not depend on its chunk: the result does not depend on the split.
 DENSE_CHUNKS = 256
+DENSE_CHUNK_KEYS = 40
+#: From this many chunks they are handed out dynamically (one at a time).
+DENSE_DYNAMIC_CHUNKS = 64
 
 
 def _dense_data(cg):
@@ -91,7 +106,8 @@ def _dense_data(cg):
             u0 = u_start[:-1]
             sp_sorted = cg.term_seq[p][order]
             row_of = np.argsort(sp_sorted, kind="stable").astype(np.int64)
-            rows, row_start = np.unique(sp_sorted[row_of], return_index=True)
+            # CSR over all of p's sequences: row s gathers row_of[row_ptr[s]:row_ptr[s+1]]
+            row_ptr = np.searchsorted(sp_sorted[row_of], np.arange(cg.players[p].num_seqs + 1))
             i32 = np.int32           # index arrays: int32 (issue 21: memory; < 2**31 terminals)
             per.append(dict(
                 f=f, l=l, u_start=u_start.astype(i32),
@@ -103,8 +119,10 @@ def _dense_data(cg):
                 has1=np.ascontiguousarray(grp_has1[kg[u0]]),
                 A0=np.ascontiguousarray(np.transpose(A0, (0, 1 + f, 1 + l, 1 + p))),
                 A1=np.ascontiguousarray(np.transpose(A1[p], (0, 1 + f, 1 + l, 1 + p))),
-                row_of=row_of.astype(i32), rows=rows.astype(i32),
-                row_start=np.append(row_start, order.size).astype(i32),
+                row_of=row_of.astype(i32), row_ptr=row_ptr.astype(i32),
+                # work: per key a (Tf, Tl, Tp) contraction, per terminal a (Tl, Tp) one
+                work=int(u0.size * int(np.prod(T)) + order.size * T[l] * T[p]),
+                chunks=min(DENSE_CHUNKS, max(1, u0.size // DENSE_CHUNK_KEYS)),
             ))
         dd = per
     cg._dense = dd
@@ -185,28 +203,14 @@ def _layout(pt):
             grp_start.append(dlo + pstarts)
             lev_g.append(lev_g[-1] + len(uniq))
         cat = (lambda xs: np.concatenate(xs).astype(np.int64)) if pt.levels else (lambda xs: np.zeros(0, np.int64))
+        gstart = np.append(cat(grp_start), H).astype(np.int64)
         lay = dict(lev_d=np.array(lev_d, dtype=np.int64), lev_g=np.array(lev_g, dtype=np.int64),
-                   grp_par=cat(grp_par), grp_start=np.append(cat(grp_start), H).astype(np.int64),
+                   grp_par=cat(grp_par), grp_start=gstart,
                    dec_first=np.ascontiguousarray(pt.dec_first, dtype=np.int64),
                    dec_na=np.ascontiguousarray(pt.dec_num_actions, dtype=np.int64),
                    dec_parent=np.ascontiguousarray(pt.dec_parent, dtype=np.int64))
         pt._layout = lay
     return lay
-
-
-#: Run the reach and backup passes in parallel (types split per thread)? Off: measured on
-#: 3P-MMH with a check, two threads spent 2.5-4x the CPU time of one on them (a row of 15
-#: types is shared by both threads' cache lines), and serially they are ~4 % of an iteration.
-PARALLEL_LEVELS = False
-
-
-def _column_blocks(X) -> int:
-    """Blocks of types (columns) of a level pass: one per thread when it runs in parallel."""
-    if not PARALLEL_LEVELS or X.shape[1] < 2 or not parallel_for(X.size, LEVEL_MIN_WORK):
-        return 1
-    import numba
-
-    return min(numba.get_num_threads(), X.shape[1])
 
 
 def reach(pt, B, out=None, fused=None):
@@ -215,9 +219,8 @@ def reach(pt, B, out=None, fused=None):
     R = np.empty_like(B) if out is None else out
     if (USE_FUSED if fused is None else fused) and pt.num_decisions and B.flags.c_contiguous:
         lay = _layout(pt)
-        nblk = _column_blocks(B)
-        kern = _fused.reach_levels if nblk > 1 else _fused.reach_levels_serial
-        return kern(nblk, lay["lev_d"], lay["dec_first"], lay["dec_na"], lay["dec_parent"], B, R)
+        kern = _fused.reach_levels if parallel_for(B.size, LEVEL_MIN_WORK) else _fused.reach_levels_serial
+        return kern(lay["lev_d"], lay["dec_first"], lay["dec_na"], lay["dec_parent"], B, R)
     R[0] = 1.0
     sp = pt.seq_parent
     for (_, _, slo, shi, _, _, _) in pt.levels:
@@ -225,42 +228,80 @@ def reach(pt, B, out=None, fused=None):
     return R
 
 
-def terminal_values(cg, p, reaches, fused=None):
+class Workspace:
+    """Scratch arrays reused by the passes of one solve (issue 21: both cores).
+
+    A fresh big array costs a page fault per 4 kB page at its first write, and page faults
+    of two threads contend: measured on 3P-MMH with a check, the type-tensor pass took 71 ms
+    with two threads into a fresh 41 MB array, 27 ms into a reused one (51 ms with one
+    thread). ``take(name, shape)`` returns a view of a buffer kept under ``name`` (grown when
+    too small); the previous view of that name must not be used any more.
+    """
+
+    def __init__(self):
+        self._buf = {}
+        self._views = {}        # (name, shape) -> view of the current buffer (per-call cost)
+
+    def take(self, name, shape):
+        v = self._views.get((name, shape))
+        if v is not None:
+            return v
+        size = math.prod(shape)
+        buf = self._buf.get(name)
+        if buf is None or buf.size < size:
+            self._views = {k: x for k, x in self._views.items() if k[0] != name}
+            self._buf[name] = buf = None       # free the old one before the new one
+            self._buf[name] = buf = np.empty(size)
+        v = self._views[(name, shape)] = buf[:size].reshape(shape)
+        return v
+
+
+def _new(work, name, shape, zero=False):
+    if work is None:
+        return np.zeros(shape) if zero else np.empty(shape)
+    out = work.take(name, shape)
+    if zero:
+        out.fill(0.0)
+    return out
+
+
+def terminal_values(cg, p, reaches, fused=None, work=None):
     """g (S_p+1, T_p): player p's payoffs weighted by deal, chance and the others' reach.
 
     ``reaches[q]`` is player q's R (ignored for q == p).  ``fused``: use the numba
     kernel streaming over deals sorted by the player's type (default: when numba is
-    installed) or the chunked numpy pass (the reference).
+    installed) or the chunked numpy pass (the reference).  ``work``: a :class:`Workspace`
+    (the returned g is then its ``"g"`` buffer: valid until the next call with it).
     """
     if USE_FUSED if fused is None else fused:
         dd = _dense_data(cg) if USE_DENSE else None
         if dd is not None:
             d = dd[p]
-            contrib = np.empty((cg.num_terminals, cg.num_types[p]))
+            contrib = _new(work, "contrib", (cg.num_terminals, cg.num_types[p]))
             # work: per key a (Tf, Tl, Tp) contraction, per terminal a (Tl, Tp) one
-            A0 = d["A0"]
-            par = parallel_for(d["u_grp"].size * A0[0].size + cg.num_terminals * A0.shape[2] * A0.shape[3],
-                               DENSE_MIN_WORK)
-            # chunks handed out one at a time (their cost varies: keys whose reach is zero
-            # are skipped); numba's static split would leave a thread idle (issue 21)
-            old = _fused.set_parallel_chunksize(1) if par else 0
+            par = parallel_for(d["work"], DENSE_MIN_WORK)
+            # many chunks (a big game) are handed out one at a time (their cost varies: keys
+            # whose reach is zero are skipped; a static split left a thread idle); a few
+            # (a small game) are split statically (no scheduling calls: ~7 us per pass)
+            dyn = par and d["chunks"] >= DENSE_DYNAMIC_CHUNKS
+            old = _fused.set_parallel_chunksize(1) if dyn else 0
             try:
                 (_fused.terminal_values_dense3 if par else _fused.terminal_values_dense3_serial)(
                     d["u_start"], d["u_grp"], d["u_sf"], d["z_sl"], d["z_k"], d["z_off"], d["z_sc"],
                     d["A0"], d["A1"], d["has1"], np.ascontiguousarray(reaches[d["f"]]),
-                    np.ascontiguousarray(reaches[d["l"]]), DENSE_CHUNKS, contrib)
+                    np.ascontiguousarray(reaches[d["l"]]), d["chunks"], contrib)
             finally:
-                if par:
+                if dyn:
                     _fused.set_parallel_chunksize(old)
-            g = np.zeros((cg.players[p].num_seqs, cg.num_types[p]))
-            return (_fused.scatter_rows if par else _fused.scatter_rows_serial)(
-                d["row_start"], d["row_of"], d["rows"], contrib, g)
+            g = _new(work, "g", (cg.players[p].num_seqs, cg.num_types[p]))     # every row written
+            return (_fused.scatter_rows if parallel_for(g.size, LEVEL_MIN_WORK) else _fused.scatter_rows_serial)(
+                d["row_ptr"], d["row_of"], contrib, g)
         fd = _fused_data(cg)
         n = cg.num_players
         sizes = [r.size for r in reaches]
         rbase = np.concatenate(([0], np.cumsum(sizes)[:-1])).astype(np.int64)
         rflat = np.concatenate([np.ascontiguousarray(r).ravel() for r in reaches])
-        g = np.zeros((cg.players[p].num_seqs, cg.num_types[p]))
+        g = _new(work, "g", (cg.players[p].num_seqs, cg.num_types[p]), zero=True)
         pp = fd["per"][p]
         par = parallel_for(cg.num_terminals * cg.num_deals)
         kern = _fused.terminal_values_blocked_par if par else _fused.terminal_values_blocked
@@ -298,17 +339,16 @@ def terminal_values(cg, p, reaches, fused=None):
     return g
 
 
-def _backup(pt, g, B, out, use_max):
+def _backup(pt, g, B, out, use_max, work=None):
     V = g.copy() if out is None else out
     if out is not None and out is not g:
         V[...] = g
-    Vdec = np.empty((pt.num_decisions, g.shape[1]))
+    Vdec = _new(work, "vdec", (pt.num_decisions, g.shape[1]))
     if USE_FUSED and pt.num_decisions and V.flags.c_contiguous:
         lay = _layout(pt)
-        nblk = _column_blocks(V)
-        kern = _fused.backup_levels if nblk > 1 else _fused.backup_levels_serial
-        kern(nblk, use_max, lay["lev_d"], lay["lev_g"], lay["grp_par"], lay["grp_start"], lay["dec_first"],
-             lay["dec_na"], V if B is None else B, V, Vdec)
+        kern = _fused.backup_levels if parallel_for(V.size, LEVEL_MIN_WORK) else _fused.backup_levels_serial
+        kern(use_max, lay["lev_g"], lay["grp_par"], lay["grp_start"], lay["dec_first"], lay["dec_na"],
+             V if B is None else B, V, Vdec)
         return V, Vdec
     for (dlo, dhi, slo, shi, uniq, pstarts, bstarts) in reversed(pt.levels):
         if use_max:
@@ -331,10 +371,29 @@ def backup_mean(pt, g, B, out=None):
     return _backup(pt, g, np.ascontiguousarray(B), out, False)
 
 
-def backup_max(pt, g, out=None):
+def backup_max(pt, g, out=None, work=None):
     """Bottom-up best-response values.  Returns (V (S+1,T), Vdec (H,T)); ``out=g``
-    overwrites g."""
-    return _backup(pt, g, None, out, True)
+    overwrites g; ``work``: Vdec is the :class:`Workspace`'s ``"vdec"`` buffer."""
+    return _backup(pt, g, None, out, True, work)
+
+
+def backup_update(pt, g, B, mode, w, pos_factor, neg_factor, regret, avg, own, work=None):
+    """CFR's backup and regret update in one bottom-up pass (:func:`._fused.backup_update`):
+    the values of ``B`` from ``g`` (overwritten), then ``avg += w own``, the regrets and the
+    next behaviour (into ``B``) as :func:`._fused._regret_update_decision`. Numba only (``USE_FUSED``)."""
+    lay = _layout(pt)
+    Vdec = _new(work, "vdec", (pt.num_decisions, g.shape[1]))
+    kern = _fused.backup_update if parallel_for(B.size, UPDATE_MIN_WORK) else _fused.backup_update_serial
+    return kern(mode, w, pos_factor, neg_factor, lay["lev_g"], lay["grp_par"], lay["grp_start"],
+                lay["dec_first"], lay["dec_na"], g, Vdec, regret, avg, own, B)
+
+
+def expected_value(R, g):
+    """``sum(R * g)``: player p's expected payoff from his reach and his ``g`` (numba: fixed
+    blocks of rows, the same bits with any thread count)."""
+    if USE_FUSED and R.flags.c_contiguous and g.flags.c_contiguous and R.dtype == g.dtype == np.float64:
+        return float((_fused.dot_rows if parallel_for(R.size, LEVEL_MIN_WORK) else _fused.dot_rows_serial)(R, g))
+    return float(np.sum(R * g))
 
 
 def best_actions(pt, V, Vdec):
@@ -357,9 +416,12 @@ def all_reaches(cg, flat):
     return [reach(cg.players[q], flat[q]) for q in range(cg.num_players)]
 
 
-def values_and_br(cg, flat, reaches=None, keep=True):
+def values_and_br(cg, flat, reaches=None, keep=True, work=None):
     """(expected values (n,), best-response values (n,), per-player (V, Vdec) of the BR;
-    ``keep=False``: None instead, so only one player's arrays live at a time)."""
+    ``keep=False``: None instead, so only one player's arrays live at a time, in ``work``
+    (a :class:`Workspace`) if given)."""
+    if keep:
+        work = None
     n = cg.num_players
     if reaches is None:
         reaches = all_reaches(cg, flat)
@@ -367,9 +429,9 @@ def values_and_br(cg, flat, reaches=None, keep=True):
     br = np.empty(n)
     out = []
     for p in range(n):
-        g = terminal_values(cg, p, reaches)
-        ev[p] = float(np.sum(reaches[p] * g))
-        V, Vdec = backup_max(cg.players[p], g, out=g)      # g is not needed any more
+        g = terminal_values(cg, p, reaches, work=work)
+        ev[p] = expected_value(reaches[p], g)
+        V, Vdec = backup_max(cg.players[p], g, out=g, work=work)      # g is not needed any more
         br[p] = float(V[0].sum())
         out.append((V, Vdec) if keep else None)
         del g, V, Vdec

@@ -47,7 +47,7 @@ from ..._validate import check_choice, check_int, check_positive_float
 from . import _fused
 from . import _kernels as K
 from ._interrupt import checkpoint, deferred_signals
-from ._threads import check_threads, using_threads
+from ._threads import ThreadTuner, check_seconds, check_threads, set_threads, threads_now, using_threads
 from .result import ExtensiveResult
 from .strategies import _check_game, from_flat, normalise_blocks, uniform_flat
 from .types import Game
@@ -90,6 +90,8 @@ class _CFRState:
         self.avg = [np.zeros(B.shape, dtype=dt) for B in self.B]
         # sequence -> decision maps, per player
         self.seq_dec = [pt.seq_dec[1:] for pt in cg.players]
+        # scratch arrays of the passes, reused from one pass to the next (no page faults)
+        self.work = K.Workspace()
 
     def iterate(self, t: int):
         cg = self.cg
@@ -97,8 +99,7 @@ class _CFRState:
             if pt.num_decisions == 0:
                 continue
             B = self.B[p]
-            g = K.terminal_values(cg, p, self.R)
-            V, Vdec = K.backup_mean(pt, g, B, out=g)
+            g = K.terminal_values(cg, p, self.R, work=self.work)
             if self.variant == "cfr+":
                 mode, w, fp, fn = 0, float(t), 1.0, 1.0
             elif self.variant == "pcfr+":
@@ -108,18 +109,19 @@ class _CFRState:
                 tb = float(t) ** self.beta
                 mode, w, fp, fn = 1, float(t) ** self.gamma, ta / (ta + 1.0), tb / (tb + 1.0)
             if K.USE_FUSED:
-                # in place, no temporaries: avg += w R_own; regret update; B = regret matching
-                upd = _fused.regret_update if K.parallel_for(B.size, K.LEVEL_MIN_WORK) else _fused.regret_update_serial
-                upd(mode, w, fp, fn, V, Vdec, pt.dec_first, pt.dec_num_actions,
-                    self.regret[p], self.avg[p], self.R[p], B)
+                # one bottom-up pass, in place, no temporaries: values of B, then avg += w R_own,
+                # the regret update and B = regret matching, decision by decision
+                K.backup_update(pt, g, B, mode, w, fp, fn, self.regret[p], self.avg[p], self.R[p], work=self.work)
             else:
+                V, Vdec = K.backup_mean(pt, g, B, out=g)
                 self._update_numpy(p, pt, mode, w, fp, fn, V, Vdec)
-            del g, V, Vdec
+                del V, Vdec
+            del g
             self.R[p] = K.reach(pt, self.B[p], out=self.R[p])
             checkpoint()        # a Ctrl-C is seen here, between two kernel calls (issue 20)
 
     def _update_numpy(self, p, pt, mode, w, fp, fn, V, Vdec):
-        """Reference (numpy) form of :func:`._fused.regret_update` (same arithmetic: float64,
+        """Reference (numpy) form of :func:`._fused.backup_update` (same arithmetic: float64,
         one rounding to the accumulators' dtype)."""
         delta = V[1:] - Vdec[self.seq_dec[p]]
         # average strategy: realisation weights of the strategy played at iteration t
@@ -151,7 +153,7 @@ class _CFRState:
         flat = self.average()
         reaches = [K.reach(pt, f, out=R) for pt, f, R in zip(self.cg.players, flat, self.R)]
         try:
-            ev, br, _ = K.values_and_br(self.cg, flat, reaches=reaches, keep=False)
+            ev, br, _ = K.values_and_br(self.cg, flat, reaches=reaches, keep=False, work=self.work)
         finally:
             self.refresh_reaches()
         return flat, ev, br
@@ -165,7 +167,9 @@ class _CFRState:
                 out.append(normalise_blocks(pt, A.astype(float)))
                 continue
             norm = _fused.normalise_into if K.parallel_for(A.size, K.LEVEL_MIN_WORK) else _fused.normalise_into_serial
-            out.append(norm(pt.dec_first, pt.dec_num_actions, A, np.empty(A.shape)))
+            # into the workspace: the previous check's average is not used any more (the
+            # returned strategies are copies, :func:`.strategies.from_flat`)
+            out.append(norm(pt.dec_first, pt.dec_num_actions, A, self.work.take(f"average{len(out)}", A.shape)))
         return out
 
 
@@ -227,9 +231,10 @@ def cfr_plus(game: Game, *, max_iterations=None, target=None, time_limit=None,
         Schedule of the exploitability checks (module docstring); ``"adaptive"`` needs
         ``target_exploitability`` (without one it is ``"fixed"``).
     threads : int, optional
-        Threads of the numba kernels (default: every core numba may use, or 1 when the
-        load average already saturates them; see :func:`._threads.auto_threads`). The result
-        is bit-identical whatever the number of threads.
+        Threads of the numba kernels. Default: measured as the solve runs, the faster of one
+        thread and every core numba may use (:class:`._threads.ThreadTuner`: small games and
+        loaded machines run faster on one). The result is bit-identical whatever the number
+        of threads.
 
     Returns
     -------
@@ -247,7 +252,6 @@ def cfr_plus(game: Game, *, max_iterations=None, target=None, time_limit=None,
         if isinstance(v, bool) or not isinstance(v, numbers.Real) or not math.isfinite(v):
             raise GutsInputError(f"{name} must be a finite number; got {v!r}")
     K.prepare(cg)
-    state = _CFRState(cg, variant, float(alpha), float(beta), float(gamma))
     n = cg.num_players
     t0 = time.perf_counter()
     history = []
@@ -260,12 +264,27 @@ def cfr_plus(game: Game, *, max_iterations=None, target=None, time_limit=None,
     last = None
     adaptive = check == "adaptive" and target is not None
     next_check = report_every
+    tuner = ThreadTuner(threads)
     try:
         with using_threads(threads), deferred_signals():
+            cur = tuner.choice = threads_now() or tuner.choice
+            state = _CFRState(cg, variant, float(alpha), float(beta), float(gamma))
             while t < iterations:
                 last = None           # the previous check's average is stale: free it
                 t += 1
+                k = tuner.threads(t)
+                if k != cur:
+                    set_threads(k)
+                    cur = k
+                ti, ci = time.perf_counter(), check_seconds()
                 state.iterate(t)
+                # the default's first parallel kernel may have checked the pool (not timed)
+                # and fallen back to one thread
+                cur = threads_now() or cur
+                tuner.record(t, cur, time.perf_counter() - ti - (check_seconds() - ci))
+                if cur != tuner.choice and not tuner.probing:
+                    set_threads(tuner.choice)
+                    cur = tuner.choice
                 if bar is not None:
                     bar.update(1)
                 if t >= next_check or t == iterations:

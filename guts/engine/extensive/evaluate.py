@@ -40,12 +40,12 @@ def best_response(game: Game, strategies: Profile, player: int, *, threads=None)
     cg = _check_game(game)
     player = _check_player(cg, player)
     flat = to_flat(game, strategies)
-    reaches = K.all_reaches(cg, flat)
     pt = cg.players[player]
     K.prepare(cg)
     with using_threads(threads), deferred_signals():
+        reaches = K.all_reaches(cg, flat)
         g = K.terminal_values(cg, player, reaches)
-    V, Vdec = K.backup_max(pt, g)
+        V, Vdec = K.backup_max(pt, g)
     Bbr = K.best_actions(pt, V, Vdec)
     strat = from_flat(game, [Bbr if q == player else flat[q] for q in range(cg.num_players)])[player]
     return BestResponse(player=player, value=float(V[0].sum()), strategy=strat, type_values=V[0].copy())
@@ -56,10 +56,10 @@ def expected_values(game: Game, strategies: Profile, *, threads=None) -> np.ndar
     :func:`best_response`)."""
     cg = _check_game(game)
     flat = to_flat(game, strategies)
-    reaches = K.all_reaches(cg, flat)
     K.prepare(cg)
     with using_threads(threads), deferred_signals():
-        return np.array([float(np.sum(reaches[p] * K.terminal_values(cg, p, reaches)))
+        reaches = K.all_reaches(cg, flat)
+        return np.array([K.expected_value(reaches[p], K.terminal_values(cg, p, reaches))
                          for p in range(cg.num_players)])
 
 

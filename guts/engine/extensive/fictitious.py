@@ -52,6 +52,7 @@ from ..progress import progress_bar
 from ..tolerances import FP_EPSILON, FP_TIE_REL
 from . import _kernels as K
 from ._interrupt import deferred_signals
+from ._threads import check_threads, using_threads
 from .result import ExtensiveResult
 from .strategies import _check_game, from_flat, normalise_blocks, uniform_flat
 from .types import Game
@@ -108,7 +109,7 @@ def preferred_best_actions(pt, V, Vdec, ranks, tie_rel: float = 0.0):
 @renamed(epsilon="target")
 def fictitious_play(game: Game, *, target: float = FP_EPSILON, max_iterations: int = FP_MAX_ITERATIONS,
                     progress: bool = False, time_limit: float | None = None,
-                    averaging: str = "realisation", action_priority=None) -> ExtensiveResult:
+                    averaging: str = "realisation", action_priority=None, threads=None) -> ExtensiveResult:
     """Fictitious play until every player's regret is ``< target`` (module docstring).
 
     Parameters
@@ -129,6 +130,10 @@ def fictitious_play(game: Game, *, target: float = FP_EPSILON, max_iterations: i
         smallest key (then the first in the game's order) is taken.  Default: the game's
         order.  With ``"behavioural"`` values within :data:`FP_TIE_REL` (relative) count
         as tied, as exact ties do in the program.
+    threads : int, optional
+        Threads of the numba kernels (default: all cores, or one when the load saturates
+        them or a bare parallel region is slow: :func:`._threads.auto_threads`); the result
+        does not depend on it.
 
     Returns
     -------
@@ -143,6 +148,7 @@ def fictitious_play(game: Game, *, target: float = FP_EPSILON, max_iterations: i
         warns with ConvergenceWarning, as it does when a cap ends the run).
     """
     cg = _check_game(game)
+    threads = check_threads(threads)
     epsilon = check_positive_float("target", target)
     max_iterations = check_int("max_iterations", max_iterations, 1)
     if time_limit is not None:
@@ -155,7 +161,7 @@ def fictitious_play(game: Game, *, target: float = FP_EPSILON, max_iterations: i
     try:
         run = _realisation if averaging == "realisation" else _behavioural
         K.prepare(cg)
-        with deferred_signals():     # Ctrl-C between kernel calls, not inside numba (issue 20)
+        with using_threads(threads), deferred_signals():     # Ctrl-C between kernel calls (issue 20)
             return run(game, cg, epsilon, max_iterations, time_limit, action_priority, bar)
     finally:
         if bar is not None:

@@ -102,16 +102,27 @@ def to_flat(game, strategies) -> list:
 
 
 def from_flat(game, flat) -> tuple:
-    """Flat arrays -> ``strategies`` (tuple of dicts of (T, A) arrays)."""
+    """Flat arrays -> ``strategies`` (tuple of dicts of (T, A) arrays).
+
+    The decisions with the same number of actions are gathered in one (H_A, T, A) array
+    by numpy and handed out as its (contiguous) rows: a Python step per decision is the
+    dictionary entry only (3P-MMH with a check, 170 000 decisions: 0.30 s -> 0.08 s).
+    """
     cg = game.compiled
     out = []
     for p, pt in enumerate(cg.players):
         B = flat[p]
-        d = {}
-        for i, h in enumerate(pt.histories):
-            f = int(pt.dec_first[i])
-            d[h] = np.ascontiguousarray(B[f:f + int(pt.dec_num_actions[i])].T)
-        out.append(d)
+        na = pt.dec_num_actions
+        views, order = [], []
+        for a in np.unique(na):
+            idx = np.flatnonzero(na == a)
+            rows = pt.dec_first[idx][:, None] + np.arange(a)            # (H_A, A)
+            views.extend(np.ascontiguousarray(B[rows].transpose(0, 2, 1)))   # H_A rows (T, A)
+            order.append(idx)
+        if views:
+            perm = np.argsort(np.concatenate(order), kind="stable")
+            views = [views[i] for i in perm.tolist()]
+        out.append(dict(zip(pt.histories, views)))
     return tuple(out)
 
 

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from guts.engine.extensive import _kernels as K
-from guts.engine.extensive import cfr_plus, nash_conv
+from guts.engine.extensive import best_response, cfr_plus, nash_conv
 from guts.engine.extensive._threads import max_threads
 from guts.engine.extensive.cfr import _CFRState
 from guts.errors import GutsInputError
@@ -21,8 +21,7 @@ def _reaches_after(game, k=3):
 
 @pytest.mark.parametrize("players", [2, 3])
 def test_parallel_and_dense_kernels_equal_numpy_reference(monkeypatch, players):
-    monkeypatch.setattr(K, "PARALLEL_MIN_WORK", 0)      # Leduc is below the parallel threshold
-    monkeypatch.setattr(K, "DENSE_MIN_WORK", 0)
+    force_parallel(monkeypatch)      # Leduc is below the parallel thresholds
     game = leduc_poker(players)
     cg = game.compiled
     R = _reaches_after(game)
@@ -37,21 +36,68 @@ def test_parallel_and_dense_kernels_equal_numpy_reference(monkeypatch, players):
             np.testing.assert_allclose(got, ref, rtol=0, atol=1e-14 * max(1.0, np.abs(ref).max()))
 
 
+def force_parallel(monkeypatch):
+    """Every kernel in parallel whatever its size, the type tensor in many dynamic chunks."""
+    for name in ("PARALLEL_MIN_WORK", "DENSE_MIN_WORK", "LEVEL_MIN_WORK", "UPDATE_MIN_WORK"):
+        monkeypatch.setattr(K, name, 0)
+    monkeypatch.setattr(K, "DENSE_DYNAMIC_CHUNKS", 2)
+
+
 @pytest.mark.skipif(max_threads() < 2, reason="needs 2 numba threads")
-@pytest.mark.parametrize("players,variant", [(2, "cfr+"), (3, "pcfr+")])
-def test_one_and_two_threads_bit_identical(monkeypatch, players, variant):
-    monkeypatch.setattr(K, "PARALLEL_MIN_WORK", 0)      # exercise the parallel kernels on Leduc
-    monkeypatch.setattr(K, "DENSE_MIN_WORK", 0)
-    monkeypatch.setattr(K, "LEVEL_MIN_WORK", 0)
-    monkeypatch.setattr(K, "PARALLEL_LEVELS", True)
-    game = leduc_poker(players)
+@pytest.mark.parametrize("game,variant", [("kuhn", "cfr+"), ("leduc2", "cfr+"), ("leduc2", "dcfr"),
+                                          ("leduc3", "pcfr+"), ("leduc3", "cfr+")])
+def test_one_and_two_threads_bit_identical(monkeypatch, game, variant):
+    force_parallel(monkeypatch)
+    game = {"kuhn": kuhn_poker, "leduc2": lambda: leduc_poker(2), "leduc3": lambda: leduc_poker(3)}[game]()
     r1 = cfr_plus(game, max_iterations=12, variant=variant, report_every=4, threads=1)
     r2 = cfr_plus(game, max_iterations=12, variant=variant, report_every=4, threads=2)
-    for s1, s2 in zip(r1.strategies, r2.strategies):
-        for h in s1:
-            assert np.array_equal(s1[h], s2[h])
-    assert r1.nash_conv == r2.nash_conv and np.array_equal(r1.values, r2.values)
+    # the default measures both counts as it runs (ThreadTuner) and switches between them
+    r0 = cfr_plus(game, max_iterations=12, variant=variant, report_every=4)
+    for r in (r2, r0):
+        for s1, s2 in zip(r1.strategies, r.strategies):
+            for h in s1:
+                assert np.array_equal(s1[h], s2[h])
+        assert r1.nash_conv == r.nash_conv and np.array_equal(r1.values, r.values)
+        assert [h[:2] for h in r1.history] == [h[:2] for h in r.history]
     assert nash_conv(game, r1.strategies, threads=1) == nash_conv(game, r1.strategies, threads=2)
+    b1 = best_response(game, r1.strategies, 0, threads=1)
+    b2 = best_response(game, r1.strategies, 0, threads=2)
+    assert b1.value == b2.value and all(np.array_equal(b1.strategy[h], b2.strategy[h]) for h in b1.strategy)
+
+
+def test_thread_tuner_runs_the_faster_count():
+    from guts.engine.extensive._threads import ThreadTuner
+
+    def run(tuner, seconds, iterations=400):
+        """Feed the tuner iteration times ``seconds(k)``; the thread count of every iteration."""
+        used = []
+        for t in range(1, iterations + 1):
+            k = tuner.threads(t)
+            used.append(k)
+            tuner.record(t, k, seconds(k))
+        return used
+
+    n = max(2, max_threads())
+
+    def tuner(choice):
+        tu = ThreadTuner()
+        tu.fixed, tu.choice, tu.candidates = False, choice, (1, n)
+        tu._next_probe = 2
+        return tu
+
+    # two threads 1.8x faster (3P-MMH with a check, quiet machine): switched to after one probe
+    tu = tuner(1)
+    used = run(tu, lambda k: 1.0 if k == 1 else 1 / 1.8)
+    assert tu.choice == n and used[10:].count(n) >= 0.97 * len(used[10:])
+    # two threads 100x slower (a loaded machine): kept at one, probes cost <= 2 % of the time
+    tu = tuner(n)
+    cost = {1: 1.0, n: 100.0}
+    used = run(tu, lambda k: cost[k], 5000)
+    assert tu.choice == 1
+    assert sum(cost[k] for k in used[50:]) <= 1.03 * len(used[50:])
+    # an explicit count is never changed
+    tu = ThreadTuner(1)
+    assert set(run(tu, lambda k: 1.0 / k)) == {1}
 
 
 def test_threads_validated():
@@ -106,5 +152,34 @@ def test_default_threads_follow_load(monkeypatch):
     n = max_threads()
     monkeypatch.setattr(os, "getloadavg", lambda: (0.0, 0.0, 0.0))
     assert _threads.auto_threads() == n
+    # a pool whose workers are not run at once (a busy machine): the default falls back to
+    # one thread before its first parallel kernel; an explicit count is kept
+    monkeypatch.setattr(_threads, "regions_prompt", lambda k: False)
+    with _threads.using_threads(None):
+        assert _threads.threads_now() == n
+        assert _threads.current_threads() == 1 and _threads.threads_now() == 1
+    with _threads.using_threads(n):
+        assert _threads.current_threads() == n
+    assert _threads.threads_now() is None
     monkeypatch.setattr(os, "getloadavg", lambda: (float(n) + 3.0, 0.0, 0.0))
     assert _threads.auto_threads() == 1
+
+
+def test_from_flat_blocks_round_trip():
+    # from_flat gathers decisions by number of actions (Leduc 3: two and three actions):
+    # every table is its decision's rows, contiguous, in the game's decision order
+    from guts.engine.extensive.strategies import from_flat, normalise_blocks, to_flat
+
+    game = leduc_poker(3)
+    cg = game.compiled
+    rng = np.random.default_rng(0)
+    flat = [normalise_blocks(pt, rng.random((pt.num_seqs, pt.num_types))) for pt in cg.players]
+    strat = from_flat(game, flat)
+    for p, pt in enumerate(cg.players):
+        assert list(strat[p]) == list(pt.histories)
+        assert len(set(pt.dec_num_actions.tolist())) > 1
+        for i, h in enumerate(pt.histories):
+            f, na = int(pt.dec_first[i]), int(pt.dec_num_actions[i])
+            assert strat[p][h].flags.c_contiguous and np.array_equal(strat[p][h], flat[p][f:f + na].T)
+    back = to_flat(game, strat)
+    assert all(np.array_equal(a[1:], b[1:]) for a, b in zip(back, flat))

@@ -36,7 +36,6 @@ def test_level_kernels_equal_numpy_reference(monkeypatch, players):
     ref = _passes(cg, st)
     monkeypatch.setattr(K, "USE_FUSED", True)
     monkeypatch.setattr(K, "LEVEL_MIN_WORK", 0)
-    monkeypatch.setattr(K, "PARALLEL_LEVELS", True)
     for th in (1, 2) if max_threads() >= 2 else (1,):
         with using_threads(th):
             got = _passes(cg, st)
@@ -48,7 +47,6 @@ def test_level_kernels_equal_numpy_reference(monkeypatch, players):
 @pytest.mark.skipif(max_threads() < 2, reason="needs 2 numba threads")
 def test_level_kernels_bit_identical_with_one_and_two_threads(monkeypatch):
     monkeypatch.setattr(K, "LEVEL_MIN_WORK", 0)
-    monkeypatch.setattr(K, "PARALLEL_LEVELS", True)
     monkeypatch.setattr(K, "PARALLEL_MIN_WORK", 0)
     monkeypatch.setattr(K, "DENSE_MIN_WORK", 0)
     game = leduc_poker(3)

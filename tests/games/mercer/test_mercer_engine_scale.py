@@ -28,3 +28,28 @@ def test_pcfr_adaptive_options_certified_and_thread_independent():
     assert r1.converged and r1.nash_conv <= 0.01
     assert abs(nash_conv(r1.built.game, r1.strategies) - r1.nash_conv) <= 1e-12
     assert r1.nash_conv == r2.nash_conv and np.array_equal(r1.values, r2.values)
+
+
+def test_every_kernel_parallel_bit_identical_on_a_mercer_game(monkeypatch):
+    # 3P-SMH with a check: the three-player type-tensor pass, the fused CFR update and the
+    # level passes all in parallel (thresholds at zero); 1 and 2 threads give the same bits
+    import pytest
+
+    from guts.engine.extensive import _kernels as K
+    from guts.engine.extensive import best_response, cfr_plus
+
+    if max_threads() < 2:
+        pytest.skip("needs 2 numba threads")
+    for name in ("PARALLEL_MIN_WORK", "DENSE_MIN_WORK", "LEVEL_MIN_WORK", "UPDATE_MIN_WORK"):
+        monkeypatch.setattr(K, name, 0)
+    monkeypatch.setattr(K, "DENSE_DYNAMIC_CHUNKS", 2)
+    game = build_game(variant_rules("smh", 3, check=True)).game
+    assert K._dense_data(game.compiled) is not None
+    r1 = cfr_plus(game, max_iterations=15, variant="pcfr+", report_every=5, threads=1)
+    r2 = cfr_plus(game, max_iterations=15, variant="pcfr+", report_every=5, threads=2)
+    for s1, s2 in zip(r1.strategies, r2.strategies):
+        assert all(np.array_equal(s1[h], s2[h]) for h in s1)
+    assert r1.nash_conv == r2.nash_conv and np.array_equal(r1.br_values, r2.br_values)
+    assert nash_conv(game, r1.strategies, threads=1) == nash_conv(game, r1.strategies, threads=2)
+    b1, b2 = (best_response(game, r1.strategies, 2, threads=k) for k in (1, 2))
+    assert b1.value == b2.value and np.array_equal(b1.type_values, b2.type_values)

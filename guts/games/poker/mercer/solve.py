@@ -268,8 +268,8 @@ def solve(variant: str = "smh", players: int = 2, method: str = "lp", target: fl
     max_iterations, time_limit : optional
         Caps for the iterative methods.
     threads : int, optional
-        Threads of the CFR and best-response kernels (default: all cores); the result does
-        not depend on it.
+        Threads of the CFR, fictitious-play and best-response kernels (default: measured,
+        see :func:`guts.engine.extensive.cfr_plus`); the result does not depend on it.
     cfr_options : dict, optional
         Extra options of :func:`guts.engine.extensive.cfr_plus` for ``"cfr+"`` / ``"dcfr"``,
         e.g. ``dict(variant="pcfr+", check="adaptive")`` (the study's choice beyond the paper;
@@ -320,7 +320,7 @@ def solve(variant: str = "smh", players: int = 2, method: str = "lp", target: fl
             kwargs["action_priority"] = program_action_priority
         if time_limit is not None:
             kwargs["time_limit"] = time_limit
-        res = E.fictitious_play(game, **kwargs)
+        res = E.fictitious_play(game, threads=threads, **kwargs)
     seconds = time.perf_counter() - t1
     history = tuple(getattr(res, "history", ()) or ())
     # the certificate: best responses in the game actually solved (merged for "strong"), as the
