@@ -1,38 +1,26 @@
-"""The interior-point path of the sequence-form LP: its interior solution (no crossover)
-and the vertex after crossover are both certified and give the same value, on either side
-of the LP, and agree with the simplex."""
+"""The interior-point paths of the sequence-form LP (IPX, and HiPO where ``pip install
+"guts[hipo]"`` installed it): their interior solution (no crossover) and the vertex after
+crossover are both certified and give the same value, on either side of the LP, and agree
+with the simplex."""
 import pytest
 
 from guts.engine.extensive import solve_sequence_form_lp
-from guts.games.toy import leduc_poker
-
-
-@pytest.mark.parametrize("crossover", [False, True])
-def test_ipm_interior_and_vertex_agree_with_the_simplex_on_leduc(crossover):
-    game = leduc_poker()
-    simplex = solve_sequence_form_lp(game, method="highs")
-    ipm = solve_sequence_form_lp(game, method="highs-ipm", crossover=crossover)
-    assert simplex.converged and ipm.converged
-    assert abs(ipm.value - simplex.value) <= 2 * (ipm.exploitability + simplex.exploitability) + 1e-12
-
-
-# --- HiPO (HiGHS's direct-factorisation IPM; pip install "guts[hipo]") -------------------
-from guts.engine.highs import hipo_available  # noqa: E402
-from guts.errors import GutsInputError  # noqa: E402
-from guts.games.toy import kuhn_poker  # noqa: E402
+from guts.engine.highs import hipo_available
+from guts.errors import GutsInputError
+from guts.games.toy import kuhn_poker, leduc_poker
 
 needs_hipo = pytest.mark.skipif(not hipo_available(), reason="HiPO needs highspy-extras (guts[hipo])")
 
 
-@needs_hipo
+@pytest.mark.parametrize("method", ["highs-ipm", pytest.param("highs-hipo", marks=needs_hipo)])
 @pytest.mark.parametrize("crossover", [False, True])
-def test_hipo_agrees_with_the_simplex_on_leduc_and_kuhn(crossover):
-    leduc = leduc_poker()
-    simplex = solve_sequence_form_lp(leduc, method="highs")
-    hipo = solve_sequence_form_lp(leduc, method="highs-hipo", crossover=crossover)
-    assert simplex.converged and hipo.converged
-    assert abs(hipo.value - simplex.value) <= 2 * (hipo.exploitability + simplex.exploitability) + 1e-12
-    kuhn = solve_sequence_form_lp(kuhn_poker(), method="highs-hipo", crossover=crossover)
+def test_ipm_interior_and_vertex_agree_with_the_simplex_on_leduc_and_kuhn(method, crossover):
+    game = leduc_poker()
+    simplex = solve_sequence_form_lp(game, method="highs")
+    ipm = solve_sequence_form_lp(game, method=method, crossover=crossover)
+    assert simplex.converged and ipm.converged
+    assert abs(ipm.value - simplex.value) <= 2 * (ipm.exploitability + simplex.exploitability) + 1e-12
+    kuhn = solve_sequence_form_lp(kuhn_poker(), method=method, crossover=crossover)
     assert kuhn.converged and abs(kuhn.value + 1 / 18) <= 1e-9      # Kuhn (1950): -1/18
 
 
