@@ -44,10 +44,11 @@ from ..._names import renamed
 from ..progress import progress_bar
 from ...errors import ConvergenceWarning, GutsInputError
 from ..._validate import check_choice, check_int, check_positive_float
-from . import _fused
+from . import _fused, _whole
 from . import _kernels as K
 from ._interrupt import checkpoint, deferred_signals
-from ._threads import ThreadTuner, check_seconds, check_threads, set_threads, threads_now, using_threads
+from ._threads import (ThreadTuner, check_seconds, check_threads, current_threads, set_threads, threads_now,
+                       using_threads)
 from .result import ExtensiveResult
 from .strategies import _check_game, from_flat, normalise_blocks, uniform_flat
 from .types import Game
@@ -92,6 +93,12 @@ class _CFRState:
         self.seq_dec = [pt.seq_dec[1:] for pt in cg.players]
         # scratch arrays of the passes, reused from one pass to the next (no page faults)
         self.work = K.Workspace()
+        self.chunk = 1            # iterations per :meth:`run` (one: a Ctrl-C is seen within one)
+
+    def run(self, t_first: int, count: int):
+        """Iterations ``t_first .. t_first + count - 1``."""
+        for t in range(t_first, t_first + count):
+            self.iterate(t)
 
     def iterate(self, t: int):
         cg = self.cg
@@ -171,6 +178,84 @@ class _CFRState:
             # returned strategies are copies, :func:`.strategies.from_flat`)
             out.append(norm(pt.dec_first, pt.dec_num_actions, A, self.work.take(f"average{len(out)}", A.shape)))
         return out
+
+
+class _WholeState(_CFRState):
+    """:class:`_CFRState` for a small game, its iterations compiled whole (:mod:`._whole`):
+    many per call, each player's update one parallel region over his types. The arrays are
+    stored transposed, (types, sequences); the iterates are bit-identical to
+    :meth:`_CFRState.iterate`'s, whatever the number of threads."""
+
+    #: Seconds of iterations per call (a Ctrl-C, a time limit and the thread tuner are seen
+    #: between calls).
+    CHUNK_SECONDS = 0.005
+    #: Most iterations per call.
+    MAX_CHUNK = 4096
+    VARIANTS = {"cfr+": 0, "dcfr": 1, "pcfr+": 2}
+
+    def __init__(self, cg, variant, alpha, beta, gamma):
+        from ._threads import max_threads
+
+        self.cg = cg
+        self.variant = variant
+        self.alpha, self.beta, self.gamma = alpha, beta, gamma
+        self.data = _whole.static_data(cg)
+        tr = lambda xs: tuple(np.ascontiguousarray(x.T) for x in xs)        # noqa: E731
+        B = [uniform_flat(pt) for pt in cg.players]
+        self.Bt = tr(B)
+        self.Rt = tr([K.reach(pt, b) for pt, b in zip(cg.players, B)])
+        dt = accumulator_dtype(cg)
+        self.REG = tuple(np.zeros(b.shape, dtype=dt) for b in self.Bt)
+        self.AVG = tuple(np.zeros(b.shape, dtype=dt) for b in self.Bt)
+        self.G = tuple(np.zeros(b.shape) for b in self.Bt)
+        self.VD = tuple(np.zeros((cg.num_types[p], max(1, pt.num_decisions))) for p, pt in enumerate(cg.players))
+        nb = max(1, max_threads())
+        self.RL = tuple(np.zeros((nb, pt.num_seqs, cg.num_types[p])) for p, pt in enumerate(cg.players))
+        self._blocks = {}
+        self.work = K.Workspace()
+        self.chunk = 1
+        self.max_chunk = self.MAX_CHUNK
+
+    def run(self, t_first: int, count: int) -> float:
+        """Iterations ``t_first .. t_first + count - 1``; returns their seconds."""
+        par = K.parallel_for(self.data["work"], _whole.MIN_PARALLEL_WORK)
+        k = current_threads() if par else 1
+        blocks = self._blocks.get(k)
+        if blocks is None:
+            blocks = self._blocks[k] = _whole.type_blocks(self.cg, k)
+        t0 = time.perf_counter()
+        _whole.run(_whole.iterations if par else _whole.iterations_serial, self.data, blocks, t_first, count,
+                   self.VARIANTS[self.variant], self.alpha, self.beta, self.gamma, self.Rt, self.G, self.VD,
+                   self.REG, self.AVG, self.Bt, self.RL)
+        dt = time.perf_counter() - t0
+        checkpoint()            # a Ctrl-C is seen here, between two calls (issue 20)
+        if t_first > 1:       # the first call compiles
+            self.chunk = int(min(self.MAX_CHUNK, max(1, self.CHUNK_SECONDS * count / max(dt, 1e-9))))
+        return dt
+
+    def iterate(self, t: int):
+        self.run(t, 1)
+
+    @property
+    def B(self):
+        return [np.ascontiguousarray(x.T) for x in self.Bt]
+
+    @property
+    def regret(self):
+        return [np.ascontiguousarray(x.T) for x in self.REG]
+
+    @property
+    def avg(self):
+        return [np.ascontiguousarray(x.T) for x in self.AVG]
+
+    def refresh_reaches(self):
+        pass
+
+    def check(self):
+        flat = self.average()
+        reaches = [K.reach(pt, f) for pt, f in zip(self.cg.players, flat)]
+        ev, br, _ = K.values_and_br(self.cg, flat, reaches=reaches, keep=False, work=self.work)
+        return flat, ev, br
 
 
 def _next_check(history, target, step):
@@ -268,25 +353,29 @@ def cfr_plus(game: Game, *, max_iterations=None, target=None, time_limit=None,
     try:
         with using_threads(threads), deferred_signals():
             cur = tuner.choice = threads_now() or tuner.choice
-            state = _CFRState(cg, variant, float(alpha), float(beta), float(gamma))
+            state = (_WholeState if _whole.applicable(cg) else _CFRState)(
+                cg, variant, float(alpha), float(beta), float(gamma))
             while t < iterations:
                 last = None           # the previous check's average is stale: free it
-                t += 1
-                k = tuner.threads(t)
+                k = tuner.threads(t + 1)
                 if k != cur:
                     set_threads(k)
                     cur = k
+                # iterations in this call: one, or a chunk of a few milliseconds for a small
+                # game compiled whole (never past the next check or the budget)
+                count = max(1, min(state.chunk, iterations - t, next_check - t))
                 ti, ci = time.perf_counter(), check_seconds()
-                state.iterate(t)
+                state.run(t + 1, count)
+                t += count
                 # the default's first parallel kernel may have checked the pool (not timed)
                 # and fallen back to one thread
                 cur = threads_now() or cur
-                tuner.record(t, cur, time.perf_counter() - ti - (check_seconds() - ci))
+                tuner.record(t, cur, (time.perf_counter() - ti - (check_seconds() - ci)) / count)
                 if cur != tuner.choice and not tuner.probing:
                     set_threads(tuner.choice)
                     cur = tuner.choice
                 if bar is not None:
-                    bar.update(1)
+                    bar.update(count)
                 if t >= next_check or t == iterations:
                     flat, ev, br = state.check()
                     expl = float(np.sum(br - ev)) / n

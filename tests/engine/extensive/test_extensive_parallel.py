@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 from guts.engine.extensive import _kernels as K
+from guts.engine.extensive import _whole
 from guts.engine.extensive import best_response, cfr_plus, nash_conv
 from guts.engine.extensive._threads import max_threads
 from guts.engine.extensive.cfr import _CFRState
@@ -40,6 +41,7 @@ def force_parallel(monkeypatch):
     """Every kernel in parallel whatever its size, the type tensor in many dynamic chunks."""
     for name in ("PARALLEL_MIN_WORK", "DENSE_MIN_WORK", "LEVEL_MIN_WORK", "UPDATE_MIN_WORK"):
         monkeypatch.setattr(K, name, 0)
+    monkeypatch.setattr(_whole, "MIN_PARALLEL_WORK", 0)
     monkeypatch.setattr(K, "DENSE_DYNAMIC_CHUNKS", 2)
 
 

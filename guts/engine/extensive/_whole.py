@@ -1,0 +1,280 @@
+"""CFR iterations compiled whole, in parallel over each player's types (issue 21: both cores
+on small games).
+
+On a Leduc-size game an iteration is tens of microseconds of arithmetic, spread over a
+dozen kernel calls (:mod:`._kernels`); the Python between them cost as much as the
+arithmetic, and a parallel region per level (the big games' split, :mod:`._fused`) costs
+more than its work. Here one call runs many iterations, and each player's update is *one*
+parallel region over his types: with the other players' reaches fixed, everything about
+one of his types (its column of ``g``, of the values, regrets, average and behaviour, and
+of his reach) depends on no other of his types. The arrays are stored transposed,
+``(T_p, S_p + 1)``, so that a type's entries are contiguous and no two threads write one
+cache line (but at the ends of their blocks).
+
+Every entry is computed in the order of the level-by-level kernels (:func:`._fused.
+terminal_values_blocked`, :func:`._fused.backup_update_serial`, :func:`._fused.
+reach_levels_serial`): the iterates are bit-identical to theirs, whatever the number of
+threads.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from . import _fused
+from ._fused import njit, prange
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _terminal_rows(p, b, tb, te, tlo, thi, others, ctxp, tabp, infop, tvid, tscal, tseq, toff, tscale, ttid,
+                   RL, g):
+    """Rows ``tb:te`` of the transposed g of player p (his types ``tb:te``, whose deals are
+    ``tlo[t]:thi[t]`` in his order): :func:`._fused.terminal_values_blocked` for these types,
+    terminal by terminal in the same order."""
+    for t in range(tb, te):
+        for s in range(g.shape[1]):
+            g[t, s] = 0.0
+    Z = tvid.shape[0]
+    no = others.shape[0]
+    q0 = others[0]
+    R0 = RL[q0][b]
+    for z in range(Z):
+        k = tscal[z]
+        if k == 0.0:
+            continue
+        v = tvid[z]
+        tid = ttid[z]
+        sp = tseq[p, z]
+        off = toff[p, z]
+        sc = tscale[z]
+        s0 = tseq[q0, z]
+        for t in range(tb, te):
+            lo = tlo[t]
+            hi = thi[t]
+            if hi <= lo:
+                continue
+            acc0 = 0.0
+            acc1 = 0.0
+            if no == 1:
+                for d in range(lo, hi):
+                    w = ctxp[v, d] * R0[s0, infop[q0, d]]
+                    acc0 += w
+                    acc1 += w * tabp[tid, d]
+            else:
+                for d in range(lo, hi):
+                    w = ctxp[v, d]
+                    for j in range(no):
+                        q = others[j]
+                        w *= RL[q][b, tseq[q, z], infop[q, d]]
+                    acc0 += w
+                    acc1 += w * tabp[tid, d]
+            g[t, sp] += k * (off * acc0 + sc * acc1)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _update_row(t, mode, w, fp, fn, lev_g, grp_par, grp_start, dec_first, dec_na, V, Vdec, regret,
+                avg, own, B):
+    """Row t of :func:`._fused.backup_update_serial` (transposed arrays): values of ``B``
+    bottom-up from ``V`` = g (overwritten), then per decision ``avg += w own``, the regrets
+    and the next behaviour."""
+    for L in range(lev_g.shape[0] - 2, -1, -1):
+        for gi in range(lev_g[L], lev_g[L + 1]):
+            lo = grp_start[gi]
+            hi = grp_start[gi + 1]
+            for h in range(lo, hi):
+                f = dec_first[h]
+                na = dec_na[h]
+                vd = 0.0
+                for a in range(na):
+                    vd += B[t, f + a] * V[t, f + a]
+                Vdec[t, h] = vd
+                tot = 0.0
+                for a in range(na):
+                    s = f + a
+                    d = V[t, s] - vd
+                    avg[t, s] += w * own[t, s]
+                    r = regret[t, s] + d
+                    if mode == 1:
+                        r *= fp if r > 0 else fn
+                    elif r < 0.0:
+                        r = 0.0
+                    regret[t, s] = r
+                    r = regret[t, s]          # as stored (float32 accumulators)
+                    x = r + d if mode == 2 else r
+                    if x < 0.0:
+                        x = 0.0
+                    B[t, s] = x
+                    tot += x
+                for a in range(na):
+                    s = f + a
+                    if tot > 0.0:
+                        B[t, s] = B[t, s] / tot
+                    else:
+                        B[t, s] = 1.0 / na
+            acc = Vdec[t, lo]
+            for h in range(lo + 1, hi):
+                acc += Vdec[t, h]
+            V[t, grp_par[gi]] += acc
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _reach_row(t, dec_first, dec_na, dec_parent, B, R):
+    """Row t of :func:`._fused.reach_levels_serial` (transposed)."""
+    R[t, 0] = 1.0
+    for h in range(dec_first.shape[0]):
+        f = dec_first[h]
+        par = dec_parent[h]
+        for a in range(dec_na[h]):
+            R[t, f + a] = R[t, par] * B[t, f + a]
+
+
+@njit(cache=True, nogil=True)
+def _player_block(p, tb, te, mode, w, fp, fn, others, ctxp, tabp, infop, tlo, thi, tvid, tscal, tseq, toff,
+                  tscale, ttid, lev_g, grp_par, grp_start, dec_first, dec_na, dec_parent, R, G, VD, REG,
+                  AVG, B, RL, b):
+    """Player p's CFR update for his types ``tb:te``. ``RL``: this block's scratch copies of the
+    reaches, ``(S_q + 1, T_q)``: the other players' are copied in first, row by row (what
+    another thread wrote streams into this core's cache at once, instead of one miss per
+    deal), and read row-wise (a sequence's types are contiguous)."""
+    for j in range(others.shape[0]):
+        q = others[j]
+        Rq = R[q]
+        L = RL[q][b]
+        for u in range(Rq.shape[0]):
+            for s in range(Rq.shape[1]):
+                L[s, u] = Rq[u, s]
+    _terminal_rows(p, b, tb, te, tlo, thi, others, ctxp, tabp, infop, tvid, tscal, tseq, toff, tscale, ttid,
+                   RL, G)
+    for t in range(tb, te):
+        _update_row(t, mode, w, fp, fn, lev_g, grp_par, grp_start, dec_first, dec_na, G, VD, REG, AVG,
+                    R[p], B)
+        _reach_row(t, dec_first, dec_na, dec_parent, B, R[p])
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _weights(variant, t, alpha, beta, gamma):
+    """(mode, w, pos_factor, neg_factor) of iteration t (:meth:`.cfr._CFRState.iterate`)."""
+    if variant == 0:
+        return 0, float(t), 1.0, 1.0
+    if variant == 2:
+        return 2, float(t) ** gamma, 1.0, 1.0
+    ta = float(t) ** alpha
+    tb = float(t) ** beta
+    return 1, float(t) ** gamma, ta / (ta + 1.0), tb / (tb + 1.0)
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def iterations(t_first, count, variant, alpha, beta, gamma, active, blocks, others, ctxp, tabp, infop, tlo, thi,
+               tvid, tscal, tseq, toff, tscale, ttid, lev_g, grp_par, grp_start, dec_first, dec_na,
+               dec_parent, R, G, VD, REG, AVG, B, RL):
+    """CFR iterations ``t_first .. t_first + count - 1`` (alternating updates, players in
+    order), each player's update in parallel over his types. Per player p (tuples indexed
+    by p): ``others[p]``; his deal-ordered ``ctxp, tabp, infop`` and type blocks ``tlo, thi``
+    (:func:`._kernels._fused_data`); his tree (:func:`._kernels._layout`); transposed state
+    ``R, B, REG, AVG`` and scratch ``G``, ``VD``. ``active[p]``: he has decisions."""
+    for it in range(count):
+        mode, w, fp, fn = _weights(variant, t_first + it, alpha, beta, gamma)
+        for p in range(len(R)):
+            if not active[p]:
+                continue
+            bounds = blocks[p]
+            for b in prange(bounds.shape[0] - 1):
+                _player_block(p, bounds[b], bounds[b + 1], mode, w, fp, fn, others[p], ctxp[p], tabp[p], infop[p], tlo[p], thi[p],
+                             tvid, tscal, tseq, toff, tscale, ttid, lev_g[p], grp_par[p], grp_start[p],
+                             dec_first[p], dec_na[p], dec_parent[p], R, G[p], VD[p], REG[p], AVG[p], B[p], RL, b)
+    return count
+
+
+@njit(cache=True, nogil=True)
+def iterations_serial(t_first, count, variant, alpha, beta, gamma, active, blocks, others, ctxp, tabp, infop, tlo,
+                      thi, tvid, tscal, tseq, toff, tscale, ttid, lev_g, grp_par, grp_start, dec_first,
+                      dec_na, dec_parent, R, G, VD, REG, AVG, B, RL):
+    """:func:`iterations` on the calling thread."""
+    for it in range(count):
+        mode, w, fp, fn = _weights(variant, t_first + it, alpha, beta, gamma)
+        for p in range(len(R)):
+            if not active[p]:
+                continue
+            bounds = blocks[p]
+            for b in range(bounds.shape[0] - 1):
+                _player_block(p, bounds[b], bounds[b + 1], mode, w, fp, fn, others[p], ctxp[p], tabp[p], infop[p], tlo[p], thi[p],
+                             tvid, tscal, tseq, toff, tscale, ttid, lev_g[p], grp_par[p], grp_start[p],
+                             dec_first[p], dec_na[p], dec_parent[p], R, G[p], VD[p], REG[p], AVG[p], B[p], RL, b)
+    return count
+
+
+# ------------------------------------------------------------------------------ the data
+#: Games of at most this many (sequence, type) entries over all players take this path (in
+#: :func:`.cfr.cfr_plus`); bigger ones keep the level-by-level kernels, whose parallel
+#: regions pay for themselves there and which hold no copies of the reaches.
+MAX_ENTRIES = 1_000_000
+#: Terminal x deal entries from which the iterations run in parallel (a region per player
+#: and iteration costs ~1-3 us: Kuhn, 180 entries, is faster on one thread; Leduc has 8 220).
+MIN_PARALLEL_WORK = 4_000
+
+
+def applicable(cg) -> bool:
+    """Does game ``cg`` take this path? (numba, no type-tensor kernel, at most MAX_ENTRIES)."""
+    from . import _kernels as K
+
+    if not (K.USE_FUSED and _fused.HAVE_NUMBA):
+        return False
+    if (K._dense_data(cg) if K.USE_DENSE else None) is not None:
+        return False
+    return sum(pt.num_seqs * pt.num_types for pt in cg.players) <= MAX_ENTRIES
+
+
+def static_data(cg) -> dict:
+    """The game's arrays for :func:`iterations`, by name (cached on ``cg``)."""
+    data = getattr(cg, "_whole", None)
+    if data is not None:
+        return data
+    from . import _kernels as K
+
+    fd = K._fused_data(cg)
+    n = cg.num_players
+    lays = [K._layout(pt) for pt in cg.players]
+    tlo, thi = [], []
+    for p in range(n):
+        pp = fd["per"][p]
+        lo = np.zeros(cg.num_types[p], np.int64)
+        hi = np.zeros(cg.num_types[p], np.int64)
+        lo[pp["btype"]] = pp["bstart"]
+        hi[pp["btype"]] = pp["bend"]
+        tlo.append(lo)
+        thi.append(hi)
+    per = lambda key: tuple(fd["per"][p][key] for p in range(n))      # noqa: E731
+    lay = lambda key: tuple(lay_[key] for lay_ in lays)               # noqa: E731
+    data = dict(
+        active=np.array([pt.num_decisions > 0 for pt in cg.players]),
+        others=per("others"), ctxp=per("ctxp"), tabp=per("tabp"), infop=per("infop"),
+        tlo=tuple(tlo), thi=tuple(thi),
+        tvid=fd["tvid"], tscal=fd["tscal"], tseq=fd["tseq"], toff=fd["toff"], tscale=fd["tscale"],
+        ttid=fd["ttid"],
+        lev_g=lay("lev_g"), grp_par=lay("grp_par"), grp_start=lay("grp_start"),
+        dec_first=lay("dec_first"), dec_na=lay("dec_na"), dec_parent=lay("dec_parent"),
+        work=int(cg.num_terminals) * int(cg.num_deals),
+    )
+    cg._whole = data
+    return data
+
+
+def type_blocks(cg, k: int) -> tuple:
+    """Per player, ``k`` contiguous blocks of his types with about equal numbers of deals
+    (bounds, length ``k + 1``; a block may be empty). The blocks change no result."""
+    out = []
+    for p in range(cg.num_players):
+        counts = np.bincount(cg.info[p], minlength=cg.num_types[p]).astype(float)
+        # every type also costs its update: weigh a type by its deals plus one
+        cum = np.concatenate(([0.0], np.cumsum(counts + 1.0)))
+        cuts = np.searchsorted(cum, cum[-1] * np.arange(1, k) / k)
+        out.append(np.concatenate(([0], np.minimum(cuts, cg.num_types[p]), [cg.num_types[p]])).astype(np.int64))
+    return tuple(out)
+
+
+def run(kernel, data, blocks, t_first, count, variant, alpha, beta, gamma, R, G, VD, REG, AVG, B, RL):
+    """``kernel`` (:func:`iterations` or :func:`iterations_serial`) on the game's ``data``."""
+    d = data
+    return kernel(t_first, count, variant, alpha, beta, gamma, d["active"], blocks, d["others"], d["ctxp"],
+                  d["tabp"], d["infop"], d["tlo"], d["thi"], d["tvid"], d["tscal"], d["tseq"], d["toff"],
+                  d["tscale"], d["ttid"], d["lev_g"], d["grp_par"], d["grp_start"], d["dec_first"],
+                  d["dec_na"], d["dec_parent"], R, G, VD, REG, AVG, B, RL)
