@@ -44,7 +44,7 @@ from ..._names import renamed
 from ..progress import progress_bar
 from ...errors import ConvergenceWarning, GutsInputError
 from ..._validate import check_choice, check_int, check_positive_float
-from . import _fused, _whole
+from . import _atomics, _fused, _whole
 from . import _kernels as K
 from ._interrupt import checkpoint, deferred_signals
 from ._threads import (ThreadTuner, check_seconds, check_threads, current_threads, set_threads, threads_now,
@@ -188,7 +188,7 @@ class _WholeState(_CFRState):
 
     #: Seconds of iterations per call (a Ctrl-C, a time limit and the thread tuner are seen
     #: between calls).
-    CHUNK_SECONDS = 0.005
+    CHUNK_SECONDS = 0.02
     #: Most iterations per call.
     MAX_CHUNK = 4096
     VARIANTS = {"cfr+": 0, "dcfr": 1, "pcfr+": 2}
@@ -214,7 +214,8 @@ class _WholeState(_CFRState):
         self._blocks = {}
         self.work = K.Workspace()
         self.chunk = 1
-        self.max_chunk = self.MAX_CHUNK
+        self.ctl = _atomics.control()
+        self.barrier_ok = True
 
     def run(self, t_first: int, count: int) -> float:
         """Iterations ``t_first .. t_first + count - 1``; returns their seconds."""
@@ -224,14 +225,24 @@ class _WholeState(_CFRState):
         if blocks is None:
             blocks = self._blocks[k] = _whole.type_blocks(self.cg, k)
         t0 = time.perf_counter()
-        _whole.run(_whole.iterations if par else _whole.iterations_serial, self.data, blocks, t_first, count,
-                   self.VARIANTS[self.variant], self.alpha, self.beta, self.gamma, self.Rt, self.G, self.VD,
-                   self.REG, self.AVG, self.Bt, self.RL)
+        done = False
+        if par and self.barrier_ok:
+            # one parallel region for the whole call, its threads meeting at a spinning
+            # barrier; refused (nothing done) if they did not all run at once
+            _atomics.control(self.ctl)
+            done = self.barrier_ok = bool(self._run(_whole.iterations_barrier, blocks, t_first, count, self.ctl))
+        if not done:
+            self._run(_whole.iterations if par else _whole.iterations_serial, blocks, t_first, count)
         dt = time.perf_counter() - t0
         checkpoint()            # a Ctrl-C is seen here, between two calls (issue 20)
         if t_first > 1:       # the first call compiles
             self.chunk = int(min(self.MAX_CHUNK, max(1, self.CHUNK_SECONDS * count / max(dt, 1e-9))))
         return dt
+
+    def _run(self, kernel, blocks, t_first, count, *ctl):
+        return _whole.run(kernel, self.data, blocks, t_first, count, self.VARIANTS[self.variant], self.alpha,
+                          self.beta, self.gamma, self.Rt, self.G, self.VD, self.REG, self.AVG, self.Bt, self.RL,
+                          *ctl)
 
     def iterate(self, t: int):
         self.run(t, 1)

@@ -18,6 +18,7 @@ def _states(monkeypatch, game, variant, threads, iterations=25):
         # three-player Leduc normally takes the type-tensor kernel: without it, the per-deal
         # terminal pass with two other players' reaches
         monkeypatch.setattr(K, "USE_DENSE", False)
+        monkeypatch.setattr(_whole, "MAX_ENTRIES", 10**7)
     cg = GAMES[game]().compiled
     assert _whole.applicable(cg)
     old = _CFRState(cg, variant, 1.5, 0.5, 2.0)
@@ -53,6 +54,7 @@ def test_whole_iterations_equal_level_kernels_bit_for_bit(monkeypatch, game, var
 @pytest.mark.parametrize("game", ["kuhn", "leduc2", "leduc3"])
 def test_whole_iterations_with_two_threads_bit_identical(monkeypatch, game):
     old, new = _states(monkeypatch, game, "pcfr+", threads=2)
+    assert new.barrier_ok          # one region per call, its two threads at a barrier
     for a, b in zip(old.B + old.avg, new.B + new.avg):
         assert np.array_equal(a, b)
 
