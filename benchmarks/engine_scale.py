@@ -170,6 +170,45 @@ def worker_threads(spec, iterations, solve=False):
                 load=load, load_end=_load())
 
 
+def worker_small(iterations, repeats):
+    """Leduc, seconds per CFR+ iteration: the iterations compiled whole (:mod:`guts.engine.
+    extensive._whole`) with 1 and 2 threads and the default, and the level-by-level kernels
+    they replace (this file's previous Leduc row) with 1 and 2 threads. The configurations
+    are run in turn, ``repeats`` times (a shared machine's speed drifts over seconds: each
+    configuration sees the same drift); min and median over the repeats."""
+    import warnings
+
+    import numpy as np
+
+    from guts.engine.extensive import _whole, cfr_plus
+    from guts.games.toy import leduc_poker
+
+    game = leduc_poker(2)
+    applicable = _whole.applicable
+    configs = {"whole 1": (1, True), "whole 2": (2, True), "whole default": (None, True),
+               "level 1": (1, False), "level 2": (2, False)}
+    times = {k: [] for k in configs}
+    res = {}
+    load = _load()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for k, (th, whole) in configs.items():           # compile, first touches
+            _whole.applicable = applicable if whole else (lambda cg: False)
+            cfr_plus(game, max_iterations=20, report_every=20, threads=th)
+        for _ in range(repeats):
+            for k, (th, whole) in configs.items():
+                _whole.applicable = applicable if whole else (lambda cg: False)
+                t = time.perf_counter()
+                res[k] = cfr_plus(game, max_iterations=iterations, report_every=iterations, threads=th)
+                times[k].append((time.perf_counter() - t) / iterations)
+    _whole.applicable = applicable
+    r0 = res["whole 1"]
+    same = all(np.array_equal(r0.strategies[p][h], r.strategies[p][h]) and r.nash_conv == r0.nash_conv
+               for r in res.values() for p in range(2) for h in r0.strategies[p])
+    return dict(min={k: min(v) for k, v in times.items()}, median={k: float(np.median(v)) for k, v in times.items()},
+                identical=bool(same), iterations=iterations, nash_conv=r0.nash_conv, load=load, load_end=_load())
+
+
 def _run_worker(kind, *args, env=None):
     p = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--worker", json.dumps([kind, *args])],
                        capture_output=True, text=True, env=env)
@@ -243,7 +282,7 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     if args.worker:
         kind, *wargs = json.loads(args.worker)
-        fn = {"solve": worker_solve, "threads": worker_threads}[kind]
+        fn = {"solve": worker_solve, "threads": worker_threads, "small": worker_small}[kind]
         print(json.dumps(fn(*wargs)))
         return 0
 
@@ -279,7 +318,8 @@ def main(argv=None) -> int:
                   build_seconds=lim["build_seconds"], load=lim["load"],
                   note="old code: NashConv 0.021 at its 600 s cap, not converged (results/mercer/beyond.csv)"))
     if "threads" in only:
-        cases = [("leduc", "Leduc (2 players)", 2000, False)]
+        _leduc_rows(emit, repeats=5 if args.quick else 15)
+        cases = []
         if not args.quick:
             cases += [("paper", "3P-MMH (no check)", 200, False), ("check", "3P-MMH with a check", 4, False),
                       ("paper", "3P-MMH (no check) to NashConv 0.01", 0, True),
@@ -302,6 +342,26 @@ def main(argv=None) -> int:
                 emit(row)
     _write(out, rows, args)
     return 0
+
+
+def _leduc_rows(emit, iterations=2000, repeats=15):
+    sm = _run_worker("small", iterations, repeats)
+    lo, med = sm["min"], sm["median"]
+    common = dict(iterations=iterations, nash_conv=sm["nash_conv"], identical=sm["identical"], load=sm["load"],
+                  load_end=sm["load_end"])
+    how = (f"wall per iteration over {iterations} iterations and one final best-response check, min over "
+           f"{repeats} runs of each configuration in turn (medians in median_*); identical: same strategies "
+           "and NashConv in every configuration")
+    emit(dict(benchmark="threads: seconds per CFR+ iteration", case="Leduc (2 players)", seconds=lo["whole 2"],
+              old_seconds=lo["whole 1"], ratio_old_over_new=lo["whole 1"] / lo["whole 2"],
+              auto_seconds=lo["whole default"], median_seconds=med["whole 2"], median_old_seconds=med["whole 1"],
+              note="iterations compiled whole, one parallel region per call (threads at a spinning barrier): "
+                   "old_seconds = 1 thread, seconds = 2 threads, auto_seconds = the default; " + how, **common))
+    emit(dict(benchmark="threads: seconds per CFR+ iteration", case="Leduc (2 players), against the level kernels",
+              seconds=lo["whole 2"], old_seconds=lo["level 1"], ratio_old_over_new=lo["level 1"] / lo["whole 2"],
+              auto_seconds=lo["level 2"], median_seconds=med["whole 2"], median_old_seconds=med["level 1"],
+              note="old_seconds = the level-by-level kernels that ran Leduc before (1 thread; auto_seconds: "
+                   "the same with 2 threads), seconds = compiled whole with 2 threads; " + how, **common))
 
 
 def _check_rows(args, emit):
