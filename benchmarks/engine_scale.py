@@ -209,6 +209,29 @@ def worker_small(iterations, repeats):
                 identical=bool(same), iterations=iterations, nash_conv=r0.nash_conv, load=load, load_end=_load())
 
 
+def worker_pinned(cpu, seconds):
+    """One thread of Leduc CFR+ (compiled whole) pinned to ``cpu`` for ``seconds``: seconds per
+    iteration of each 1 000-iteration slice (how steady one core is while the other works)."""
+    from guts.engine.extensive import _kernels as K
+    from guts.engine.extensive._threads import using_threads
+    from guts.engine.extensive.cfr import _WholeState
+    from guts.games.toy import leduc_poker
+
+    if cpu is not None and hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {cpu})
+    cg = leduc_poker(2).compiled
+    K.prepare(cg)
+    out = []
+    with using_threads(1):
+        st = _WholeState(cg, "cfr+", 1.5, 0.0, 2.0)
+        st.run(1, 1)
+        t, end = 2, time.perf_counter() + seconds
+        while time.perf_counter() < end:
+            out.append(st.run(t, 1000) / 1000)
+            t += 1000
+    return out
+
+
 def _run_worker(kind, *args, env=None):
     p = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--worker", json.dumps([kind, *args])],
                        capture_output=True, text=True, env=env)
@@ -282,7 +305,8 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     if args.worker:
         kind, *wargs = json.loads(args.worker)
-        fn = {"solve": worker_solve, "threads": worker_threads, "small": worker_small}[kind]
+        fn = {"solve": worker_solve, "threads": worker_threads, "small": worker_small,
+              "pinned": worker_pinned}[kind]
         print(json.dumps(fn(*wargs)))
         return 0
 
@@ -297,6 +321,7 @@ def main(argv=None) -> int:
     rows = []
     group_of = {"3P-MMH check to NashConv 0.01": "check", "3P-MMH call/raise to NashConv 0.01": "limit",
                 "threads: seconds per CFR+ iteration": "threads", "threads: seconds per solve": "threads",
+                "threads: steadiness of a core": "threads",
                 "cold start": "cold"}
     target_csv = out / "benchmarks_engine_scale.csv"
     if only != set(GROUPS) and target_csv.exists():
@@ -319,6 +344,7 @@ def main(argv=None) -> int:
                   note="old code: NashConv 0.021 at its 600 s cap, not converged (results/mercer/beyond.csv)"))
     if "threads" in only:
         _leduc_rows(emit, repeats=5 if args.quick else 15)
+        _steadiness_row(emit, seconds=4.0 if args.quick else 10.0)
         cases = []
         if not args.quick:
             cases += [("paper", "3P-MMH (no check)", 200, False), ("check", "3P-MMH with a check", 4, False),
@@ -342,6 +368,30 @@ def main(argv=None) -> int:
                 emit(row)
     _write(out, rows, args)
     return 0
+
+
+def _steadiness_row(emit, seconds=10.0):
+    """Leduc on one thread, alone and then beside a copy of itself on the other core (no shared
+    data): how much a core slows while the other works (bounds what two threads in lockstep get)."""
+    import numpy as np
+
+    if (os.cpu_count() or 1) < 2 or not hasattr(os, "sched_setaffinity"):
+        return
+    load = _load()
+    alone = _run_worker("pinned", 0, seconds)
+    procs = [subprocess.Popen([sys.executable, str(Path(__file__).resolve()), "--worker",
+                               json.dumps(["pinned", cpu, seconds])], stdout=subprocess.PIPE, text=True)
+             for cpu in (0, 1)]
+    paired = [json.loads(p.communicate()[0].strip().splitlines()[-1]) for p in procs]
+    both = np.concatenate(paired)
+    q = lambda x, v: float(np.percentile(x, v))      # noqa: E731
+    emit(dict(benchmark="threads: steadiness of a core", case="Leduc, 1 thread, beside a copy on the other core",
+              seconds=q(both, 50), old_seconds=q(alone, 50), ratio_old_over_new=q(alone, 50) / q(both, 50),
+              p90_seconds=q(both, 90), old_p90_seconds=q(alone, 90), max_seconds=float(both.max()),
+              old_max_seconds=float(max(alone)), load=load, load_end=_load(),
+              note=f"seconds per iteration of 1000-iteration slices for {seconds:g} s, one process pinned to "
+                   "each core (no shared data, no barrier): seconds/p90/max = median/90th percentile/max of "
+                   "both; old_* = the same process alone on core 0"))
 
 
 def _leduc_rows(emit, iterations=2000, repeats=15):
