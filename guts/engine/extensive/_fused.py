@@ -36,6 +36,30 @@ def null_region(x):
 # reduction is split between threads, so 1 and k threads give bit-identical results.
 
 
+@njit(cache=True, nogil=True, inline="always")
+def any_nonzero(x, lo, hi):
+    """Is some ``x[lo:hi]`` non-zero? (A reach row: a terminal no type of a player reaches
+    adds nothing and is skipped.)"""
+    for i in range(lo, hi):
+        if x[i] != 0.0:
+            return True
+    return False
+
+
+@njit(cache=True, nogil=True, inline="always")
+def deal_sums(lo, hi, v, tid, ctxp, tabp, info, reach, base):
+    """``(sum w, sum w table)`` over the deals ``lo:hi`` (in the player's order) of a terminal
+    with chance context ``v`` and payoff table ``tid``, ``w = ctxp[v, d] reach[base +
+    info[d]]`` (two players: the other's reach at his type ``info[d]``)."""
+    acc0 = 0.0
+    acc1 = 0.0
+    for d in range(lo, hi):
+        w = ctxp[v, d] * reach[base + info[d]]
+        acc0 += w
+        acc1 += w * tabp[tid, d]
+    return acc0, acc1
+
+
 @njit(cache=True, nogil=True)
 def terminal_values_blocked(p, others, ctxp, tvid, tscal, tseq, toff, tscale, ttid, tabp, infop,
                             bstart, bend, btype, rflat, rbase, rstride, g):
@@ -56,12 +80,7 @@ def terminal_values_blocked(p, others, ctxp, tvid, tscal, tseq, toff, tscale, tt
         for j in range(no):
             q = others[j]
             rb[q] = rbase[q] + tseq[q, z] * rstride[q]
-            nz = False
-            for t in range(rstride[q]):
-                if rflat[rb[q] + t] != 0.0:
-                    nz = True
-                    break
-            if not nz:
+            if not any_nonzero(rflat, rb[q], rb[q] + rstride[q]):
                 skip = True
                 break
         if skip:
@@ -76,11 +95,7 @@ def terminal_values_blocked(p, others, ctxp, tvid, tscal, tseq, toff, tscale, tt
             acc1 = 0.0
             if no == 1:
                 q0 = others[0]
-                r0 = rb[q0]
-                for d in range(bstart[b], bend[b]):
-                    w = ctxp[v, d] * rflat[r0 + infop[q0, d]]
-                    acc0 += w
-                    acc1 += w * tabp[tid, d]
+                acc0, acc1 = deal_sums(bstart[b], bend[b], v, tid, ctxp, tabp, infop[q0], rflat, rb[q0])
             elif no == 2:
                 q0 = others[0]
                 q1 = others[1]
@@ -110,12 +125,7 @@ def _live_terminal(z, others, tscal, tseq, rflat, rbase, rstride):
     for j in range(others.shape[0]):
         q = others[j]
         r0 = rbase[q] + tseq[q, z] * rstride[q]
-        nz = False
-        for t in range(rstride[q]):
-            if rflat[r0 + t] != 0.0:
-                nz = True
-                break
-        if not nz:
+        if not any_nonzero(rflat, r0, r0 + rstride[q]):
             return False
     return True
 
@@ -135,11 +145,7 @@ def _blocked_column(p, col, lo, hi, live, others, ctxp, tvid, tscal, tseq, toff,
         acc1 = 0.0
         if no == 1:
             q0 = others[0]
-            r0 = rbase[q0] + tseq[q0, z] * rstride[q0]
-            for d in range(lo, hi):
-                w = ctxp[v, d] * rflat[r0 + infop[q0, d]]
-                acc0 += w
-                acc1 += w * tabp[tid, d]
+            acc0, acc1 = deal_sums(lo, hi, v, tid, ctxp, tabp, infop[q0], rflat, rbase[q0] + tseq[q0, z] * rstride[q0])
         elif no == 2:
             q0 = others[0]
             q1 = others[1]
@@ -283,6 +289,29 @@ def _scatter_row(s, lo, hi, row_of, contrib, g):
             g[s, t] += contrib[i, t]
 
 
+@njit(cache=True, nogil=True, inline="always")
+def cumulative_regret(r, d, mode, pos_factor, neg_factor):
+    """The cumulative regret ``r`` after adding the instantaneous regret ``d``: clipped at zero
+    (mode 0, CFR+; mode 2, PCFR+) or times ``pos_factor`` if positive, else ``neg_factor``
+    (mode 1, DCFR)."""
+    r = r + d
+    if mode == 1:
+        r *= pos_factor if r > 0 else neg_factor
+    elif r < 0.0:
+        r = 0.0
+    return r
+
+
+@njit(cache=True, nogil=True, inline="always")
+def matched_weight(r, d, mode):
+    """Regret matching's weight of an action before normalisation: ``max(r, 0)``, or
+    ``max(r + d, 0)`` with PCFR+'s prediction (mode 2)."""
+    x = r + d if mode == 2 else r
+    if x < 0.0:
+        x = 0.0
+    return x
+
+
 @njit(cache=True, nogil=True)
 def _regret_update_decision(h, mode, w, pos_factor, neg_factor, V, Vdec, dec_first, dec_na, regret, avg,
                             own, B):
@@ -305,16 +334,9 @@ def _regret_update_decision(h, mode, w, pos_factor, neg_factor, V, Vdec, dec_fir
             s = f + a
             d = V[s, t] - vd
             avg[s, t] += w * own[s, t]
-            r = regret[s, t] + d
-            if mode == 1:
-                r *= pos_factor if r > 0 else neg_factor
-            elif r < 0.0:
-                r = 0.0
-            regret[s, t] = r
-            r = regret[s, t]          # as stored (float32 accumulators: cfr.ACCUMULATOR_DTYPE)
-            x = r + d if mode == 2 else r
-            if x < 0.0:
-                x = 0.0
+            regret[s, t] = cumulative_regret(regret[s, t], d, mode, pos_factor, neg_factor)
+            # from the regret as stored (float32 accumulators: cfr.ACCUMULATOR_DTYPE)
+            x = matched_weight(regret[s, t], d, mode)
             B[s, t] = x
             tot += x
         for a in range(na):

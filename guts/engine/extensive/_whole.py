@@ -46,14 +46,7 @@ def _terminal_rows(p, b, tb, te, tlo, thi, others, ctxp, tabp, infop, tvid, tsca
         dead = False
         for j in range(no):
             q = others[j]
-            Lq = RL[q][b]
-            s = tseq[q, z]
-            nz = False
-            for u in range(Lq.shape[1]):
-                if Lq[s, u] != 0.0:
-                    nz = True
-                    break
-            if not nz:
+            if not _fused.any_nonzero(RL[q][b, tseq[q, z]], 0, RL[q].shape[2]):
                 dead = True
                 break
         if dead:
@@ -72,10 +65,7 @@ def _terminal_rows(p, b, tb, te, tlo, thi, others, ctxp, tabp, infop, tvid, tsca
             acc0 = 0.0
             acc1 = 0.0
             if no == 1:
-                for d in range(lo, hi):
-                    w = ctxp[v, d] * R0[s0, infop[q0, d]]
-                    acc0 += w
-                    acc1 += w * tabp[tid, d]
+                acc0, acc1 = _fused.deal_sums(lo, hi, v, tid, ctxp, tabp, infop[q0], R0[s0], 0)
             else:
                 for d in range(lo, hi):
                     w = ctxp[v, d]
@@ -109,16 +99,8 @@ def _update_row(t, mode, w, fp, fn, lev_g, grp_par, grp_start, dec_first, dec_na
                     s = f + a
                     d = V[t, s] - vd
                     avg[t, s] += w * own[t, s]
-                    r = regret[t, s] + d
-                    if mode == 1:
-                        r *= fp if r > 0 else fn
-                    elif r < 0.0:
-                        r = 0.0
-                    regret[t, s] = r
-                    r = regret[t, s]          # as stored (float32 accumulators)
-                    x = r + d if mode == 2 else r
-                    if x < 0.0:
-                        x = 0.0
+                    regret[t, s] = _fused.cumulative_regret(regret[t, s], d, mode, fp, fn)
+                    x = _fused.matched_weight(regret[t, s], d, mode)     # the regret as stored
                     B[t, s] = x
                     tot += x
                 for a in range(na):
@@ -145,26 +127,31 @@ def _reach_row(t, dec_first, dec_na, dec_parent, B, R):
 
 
 @njit(cache=True, nogil=True)
-def _player_block(p, tb, te, mode, w, fp, fn, others, ctxp, tabp, infop, tlo, thi, tvid, tscal, tseq, toff,
-                  tscale, ttid, lev_g, grp_par, grp_start, dec_first, dec_na, dec_parent, R, G, VD, REG,
-                  AVG, B, RL, b):
-    """Player p's CFR update for his types ``tb:te``. ``RL``: this block's scratch copies of the
-    reaches, ``(S_q + 1, T_q)``: the other players' are copied in first, row by row (what
-    another thread wrote streams into this core's cache at once, instead of one miss per
-    deal), and read row-wise (a sequence's types are contiguous)."""
-    for j in range(others.shape[0]):
-        q = others[j]
+def _update_block(p, b, tb, te, mode, w, fp, fn, game, state):
+    """Player p's CFR update for his types ``tb:te``, block b.
+
+    ``game``, ``state``: the tuples of :func:`pack` (per-player entries indexed by p).
+    ``RL``: block b's scratch copies of the reaches, ``(S_q + 1, T_q)``: the other players'
+    are copied in first, row by row (what another thread wrote streams into this core's
+    cache at once, instead of one miss per deal), and read row-wise (a sequence's types are
+    contiguous)."""
+    (_, others, ctxp, tabp, infop, tlo, thi, tvid, tscal, tseq, toff, tscale, ttid, lev_g, grp_par, grp_start,
+     dec_first, dec_na, dec_parent) = game
+    R, G, VD, REG, AVG, B, RL = state
+    oth = others[p]
+    for j in range(oth.shape[0]):
+        q = oth[j]
         Rq = R[q]
         L = RL[q][b]
         for u in range(Rq.shape[0]):
             for s in range(Rq.shape[1]):
                 L[s, u] = Rq[u, s]
-    _terminal_rows(p, b, tb, te, tlo, thi, others, ctxp, tabp, infop, tvid, tscal, tseq, toff, tscale, ttid,
-                   RL, G)
+    _terminal_rows(p, b, tb, te, tlo[p], thi[p], oth, ctxp[p], tabp[p], infop[p], tvid, tscal, tseq, toff,
+                   tscale, ttid, RL, G[p])
     for t in range(tb, te):
-        _update_row(t, mode, w, fp, fn, lev_g, grp_par, grp_start, dec_first, dec_na, G, VD, REG, AVG,
-                    R[p], B)
-        _reach_row(t, dec_first, dec_na, dec_parent, B, R[p])
+        _update_row(t, mode, w, fp, fn, lev_g[p], grp_par[p], grp_start[p], dec_first[p], dec_na[p], G[p], VD[p],
+                    REG[p], AVG[p], R[p], B[p])
+        _reach_row(t, dec_first[p], dec_na[p], dec_parent[p], B[p], R[p])
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -179,70 +166,48 @@ def _weights(variant, t, alpha, beta, gamma):
     return 1, float(t) ** gamma, ta / (ta + 1.0), tb / (tb + 1.0)
 
 
-@njit(cache=True, nogil=True, parallel=True)
-def iterations(t_first, count, variant, alpha, beta, gamma, active, blocks, others, ctxp, tabp, infop, tlo, thi,
-               tvid, tscal, tseq, toff, tscale, ttid, lev_g, grp_par, grp_start, dec_first, dec_na,
-               dec_parent, R, G, VD, REG, AVG, B, RL):
-    """CFR iterations ``t_first .. t_first + count - 1`` (alternating updates, players in
-    order), each player's update in parallel over his types. Per player p (tuples indexed
-    by p): ``others[p]``; his deal-ordered ``ctxp, tabp, infop`` and type blocks ``tlo, thi``
-    (:func:`._kernels._fused_data`); his tree (:func:`._kernels._layout`); transposed state
-    ``R, B, REG, AVG`` and scratch ``G``, ``VD``. ``active[p]``: he has decisions."""
-    for it in range(count):
-        mode, w, fp, fn = _weights(variant, t_first + it, alpha, beta, gamma)
-        for p in range(len(R)):
-            if not active[p]:
-                continue
-            bounds = blocks[p]
-            for b in prange(bounds.shape[0] - 1):
-                _player_block(p, bounds[b], bounds[b + 1], mode, w, fp, fn, others[p], ctxp[p], tabp[p], infop[p], tlo[p], thi[p],
-                             tvid, tscal, tseq, toff, tscale, ttid, lev_g[p], grp_par[p], grp_start[p],
-                             dec_first[p], dec_na[p], dec_parent[p], R, G[p], VD[p], REG[p], AVG[p], B[p], RL, b)
-    return count
-
-
 @njit(cache=True, nogil=True)
-def iterations_serial(t_first, count, variant, alpha, beta, gamma, active, blocks, others, ctxp, tabp, infop, tlo,
-                      thi, tvid, tscal, tseq, toff, tscale, ttid, lev_g, grp_par, grp_start, dec_first,
-                      dec_na, dec_parent, R, G, VD, REG, AVG, B, RL):
-    """:func:`iterations` on the calling thread."""
+def iterations_serial(t_first, count, variant, alpha, beta, gamma, blocks, game, state):
+    """CFR iterations ``t_first .. t_first + count - 1`` on the calling thread (alternating
+    updates, players in order; ``blocks[p]``: the bounds of the blocks of p's types).
+    ``game``, ``state``: :func:`pack`."""
+    active = game[0]
     for it in range(count):
         mode, w, fp, fn = _weights(variant, t_first + it, alpha, beta, gamma)
-        for p in range(len(R)):
-            if not active[p]:
-                continue
-            bounds = blocks[p]
-            for b in range(bounds.shape[0] - 1):
-                _player_block(p, bounds[b], bounds[b + 1], mode, w, fp, fn, others[p], ctxp[p], tabp[p], infop[p], tlo[p], thi[p],
-                             tvid, tscal, tseq, toff, tscale, ttid, lev_g[p], grp_par[p], grp_start[p],
-                             dec_first[p], dec_na[p], dec_parent[p], R, G[p], VD[p], REG[p], AVG[p], B[p], RL, b)
+        for p in range(active.shape[0]):
+            if active[p]:
+                bounds = blocks[p]
+                for b in range(bounds.shape[0] - 1):
+                    _update_block(p, b, bounds[b], bounds[b + 1], mode, w, fp, fn, game, state)
     return count
 
 
-
 @njit(cache=True, nogil=True, parallel=True)
-def iterations_barrier(ctl, t_first, count, variant, alpha, beta, gamma, active, blocks, others, ctxp, tabp,
-                       infop, tlo, thi, tvid, tscal, tseq, toff, tscale, ttid, lev_g, grp_par, grp_start,
-                       dec_first, dec_na, dec_parent, R, G, VD, REG, AVG, B, RL):
-    """:func:`iterations` in *one* parallel region: block b of every player's types on the
-    region's b-th thread, the threads meeting at a spinning barrier after each player's
-    update (:mod:`._atomics`). ``ctl``: a fresh control array (:func:`._atomics.control`). Returns False, having done nothing, if the region's
-    threads did not all run at once (:func:`._atomics.start`)."""
+def iterations_barrier(ctl, t_first, count, variant, alpha, beta, gamma, blocks, game, state):
+    """:func:`iterations_serial` in *one* parallel region: block b of every player's types on
+    the region's b-th thread, the threads meeting at a spinning barrier after each player's
+    update (:mod:`._atomics`). ``ctl``: a fresh control array (:func:`._atomics.control`).
+    Returns False, having done nothing, if the region's threads did not all run at once
+    (:func:`._atomics.start`)."""
+    # a parallel region takes arrays and flat tuples of arrays, not tuples of tuples: the
+    # fields go in one by one and are packed again inside
+    (active, others, ctxp, tabp, infop, tlo, thi, tvid, tscal, tseq, toff, tscale, ttid, lev_g, grp_par, grp_start,
+     dec_first, dec_na, dec_parent) = game
+    R, G, VD, REG, AVG, B, RL = state
     nb = blocks[0].shape[0] - 1
     for b in prange(nb):
         if _atomics.start(ctl, nb):
+            gm = (active, others, ctxp, tabp, infop, tlo, thi, tvid, tscal, tseq, toff, tscale, ttid, lev_g,
+                  grp_par, grp_start, dec_first, dec_na, dec_parent)
+            st = (R, G, VD, REG, AVG, B, RL)
             gen = 0
             for it in range(count):
                 mode, w, fp, fn = _weights(variant, t_first + it, alpha, beta, gamma)
-                for p in range(len(R)):
-                    if not active[p]:
-                        continue
-                    bounds = blocks[p]
-                    _player_block(p, bounds[b], bounds[b + 1], mode, w, fp, fn, others[p], ctxp[p], tabp[p],
-                                  infop[p], tlo[p], thi[p], tvid, tscal, tseq, toff, tscale, ttid, lev_g[p],
-                                  grp_par[p], grp_start[p], dec_first[p], dec_na[p], dec_parent[p], R, G[p],
-                                  VD[p], REG[p], AVG[p], B[p], RL, b)
-                    gen = _atomics.barrier(ctl, nb, gen)
+                for p in range(active.shape[0]):
+                    if active[p]:
+                        bounds = blocks[p]
+                        _update_block(p, b, bounds[b], bounds[b + 1], mode, w, fp, fn, gm, st)
+                        gen = _atomics.barrier(ctl, nb, gen)
     return ctl[_atomics.STATE] == 1
 
 # ------------------------------------------------------------------------------ the data
@@ -317,11 +282,8 @@ def type_blocks(cg, k: int) -> tuple:
     return tuple(out)
 
 
-def run(kernel, data, blocks, t_first, count, variant, alpha, beta, gamma, R, G, VD, REG, AVG, B, RL, *ctl):
-    """``kernel`` (:func:`iterations`, :func:`iterations_serial`, or with the control array
-    ``ctl`` :func:`iterations_barrier`) on the game's ``data``."""
-    d = data
-    return kernel(*ctl, t_first, count, variant, alpha, beta, gamma, d["active"], blocks, d["others"], d["ctxp"],
-                  d["tabp"], d["infop"], d["tlo"], d["thi"], d["tvid"], d["tscal"], d["tseq"], d["toff"],
-                  d["tscale"], d["ttid"], d["lev_g"], d["grp_par"], d["grp_start"], d["dec_first"],
-                  d["dec_na"], d["dec_parent"], R, G, VD, REG, AVG, B, RL)
+def pack(data) -> tuple:
+    """The game's arrays of :func:`static_data` as the ``game`` tuple of the kernels."""
+    return tuple(data[k] for k in ("active", "others", "ctxp", "tabp", "infop", "tlo", "thi", "tvid", "tscal",
+                                   "tseq", "toff", "tscale", "ttid", "lev_g", "grp_par", "grp_start", "dec_first",
+                                   "dec_na", "dec_parent"))

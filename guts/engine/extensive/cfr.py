@@ -200,6 +200,7 @@ class _WholeState(_CFRState):
         self.variant = variant
         self.alpha, self.beta, self.gamma = alpha, beta, gamma
         self.data = _whole.static_data(cg)
+        self.game = _whole.pack(self.data)
         tr = lambda xs: tuple(np.ascontiguousarray(x.T) for x in xs)        # noqa: E731
         B = [uniform_flat(pt) for pt in cg.players]
         self.Bt = tr(B)
@@ -232,7 +233,9 @@ class _WholeState(_CFRState):
             _atomics.control(self.ctl)
             done = self.barrier_ok = bool(self._run(_whole.iterations_barrier, blocks, t_first, count, self.ctl))
         if not done:
-            self._run(_whole.iterations if par else _whole.iterations_serial, blocks, t_first, count)
+            # on one thread (the only way to use a pool that does not run a region's threads
+            # at once: waiting at a barrier would never end)
+            self._run(_whole.iterations_serial, blocks, t_first, count)
         dt = time.perf_counter() - t0
         checkpoint()            # a Ctrl-C is seen here, between two calls (issue 20)
         if t_first > 1:       # the first call compiles
@@ -240,9 +243,9 @@ class _WholeState(_CFRState):
         return dt
 
     def _run(self, kernel, blocks, t_first, count, *ctl):
-        return _whole.run(kernel, self.data, blocks, t_first, count, self.VARIANTS[self.variant], self.alpha,
-                          self.beta, self.gamma, self.Rt, self.G, self.VD, self.REG, self.AVG, self.Bt, self.RL,
-                          *ctl)
+        state = (self.Rt, self.G, self.VD, self.REG, self.AVG, self.Bt, self.RL)
+        return kernel(*ctl, t_first, count, self.VARIANTS[self.variant], self.alpha, self.beta, self.gamma, blocks,
+                      self.game, state)
 
     def iterate(self, t: int):
         self.run(t, 1)
