@@ -8,7 +8,7 @@ instead of a parallel region per player and iteration (~1.3-3 us each).
 
 A spinning barrier needs every thread of the region running at once. :func:`start`
 checks that they all arrived within :data:`START_SPINS` spins before any work is done, and
-else makes every thread leave (the caller then takes the kernels with a region per step).
+else makes every thread leave (the caller then runs the serial kernel).
 """
 from __future__ import annotations
 

@@ -4,10 +4,11 @@ on small games).
 On a Leduc-size game an iteration is tens of microseconds of arithmetic, spread over a
 dozen kernel calls (:mod:`._kernels`); the Python between them cost as much as the
 arithmetic, and a parallel region per level (the big games' split, :mod:`._fused`) costs
-more than its work. Here one call runs many iterations, and each player's update is *one*
-parallel region over his types: with the other players' reaches fixed, everything about
-one of his types (its column of ``g``, of the values, regrets, average and behaviour, and
-of his reach) depends on no other of his types. The arrays are stored transposed,
+more than its work. Here one call runs many iterations, in one parallel region: with the
+other players' reaches fixed, everything about one of a player's types (its column of ``g``,
+of the values, regrets, average and behaviour, and of his reach) depends on no other of his
+types, so each thread updates a block of every player's types, and the threads meet at a
+spinning barrier (:mod:`._atomics`) after each player's update. The arrays are stored transposed,
 ``(T_p, S_p + 1)``, so that a type's entries are contiguous and no two threads write one
 cache line (but at the ends of their blocks).
 

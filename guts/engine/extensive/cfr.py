@@ -182,8 +182,9 @@ class _CFRState:
 
 class _WholeState(_CFRState):
     """:class:`_CFRState` for a small game, its iterations compiled whole (:mod:`._whole`):
-    many per call, each player's update one parallel region over his types. The arrays are
-    stored transposed, (types, sequences); the iterates are bit-identical to
+    many per call; with several threads one parallel region per call, each thread a block of
+    every player's types, the threads meeting at a barrier after each player's update. The
+    arrays are stored transposed, (types, sequences); the iterates are bit-identical to
     :meth:`_CFRState.iterate`'s, whatever the number of threads."""
 
     #: Seconds of iterations per call (a Ctrl-C, a time limit and the thread tuner are seen
