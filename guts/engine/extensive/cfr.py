@@ -193,6 +193,10 @@ class _WholeState(_CFRState):
     #: Most iterations per call.
     MAX_CHUNK = 4096
     VARIANTS = {"cfr+": 0, "dcfr": 1, "pcfr+": 2}
+    #: Seconds before a refused barrier (:func:`._atomics.start`) is tried again, doubling up
+    #: to the maximum while it keeps being refused (a refusal costs the start's spins).
+    BARRIER_BACKOFF = 1.0
+    BARRIER_MAX_BACKOFF = 60.0
 
     def __init__(self, cg, variant, alpha, beta, gamma):
         from ._threads import max_threads
@@ -217,7 +221,9 @@ class _WholeState(_CFRState):
         self.work = K.Workspace()
         self.chunk = 1
         self.ctl = _atomics.control()
-        self.barrier_ok = True
+        self.barrier_ok = True          # the last parallel call ran with the barrier
+        self._barrier_retry = 0.0       # time.monotonic() from which the barrier is tried again
+        self._barrier_backoff = self.BARRIER_BACKOFF
 
     def run(self, t_first: int, count: int) -> float:
         """Iterations ``t_first .. t_first + count - 1``; returns their seconds."""
@@ -228,11 +234,17 @@ class _WholeState(_CFRState):
             blocks = self._blocks[k] = _whole.type_blocks(self.cg, k)
         t0 = time.perf_counter()
         done = False
-        if par and self.barrier_ok:
+        if par and time.monotonic() >= self._barrier_retry:
             # one parallel region for the whole call, its threads meeting at a spinning
-            # barrier; refused (nothing done) if they did not all run at once
+            # barrier; refused (nothing done) if they did not all run at once: then this call
+            # runs on one thread and the barrier is tried again after a wait that doubles
             _atomics.control(self.ctl)
             done = self.barrier_ok = bool(self._run(_whole.iterations_barrier, blocks, t_first, count, self.ctl))
+            if done:
+                self._barrier_backoff = self.BARRIER_BACKOFF
+            else:
+                self._barrier_retry = time.monotonic() + self._barrier_backoff
+                self._barrier_backoff = min(2 * self._barrier_backoff, self.BARRIER_MAX_BACKOFF)
         if not done:
             # on one thread (the only way to use a pool that does not run a region's threads
             # at once: waiting at a barrier would never end)

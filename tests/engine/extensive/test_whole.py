@@ -80,3 +80,46 @@ def test_cfr_plus_takes_the_whole_path_on_leduc_and_matches_the_level_kernels(mo
     # CFR+ on Leduc after 300 iterations (OpenSpiel's CFRPlusSolver, the same iterate:
     # tests/engine/extensive/test_openspiel_oracle.py): exploitability well below 1e-2
     assert 0 < new.exploitability < 1e-2
+
+
+@pytest.mark.skipif(max_threads() < 2, reason="needs 2 numba threads")
+def test_a_refused_barrier_runs_the_call_on_one_thread_and_is_tried_again(monkeypatch):
+    monkeypatch.setattr(_WholeState, "BARRIER_BACKOFF", 0.0)     # try again at once
+    cg = leduc_poker(2).compiled
+    old = _CFRState(cg, "cfr+", 1.5, 0.0, 2.0)
+    new = _WholeState(cg, "cfr+", 1.5, 0.0, 2.0)
+    real = _whole.iterations_barrier
+    refusals = iter([True, True, False])   # refused twice (nothing done), then run
+
+    def flaky(ctl, *args):
+        return False if next(refusals) else real(ctl, *args)
+
+    monkeypatch.setattr(_whole, "iterations_barrier", flaky)
+    with using_threads(2):
+        for t in range(1, 31):
+            old.iterate(t)
+        new.run(1, 10)
+        assert not new.barrier_ok              # refused: the call ran on one thread
+        new.run(11, 10)
+        assert not new.barrier_ok
+        new.run(21, 10)
+        assert new.barrier_ok                  # tried again, and ran with the barrier
+    for a, b in zip(old.B + old.avg, new.B + new.avg):
+        assert np.array_equal(a, b)
+
+
+@pytest.mark.skipif(max_threads() < 2, reason="needs 2 numba threads")
+def test_a_refused_barrier_waits_before_it_is_tried_again(monkeypatch):
+    calls = []
+
+    def refused(ctl, *args):
+        calls.append(1)
+        return False
+
+    monkeypatch.setattr(_whole, "iterations_barrier", refused)
+    new = _WholeState(leduc_poker(2).compiled, "cfr+", 1.5, 0.0, 2.0)
+    with using_threads(2):
+        for t in range(1, 6):
+            new.run(t, 1)
+    # refused once, then a second's wait (BARRIER_BACKOFF) before the next try
+    assert len(calls) == 1 and new._barrier_backoff == 2 * _WholeState.BARRIER_BACKOFF
