@@ -211,6 +211,7 @@ def iterations_barrier(ctl, t_first, count, variant, alpha, beta, gamma, blocks,
                         gen = _atomics.barrier(ctl, nb, gen)
     return ctl[_atomics.STATE] == 1
 
+
 # ------------------------------------------------------------------------------ the data
 #: Games of at most this many (sequence, type) entries over all players take this path (in
 #: :func:`.cfr.cfr_plus`); bigger ones keep the level-by-level kernels, whose parallel
@@ -219,8 +220,9 @@ def iterations_barrier(ctl, t_first, count, variant, alpha, beta, gamma, blocks,
 #: 0.05 / 0.03; two-player Mercer hold'em with a check, 162 705 entries, 5.1 / 5.1 against
 #: 4.8 / 4.4 (the copies of the reaches, 1.3 MB a step, eat the second core's gain).
 MAX_ENTRIES = 50_000
-#: Terminal x deal entries from which the iterations run in parallel (a region per player
-#: and iteration costs ~1-3 us: Kuhn, 180 entries, is faster on one thread; Leduc has 8 220).
+#: Terminal x deal entries from which the iterations run in parallel (the reaches copied per
+#: thread and two barriers per iteration cost more than Kuhn's 180 entries of work; Leduc
+#: has 8 220).
 MIN_PARALLEL_WORK = 4_000
 
 
@@ -236,7 +238,8 @@ def applicable(cg) -> bool:
 
 
 def static_data(cg) -> dict:
-    """The game's arrays for :func:`iterations`, by name (cached on ``cg``)."""
+    """The game's arrays for :func:`iterations_serial` and :func:`iterations_barrier`, by name
+    (cached on ``cg``)."""
     data = getattr(cg, "_whole", None)
     if data is not None:
         return data

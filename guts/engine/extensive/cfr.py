@@ -275,10 +275,8 @@ class _WholeState(_CFRState):
     def avg(self):
         return [np.ascontiguousarray(x.T) for x in self.AVG]
 
-    def refresh_reaches(self):
-        pass
-
     def check(self):
+        """As :meth:`_CFRState.check`, into fresh reach arrays (the transposed ones stay)."""
         flat = self.average()
         reaches = [K.reach(pt, f) for pt, f in zip(self.cg.players, flat)]
         ev, br, _ = K.values_and_br(self.cg, flat, reaches=reaches, keep=False, work=self.work)
