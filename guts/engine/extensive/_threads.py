@@ -186,6 +186,10 @@ class ThreadTuner:
     is re-timed after ``period`` iterations, a period that doubles (up to ``MAX_PERIOD``)
     each time the choice holds, and long enough that probes of a much slower count cost at
     most ``OVERHEAD`` of the time.
+
+    "Iteration" above is the solver's step: one call of its update, which is one CFR
+    iteration or, for a small game compiled whole, a chunk of them (~20 ms); the times
+    recorded are per CFR iteration.
     """
 
     PROBE = 2
@@ -196,16 +200,22 @@ class ThreadTuner:
     #: Largest share of the time spent probing a slower thread count.
     OVERHEAD = 0.02
 
-    def __init__(self, threads=None):
+    def __init__(self, threads=None, first_probe: int = 3, first_period: int | None = None, mean: bool = False):
         n = max_threads()
         self.fixed = threads is not None or n < 2
         self.choice = (threads if threads is not None else auto_threads()) if n >= 2 else 1
         self.candidates = (1, n)
-        self.period = self.FIRST_PERIOD
+        # steps of ~20 ms (a chunked solver) are re-probed sooner than single iterations, and
+        # compared by their mean: a chunk already averages its iterations, and the minimum
+        # over chunks favours the count whose time varies most (two threads beside a busy
+        # process: one lucky chunk at 54 us per iteration, the others 90-900 us)
+        self.first_period = self.FIRST_PERIOD if first_period is None else first_period
+        self.period = self.first_period
+        self.mean = mean
         self._left = 0               # probe iterations still to run with the other count
-        self._probe = math.inf       # their minimum time
-        self._recent = math.inf      # the current choice's minimum time since the last probe
-        self._next_probe = 3
+        self._probe = _Timing(mean)  # their time per iteration
+        self._recent = _Timing(mean)  # the current choice's since the last probe
+        self._next_probe = first_probe
         self.switches = []           # (iteration, threads) every time the choice changed
 
     @property
@@ -218,20 +228,21 @@ class ThreadTuner:
         return self._left > 0
 
     def threads(self, t: int) -> int:
-        """Threads for iteration ``t`` (1-based)."""
+        """Threads for step ``t`` (1-based)."""
         if self.fixed:
             return self.choice
-        if not self._left and t >= self._next_probe and self._recent < math.inf:
-            self._left, self._probe = self.PROBE, math.inf
+        if not self._left and t >= self._next_probe and self._recent.value < math.inf:
+            self._left, self._probe = self.PROBE, _Timing(self.mean)
         return self.other if self._left else self.choice
 
-    def record(self, t: int, k: int, seconds: float):
-        """Iteration ``t`` ran ``seconds`` with ``k`` threads (its best-response check excluded)."""
+    def record(self, t: int, k: int, seconds: float, iterations: int = 1):
+        """Step ``t`` ran ``iterations`` iterations, ``seconds`` per iteration, with ``k``
+        threads (its best-response check excluded)."""
         if self.fixed or t < 2:
             return
         if not self._left and k != self.choice:
             # the count was changed under us (using_threads' check of a slow pool): follow it
-            self.choice, self._recent = k, math.inf
+            self.choice, self._recent = k, _Timing(self.mean)
             return
         if self._left and k != self.other:
             # the probe's count was refused (the same check): a lost probe, not soon repeated
@@ -241,23 +252,46 @@ class ThreadTuner:
             return
         if not self._left:
             if k == self.choice:
-                self._recent = min(self._recent, seconds)
+                self._recent.add(seconds, iterations)
             return
         self._left -= 1
-        self._probe = min(self._probe, seconds)
-        slower = self._probe > self.GIVE_UP * self._recent
+        self._probe.add(seconds, iterations)
+        probe, recent = self._probe.value, self._recent.value
+        slower = probe > self.GIVE_UP * recent
         if self._left and not slower:
             return
         self._left = 0
-        if self._probe < self._recent:
+        if probe < recent:
             self.choice = k
-            self.period = self.FIRST_PERIOD
+            self.period = self.first_period
             self.switches.append((t, k))
-            self._recent = self._probe
+            self._recent, self._probe = self._probe, _Timing(self.mean)
         else:
             # a probe r times slower than an iteration is not repeated before ~r / OVERHEAD
             # iterations (at most OVERHEAD of the time goes to probes)
-            r = self._probe / self._recent
+            r = probe / recent
             self.period = max(min(2 * self.period, self.MAX_PERIOD), math.ceil(r / self.OVERHEAD))
-            self._recent = math.inf       # re-measured from the next iterations (the load changes)
+            self._recent = _Timing(self.mean)     # re-measured from the next iterations (the load changes)
         self._next_probe = t + self.period
+
+
+class _Timing:
+    """A thread count's time per iteration over the steps recorded: their minimum, or with
+    ``mean`` their total over their iterations."""
+
+    def __init__(self, mean: bool):
+        self.mean = mean
+        self.best = math.inf
+        self.seconds = 0.0
+        self.iterations = 0
+
+    def add(self, seconds: float, iterations: int):
+        self.best = min(self.best, seconds)
+        self.seconds += seconds * iterations
+        self.iterations += iterations
+
+    @property
+    def value(self) -> float:
+        if not self.mean:
+            return self.best
+        return self.seconds / self.iterations if self.iterations else math.inf

@@ -192,6 +192,10 @@ class _WholeState(_CFRState):
     CHUNK_SECONDS = 0.02
     #: Most iterations per call.
     MAX_CHUNK = 4096
+    #: Iterations of the second call (the first compiles and runs one).
+    SECOND_CHUNK = 16
+    #: The thread tuner's first probe and first period, in calls (:class:`._threads.ThreadTuner`).
+    TUNING = dict(first_probe=4, first_period=4, mean=True)
     VARIANTS = {"cfr+": 0, "dcfr": 1, "pcfr+": 2}
     #: Seconds before a refused barrier (:func:`._atomics.start`) is tried again, doubling up
     #: to the maximum while it keeps being refused (a refusal costs the start's spins).
@@ -251,8 +255,12 @@ class _WholeState(_CFRState):
             self._run(_whole.iterations_serial, blocks, t_first, count)
         dt = time.perf_counter() - t0
         checkpoint()            # a Ctrl-C is seen here, between two calls (issue 20)
-        if t_first > 1:       # the first call compiles
+        if t_first > 1:
             self.chunk = int(min(self.MAX_CHUNK, max(1, self.CHUNK_SECONDS * count / max(dt, 1e-9))))
+        else:
+            # the first call compiles; the second runs SECOND_CHUNK iterations, timed (by the
+            # thread tuner too: a single iteration's time is mostly the parallel region's start)
+            self.chunk = self.SECOND_CHUNK
         return dt
 
     def _run(self, kernel, blocks, t_first, count, *ctl):
@@ -374,15 +382,23 @@ def cfr_plus(game: Game, *, max_iterations=None, target=None, time_limit=None,
     last = None
     adaptive = check == "adaptive" and target is not None
     next_check = report_every
-    tuner = ThreadTuner(threads)
+    step = 0
     try:
         with using_threads(threads), deferred_signals():
-            cur = tuner.choice = threads_now() or tuner.choice
             state = (_WholeState if _whole.applicable(cg) else _CFRState)(
                 cg, variant, float(alpha), float(beta), float(gamma))
+            # the tuner counts calls of state.run, not iterations: a call is one iteration,
+            # or ~20 ms of them for a small game compiled whole, and a probe of the other
+            # thread count is one call (counted in iterations, a chunked solve probed every
+            # other call and ran half its iterations on the slower count: Leduc 46 against
+            # 37 us per iteration, and beside one other busy process 109 against 50 us). A
+            # chunked solve times two calls before its first probe, re-probes sooner and
+            # compares means (:class:`._threads.ThreadTuner`).
+            tuner = ThreadTuner(threads, **(_WholeState.TUNING if isinstance(state, _WholeState) else {}))
+            cur = tuner.choice = threads_now() or tuner.choice
             while t < iterations:
                 last = None           # the previous check's average is stale: free it
-                k = tuner.threads(t + 1)
+                k = tuner.threads(step + 1)
                 if k != cur:
                     set_threads(k)
                     cur = k
@@ -392,10 +408,11 @@ def cfr_plus(game: Game, *, max_iterations=None, target=None, time_limit=None,
                 ti, ci = time.perf_counter(), check_seconds()
                 state.run(t + 1, count)
                 t += count
+                step += 1
                 # the default's first parallel kernel may have checked the pool (not timed)
                 # and fallen back to one thread
                 cur = threads_now() or cur
-                tuner.record(t, cur, (time.perf_counter() - ti - (check_seconds() - ci)) / count)
+                tuner.record(step, cur, (time.perf_counter() - ti - (check_seconds() - ci)) / count, count)
                 if cur != tuner.choice and not tuner.probing:
                     set_threads(tuner.choice)
                     cur = tuner.choice

@@ -102,6 +102,57 @@ def test_thread_tuner_runs_the_faster_count():
     assert set(run(tu, lambda k: 1.0 / k)) == {1}
 
 
+def test_thread_tuner_on_chunks_compares_means_not_a_lucky_minimum():
+    """A chunked solver's steps (~20 ms of iterations each) beside a busy process: two
+    threads 3x slower than one, but the short second call (16 iterations) was lucky, as
+    in a measured trace (54 us per iteration, then 90-900). The mean over the iterations
+    switches to one thread at the first probe; the minimum keeps the lucky count."""
+    from guts.engine.extensive._threads import ThreadTuner
+
+    n = max(2, max_threads())
+
+    def run(tu, steps=400):
+        used = []
+        for t in range(1, steps + 1):
+            k = tu.threads(t)
+            used.append(k)
+            lucky = t == 2
+            tu.record(t, k, 1.0 if k == 1 else (0.5 if lucky else 3.0), 16 if lucky else 300)
+        return used
+
+    def tuner(**kw):
+        tu = ThreadTuner(**kw)
+        tu.fixed, tu.choice, tu.candidates = False, n, (1, n)
+        return tu
+
+    tu = tuner(first_probe=4, first_period=4, mean=True)
+    used = run(tu)
+    assert tu.choice == 1 and used[5:].count(n) <= 0.03 * len(used[5:])
+    tu = tuner(first_probe=4, first_period=4)
+    used = run(tu)
+    assert used[5:60] == [n] * 55          # the minimum stays with the lucky count
+
+
+@pytest.mark.skipif(max_threads() < 2, reason="needs 2 numba threads")
+def test_cfr_plus_tunes_threads_per_call_on_a_game_compiled_whole(monkeypatch):
+    """Leduc runs ~20 ms chunks of iterations per call: the tuner's steps are the calls (a
+    probe is one call), not the iterations (which made every other call a probe)."""
+    from guts.engine.extensive import cfr as C
+
+    seen = []
+
+    class Recording(C.ThreadTuner):
+        def record(self, t, k, seconds, iterations=1):
+            seen.append((t, iterations))
+            super().record(t, k, seconds, iterations)
+
+    monkeypatch.setattr(C, "ThreadTuner", Recording)
+    cfr_plus(leduc_poker(2), max_iterations=3000, report_every=3000)
+    steps = [t for t, _ in seen]
+    assert steps == list(range(1, len(seen) + 1))            # one step per call
+    assert sum(i for _, i in seen) == 3000 and len(seen) < 100    # calls of many iterations
+
+
 def test_threads_validated():
     with pytest.raises(GutsInputError, match="threads"):
         cfr_plus(kuhn_poker(), max_iterations=2, threads=0)
