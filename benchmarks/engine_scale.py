@@ -50,6 +50,9 @@ OLD_CHECK_EVERY = 10
 NEW = dict(variant="pcfr+", check="adaptive")
 #: Today's code for the cold-start comparison: the commit before issue 21's work.
 BASELINE_REF = "0c36195"
+#: The code before the thread tuner counted calls (it counted iterations; a small game's
+#: chunked solve probed the other thread count every other call).
+TUNER_BASELINE_REF = "051ac72"
 GROUPS = ("check", "limit", "threads", "cold")
 
 
@@ -232,6 +235,40 @@ def worker_pinned(cpu, seconds):
     return out
 
 
+def worker_busy(iterations, repeats):
+    """Leduc beside one busy process (another job on the 2-core machine): seconds per
+    iteration with 1 thread, 2 threads and the default (``threads=None``, the thread tuner),
+    in turn, ``repeats`` times; min and median. Run in the tree on ``PYTHONPATH``."""
+    import warnings
+
+    import numpy as np
+
+    from guts.engine.extensive import cfr_plus
+    from guts.games.toy import leduc_poker
+
+    game = leduc_poker(2)
+    configs = {"1": 1, "2": 2, "default": None}
+    times = {k: [] for k in configs}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for th in configs.values():            # compile (this tree's cache), first touches
+            cfr_plus(game, max_iterations=20, report_every=20, threads=th)
+        load = _load()
+        busy = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+        try:
+            time.sleep(0.5)
+            for _ in range(repeats):
+                for k, th in configs.items():
+                    t = time.perf_counter()
+                    cfr_plus(game, max_iterations=iterations, report_every=iterations, threads=th)
+                    times[k].append((time.perf_counter() - t) / iterations)
+        finally:
+            busy.kill()
+            busy.wait()
+    return dict(min={k: min(v) for k, v in times.items()}, median={k: float(np.median(v)) for k, v in times.items()},
+                load=load, load_end=_load())
+
+
 def _run_worker(kind, *args, env=None):
     p = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--worker", json.dumps([kind, *args])],
                        capture_output=True, text=True, env=env)
@@ -280,10 +317,10 @@ def cold_start_rows(old_tree):
     return rows
 
 
-def _old_tree(tmp):
-    """Today's code (branch main) unpacked into ``tmp`` (None if git is unavailable)."""
+def _old_tree(tmp, ref=BASELINE_REF):
+    """The package at commit ``ref`` unpacked into ``tmp`` (None if git is unavailable)."""
     try:
-        arch = subprocess.run(["git", "-C", str(ROOT), "archive", BASELINE_REF, "guts"], capture_output=True,
+        arch = subprocess.run(["git", "-C", str(ROOT), "archive", ref, "guts"], capture_output=True,
                               check=True)
     except (OSError, subprocess.CalledProcessError):
         return None
@@ -306,7 +343,7 @@ def main(argv=None) -> int:
     if args.worker:
         kind, *wargs = json.loads(args.worker)
         fn = {"solve": worker_solve, "threads": worker_threads, "small": worker_small,
-              "pinned": worker_pinned}[kind]
+              "pinned": worker_pinned, "busy": worker_busy}[kind]
         print(json.dumps(fn(*wargs)))
         return 0
 
@@ -345,6 +382,7 @@ def main(argv=None) -> int:
     if "threads" in only:
         _leduc_rows(emit, repeats=5 if args.quick else 15)
         _steadiness_row(emit, seconds=4.0 if args.quick else 10.0)
+        _busy_row(emit, iterations=4000 if args.quick else 10000, repeats=3 if args.quick else 5)
         cases = []
         if not args.quick:
             cases += [("paper", "3P-MMH (no check)", 200, False), ("check", "3P-MMH with a check", 4, False),
@@ -392,6 +430,31 @@ def _steadiness_row(emit, seconds=10.0):
               note=f"seconds per iteration of 1000-iteration slices for {seconds:g} s, one process pinned to "
                    "each core (no shared data, no barrier): seconds/p90/max = median/90th percentile/max of "
                    "both; old_* = the same process alone on core 0"))
+
+
+def _busy_row(emit, iterations=10000, repeats=5):
+    """Leduc beside a busy process: the default thread count, today's tuner against the one
+    before it (:data:`TUNER_BASELINE_REF`, unpacked and run in the same run)."""
+    if (os.cpu_count() or 1) < 2:
+        return
+    new = _run_worker("busy", iterations, repeats)
+    with tempfile.TemporaryDirectory() as tmp:
+        tree = _old_tree(tmp, TUNER_BASELINE_REF)
+        old = (_run_worker("busy", iterations, repeats, env=dict(os.environ, PYTHONPATH=str(tree)))
+               if tree is not None else None)
+    med = new["median"]
+    emit(dict(benchmark="threads: seconds per CFR+ iteration", case="Leduc beside a busy process, the default",
+              seconds=med["default"], old_seconds=old["median"]["default"] if old else float("nan"),
+              ratio_old_over_new=old["median"]["default"] / med["default"] if old else float("nan"),
+              one_seconds=med["1"], two_seconds=med["2"], min_seconds=new["min"]["default"],
+              old_one_seconds=old["median"]["1"] if old else float("nan"), iterations=iterations,
+              load=new["load"], load_end=new["load_end"],
+              note=(f"one other process busy (python -c 'while True: pass') while {iterations}-iteration solves run "
+                    f"with 1 thread, 2 threads and the default (threads=None) in turn, {repeats} times, medians: "
+                    "seconds = the default (the thread tuner counting calls), old_seconds = the default of "
+                    f"commit {TUNER_BASELINE_REF} (counting iterations: a chunked solve probed every other call), "
+                    "run from its unpacked tree in the same run; one_/two_seconds = 1 / 2 threads (today's code), "
+                    "old_one_seconds = 1 thread of the old tree")))
 
 
 def _leduc_rows(emit, iterations=2000, repeats=15):
