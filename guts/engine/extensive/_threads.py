@@ -185,7 +185,8 @@ class ThreadTuner:
     it is ``GIVE_UP`` times slower) and the faster by the minimum is kept. The other count
     is re-timed after ``period`` iterations, a period that doubles (up to ``MAX_PERIOD``)
     each time the choice holds, and long enough that probes of a much slower count cost at
-    most ``OVERHEAD`` of the time.
+    most ``OVERHEAD`` of the time, or at once when a step of the choice is ``REPROBE``
+    times slower than the other count was at its last probe (the load changed).
 
     "Iteration" above is the solver's step: one call of its update, which is one CFR
     iteration or, for a small game compiled whole, a chunk of them (~20 ms); the times
@@ -199,6 +200,9 @@ class ThreadTuner:
     GIVE_UP = 1.5
     #: Largest share of the time spent probing a slower thread count.
     OVERHEAD = 0.02
+    #: The other count is probed again at once after a step of the choice this many times
+    #: slower than the other count was at its last probe.
+    REPROBE = 1.1
 
     def __init__(self, threads=None, first_probe: int = 3, first_period: int | None = None, mean: bool = False):
         n = max_threads()
@@ -216,6 +220,8 @@ class ThreadTuner:
         self._probe = _Timing(mean)  # their time per iteration
         self._recent = _Timing(mean)  # the current choice's since the last probe
         self._next_probe = first_probe
+        self.decided = self.fixed    # the first probe has decided
+        self._other = math.inf       # the other count's time at the last probe
         self.switches = []           # (iteration, threads) every time the choice changed
 
     @property
@@ -253,6 +259,11 @@ class ThreadTuner:
         if not self._left:
             if k == self.choice:
                 self._recent.add(seconds, iterations)
+                if seconds > self.REPROBE * self._other:
+                    # the load changed: this step of the choice was slower than the other
+                    # count at its last probe; probe again at once instead of after the period
+                    # (the probe costs about what this step did)
+                    self._next_probe = min(self._next_probe, t + 1)
             return
         self._left -= 1
         self._probe.add(seconds, iterations)
@@ -261,12 +272,15 @@ class ThreadTuner:
         if self._left and not slower:
             return
         self._left = 0
+        self.decided = True
         if probe < recent:
             self.choice = k
             self.period = self.first_period
             self.switches.append((t, k))
             self._recent, self._probe = self._probe, _Timing(self.mean)
+            self._other = recent
         else:
+            self._other = probe
             # a probe r times slower than an iteration is not repeated before ~r / OVERHEAD
             # iterations (at most OVERHEAD of the time goes to probes)
             r = probe / recent

@@ -196,6 +196,8 @@ class _WholeState(_CFRState):
     SECOND_CHUNK = 16
     #: The thread tuner's first probe and first period, in calls (:class:`._threads.ThreadTuner`).
     TUNING = dict(first_probe=4, first_period=4, mean=True)
+    #: Share of a call's iterations (CHUNK_SECONDS) before the tuner's first probe decided.
+    UNDECIDED_SHARE = 0.25
     VARIANTS = {"cfr+": 0, "dcfr": 1, "pcfr+": 2}
     #: Seconds before a refused barrier (:func:`._atomics.start`) is tried again, doubling up
     #: to the maximum while it keeps being refused (a refusal costs the start's spins).
@@ -405,6 +407,10 @@ def cfr_plus(game: Game, *, max_iterations=None, target=None, time_limit=None,
                 # iterations in this call: one, or a chunk of a few milliseconds for a small
                 # game compiled whole (never past the next check or the budget)
                 count = max(1, min(state.chunk, iterations - t, next_check - t))
+                if not tuner.decided:
+                    # until the first probe has decided, short calls: on a loaded machine
+                    # the initial count may be several times slower than the other
+                    count = max(1, min(count, int(state.chunk * _WholeState.UNDECIDED_SHARE)))
                 ti, ci = time.perf_counter(), check_seconds()
                 state.run(t + 1, count)
                 t += count

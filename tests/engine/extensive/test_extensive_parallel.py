@@ -102,35 +102,42 @@ def test_thread_tuner_runs_the_faster_count():
     assert set(run(tu, lambda k: 1.0 / k)) == {1}
 
 
-def test_thread_tuner_on_chunks_compares_means_not_a_lucky_minimum():
+def test_thread_tuner_on_chunks_is_not_kept_on_a_lucky_call():
     """A chunked solver's steps (~20 ms of iterations each) beside a busy process: two
     threads 3x slower than one, but the short second call (16 iterations) was lucky, as
     in a measured trace (54 us per iteration, then 90-900). The mean over the iterations
-    switches to one thread at the first probe; the minimum keeps the lucky count."""
+    switches to one thread at the first probe."""
     from guts.engine.extensive._threads import ThreadTuner
 
     n = max(2, max_threads())
+    tu = ThreadTuner(first_probe=4, first_period=4, mean=True)
+    tu.fixed, tu.choice, tu.candidates = False, n, (1, n)
+    used = []
+    for t in range(1, 401):
+        k = tu.threads(t)
+        used.append(k)
+        lucky = t == 2
+        tu.record(t, k, 1.0 if k == 1 else (0.5 if lucky else 3.0), 16 if lucky else 300)
+    assert tu.choice == 1 and used[4:6] == [1, 1] and used[5:].count(n) <= 0.03 * len(used[5:])
 
-    def run(tu, steps=400):
-        used = []
-        for t in range(1, steps + 1):
-            k = tu.threads(t)
-            used.append(k)
-            lucky = t == 2
-            tu.record(t, k, 1.0 if k == 1 else (0.5 if lucky else 3.0), 16 if lucky else 300)
-        return used
 
-    def tuner(**kw):
-        tu = ThreadTuner(**kw)
-        tu.fixed, tu.choice, tu.candidates = False, n, (1, n)
-        return tu
+def test_thread_tuner_probes_again_when_the_load_changes():
+    """Two threads 1.5x faster, then (another job starts) 3x slower than one: the tuner
+    switches within a few steps, not after its period (which had grown to ~75 steps)."""
+    from guts.engine.extensive._threads import ThreadTuner
 
-    tu = tuner(first_probe=4, first_period=4, mean=True)
-    used = run(tu)
-    assert tu.choice == 1 and used[5:].count(n) <= 0.03 * len(used[5:])
-    tu = tuner(first_probe=4, first_period=4)
-    used = run(tu)
-    assert used[5:60] == [n] * 55          # the minimum stays with the lucky count
+    n = max(2, max_threads())
+    tu = ThreadTuner(first_probe=4, first_period=4, mean=True)
+    tu.fixed, tu.choice, tu.candidates = False, n, (1, n)
+    used = []
+    for t in range(1, 301):
+        k = tu.threads(t)
+        used.append(k)
+        two = 1 / 1.5 if t <= 100 else 3.0
+        tu.record(t, k, 1.0 if k == 1 else two, 300)
+    assert used[10:100].count(n) >= 0.95 * 90       # two threads while they are faster
+    assert used[100:110].count(1) >= 6              # then one thread within a few steps
+    assert used[110:].count(1) >= 0.95 * 190
 
 
 @pytest.mark.skipif(max_threads() < 2, reason="needs 2 numba threads")
