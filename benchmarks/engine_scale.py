@@ -382,7 +382,6 @@ def main(argv=None) -> int:
     if "threads" in only:
         _leduc_rows(emit, repeats=5 if args.quick else 15)
         _steadiness_row(emit, seconds=4.0 if args.quick else 10.0)
-        _busy_row(emit, iterations=4000 if args.quick else 10000, repeats=3 if args.quick else 5)
         cases = []
         if not args.quick:
             cases += [("paper", "3P-MMH (no check)", 200, False), ("check", "3P-MMH with a check", 4, False),
@@ -400,6 +399,8 @@ def main(argv=None) -> int:
                             + ("wall of the whole solve (pcfr+, adaptive checks)" if solve else
                                f"wall per iteration over {iters} iterations and one final best-response check")
                             + "; cpu_seconds: process CPU time likewise; identical: same strategies and NashConv")))
+        # last: its busy process would be counted in the load average of the rows after it
+        _busy_row(emit, iterations=4000 if args.quick else 10000, repeats=3 if args.quick else 5)
     if "cold" in only:
         with tempfile.TemporaryDirectory() as tmp:
             for row in cold_start_rows(_old_tree(tmp)):
