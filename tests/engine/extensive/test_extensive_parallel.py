@@ -102,39 +102,38 @@ def test_thread_tuner_runs_the_faster_count():
     assert set(run(tu, lambda k: 1.0 / k)) == {1}
 
 
-def test_thread_tuner_on_chunks_is_not_kept_on_a_lucky_call():
-    """A chunked solver's steps (~20 ms of iterations each) beside a busy process: two
-    threads 3x slower than one, but the short second call (16 iterations) was lucky, as
-    in a measured trace (54 us per iteration, then 90-900). The mean over the iterations
-    switches to one thread at the first probe."""
+def _chunked_tuner_run(steps, timing):
+    """A chunked solver's tuner (``cfr._WholeState.TUNING``) starting on two threads, fed
+    ``timing(t, k) = (seconds per iteration, iterations)`` for ``steps`` steps; the thread
+    count of every step and the tuner."""
     from guts.engine.extensive._threads import ThreadTuner
+    from guts.engine.extensive.cfr import _WholeState
 
     n = max(2, max_threads())
-    tu = ThreadTuner(first_probe=4, first_period=4, mean=True)
+    tu = ThreadTuner(**_WholeState.TUNING)
     tu.fixed, tu.choice, tu.candidates = False, n, (1, n)
     used = []
-    for t in range(1, 401):
+    for t in range(1, steps + 1):
         k = tu.threads(t)
         used.append(k)
-        lucky = t == 2
-        tu.record(t, k, 1.0 if k == 1 else (0.5 if lucky else 3.0), 16 if lucky else 300)
+        tu.record(t, k, *timing(t, k))
+    return used, tu, n
+
+
+def test_thread_tuner_on_chunks_is_not_kept_on_a_lucky_call():
+    """A chunked solver's steps (~20 ms of iterations each) beside a busy process: two
+    threads 3x slower than one, but the short second call was lucky, as in a measured
+    trace (54 us per iteration, then 90-900). The mean over the iterations switches to
+    one thread at the first probe."""
+    used, tu, n = _chunked_tuner_run(
+        400, lambda t, k: (1.0, 300) if k == 1 else ((0.5, 4) if t == 2 else (3.0, 300)))
     assert tu.choice == 1 and used[4:6] == [1, 1] and used[5:].count(n) <= 0.03 * len(used[5:])
 
 
 def test_thread_tuner_probes_again_when_the_load_changes():
     """Two threads 1.5x faster, then (another job starts) 3x slower than one: the tuner
     switches within a few steps, not after its period (which had grown to ~75 steps)."""
-    from guts.engine.extensive._threads import ThreadTuner
-
-    n = max(2, max_threads())
-    tu = ThreadTuner(first_probe=4, first_period=4, mean=True)
-    tu.fixed, tu.choice, tu.candidates = False, n, (1, n)
-    used = []
-    for t in range(1, 301):
-        k = tu.threads(t)
-        used.append(k)
-        two = 1 / 1.5 if t <= 100 else 3.0
-        tu.record(t, k, 1.0 if k == 1 else two, 300)
+    used, tu, n = _chunked_tuner_run(300, lambda t, k: (1.0 if k == 1 else (1 / 1.5 if t <= 100 else 3.0), 300))
     assert used[10:100].count(n) >= 0.95 * 90       # two threads while they are faster
     assert used[100:110].count(1) >= 6              # then one thread within a few steps
     assert used[110:].count(1) >= 0.95 * 190
