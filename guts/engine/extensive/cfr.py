@@ -192,7 +192,8 @@ class _WholeState(_CFRState):
     CHUNK_SECONDS = 0.02
     #: Most iterations per call.
     MAX_CHUNK = 4096
-    #: Iterations of the second call (the first compiles and runs one).
+    #: Iterations of the second call (the first compiles and runs one), before cfr_plus's
+    #: UNDECIDED_SHARE.
     SECOND_CHUNK = 16
     #: The thread tuner's first probe and first period, in calls (:class:`._threads.ThreadTuner`).
     TUNING = dict(first_probe=4, first_period=4, mean=True)
@@ -260,8 +261,9 @@ class _WholeState(_CFRState):
         if t_first > 1:
             self.chunk = int(min(self.MAX_CHUNK, max(1, self.CHUNK_SECONDS * count / max(dt, 1e-9))))
         else:
-            # the first call compiles; the second runs SECOND_CHUNK iterations, timed (by the
-            # thread tuner too: a single iteration's time is mostly the parallel region's start)
+            # the first call compiles; the second, timed (by the thread tuner too: a single
+            # iteration's time is mostly the parallel region's start), is sized from
+            # SECOND_CHUNK (cfr_plus shortens calls until the tuner's first probe decides)
             self.chunk = self.SECOND_CHUNK
         return dt
 
