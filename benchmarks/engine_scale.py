@@ -18,7 +18,8 @@ where feasible:
 * ``threads``: time per CFR+ iteration with 1 and 2 threads and with the default
   (``threads=None``: measured as the solve runs) on Leduc, on 3P-MMH (no check) and on
   3P-MMH with a check (515 k public states), and the time of both 3P-MMH solves to NashConv
-  <= 0.01; results bit-identical (checked).
+  <= 0.01; results bit-identical (checked). Leduc also in one process, 1 and 2 threads in
+  turn for 40 s (min, 10th percentile and median over the calls), and beside a busy process.
 * ``cold start``: ``guts --help`` and ``import guts.games.<family>`` in fresh processes,
   against today's code (``git archive`` of :data:`BASELINE_REF`, the commit before issue 21,
   unpacked into a temporary folder); a first solve with an empty numba cache (cold) and the
@@ -235,6 +236,41 @@ def worker_pinned(cpu, seconds):
     return out
 
 
+def worker_alternating(seconds, count):
+    """Leduc with 1 and 2 threads in one process, calls of ``count`` iterations in turn for
+    ``seconds``, each thread count on its own solver state (both run the same iterations):
+    seconds per iteration of every call. This machine's cores slow down for 0.1-3 s at a
+    time (docs/performance.md, "Both cores, fourth pass"); calls ~20 ms long, in turn, see
+    the same stretches, and the minimum shows what the code does while both cores run at
+    full speed."""
+    import numpy as np
+
+    from guts.engine.extensive import _kernels as K
+    from guts.engine.extensive._threads import set_threads, using_threads
+    from guts.engine.extensive.cfr import _WholeState
+    from guts.games.toy import leduc_poker
+
+    cg = leduc_poker(2).compiled
+    K.prepare(cg)
+    states = {k: _WholeState(cg, "cfr+", 1.5, 0.0, 2.0) for k in (1, 2)}
+    times = {k: [] for k in states}
+    load = _load()
+    with using_threads(2):
+        for k, st in states.items():          # compile, first touches
+            set_threads(k)
+            st.run(1, 1)
+        t, end = 2, time.perf_counter() + seconds
+        while time.perf_counter() < end:
+            for k, st in states.items():
+                set_threads(k)
+                times[k].append(st.run(t, count) / count)
+            t += count
+    same = all(np.array_equal(a, b) for a, b in zip(states[1].Bt + states[1].AVG, states[2].Bt + states[2].AVG))
+    q = {k: {f"p{v}": float(np.percentile(x, v)) for v in (0, 10, 50)} for k, x in times.items()}
+    return dict(q=q, calls=len(times[1]), iterations=t - 1, identical=bool(same), barrier=bool(states[2].barrier_ok),
+                load=load, load_end=_load())
+
+
 def worker_busy(iterations, repeats):
     """Leduc beside one busy process (another job on the 2-core machine): seconds per
     iteration with 1 thread, 2 threads and the default (``threads=None``, the thread tuner),
@@ -343,7 +379,7 @@ def main(argv=None) -> int:
     if args.worker:
         kind, *wargs = json.loads(args.worker)
         fn = {"solve": worker_solve, "threads": worker_threads, "small": worker_small,
-              "pinned": worker_pinned, "busy": worker_busy}[kind]
+              "pinned": worker_pinned, "busy": worker_busy, "alternating": worker_alternating}[kind]
         print(json.dumps(fn(*wargs)))
         return 0
 
@@ -381,6 +417,7 @@ def main(argv=None) -> int:
                   note="old code: NashConv 0.021 at its 600 s cap, not converged (results/mercer/beyond.csv)"))
     if "threads" in only:
         _leduc_rows(emit, repeats=5 if args.quick else 15)
+        _alternating_row(emit, seconds=10.0 if args.quick else 40.0)
         _steadiness_row(emit, seconds=4.0 if args.quick else 10.0)
         cases = []
         if not args.quick:
@@ -431,6 +468,25 @@ def _steadiness_row(emit, seconds=10.0):
               note=f"seconds per iteration of 1000-iteration slices for {seconds:g} s, one process pinned to "
                    "each core (no shared data, no barrier): seconds/p90/max = median/90th percentile/max of "
                    "both; old_* = the same process alone on core 0"))
+
+
+def _alternating_row(emit, seconds=40.0, count=500):
+    """Leduc with 1 and 2 threads, calls in turn in one process (:func:`worker_alternating`)."""
+    if (os.cpu_count() or 1) < 2:
+        return
+    a = _run_worker("alternating", seconds, count)
+    one, two = a["q"]["1"], a["q"]["2"]
+    emit(dict(benchmark="threads: seconds per CFR+ iteration", case="Leduc (2 players), calls in turn in one process",
+              seconds=two["p0"], old_seconds=one["p0"], ratio_old_over_new=one["p0"] / two["p0"],
+              p10_seconds=two["p10"], old_p10_seconds=one["p10"], ratio_of_p10=one["p10"] / two["p10"],
+              median_seconds=two["p50"], median_old_seconds=one["p50"], iterations=a["iterations"],
+              identical=a["identical"], load=a["load"], load_end=a["load_end"],
+              note=(f"{a['calls']} calls of {count} iterations with 1 thread and with 2 (one parallel region a call), "
+                    f"in turn for {seconds:g} s, each on its own solver state: seconds / old_seconds = the minimum "
+                    "over the calls of 2 / 1 thread's seconds per iteration (the host's slow stretches, "
+                    "docs/performance.md, hit both alike; the minimum is the code while both cores run at full "
+                    "speed), p10_* the 10th percentile, median_* the median; identical: the two states' behaviour "
+                    "and average bit-equal at the end" + ("" if a["barrier"] else "; the barrier was refused: 2 threads ran on one"))))
 
 
 def _busy_row(emit, iterations=10000, repeats=5):
