@@ -274,10 +274,9 @@ def worker_alternating(seconds, count):
 def worker_busy(iterations, repeats):
     """Leduc beside one busy process (another job on the 2-core machine): seconds per
     iteration with 1 thread, 2 threads and the default (``threads=None``, the thread tuner),
-    in turn, ``repeats`` times; min and median. Run in the tree on ``PYTHONPATH``."""
+    in turn, ``repeats`` times: the seconds per iteration of each solve. Run in the tree on
+    ``PYTHONPATH``."""
     import warnings
-
-    import numpy as np
 
     from guts.engine.extensive import cfr_plus
     from guts.games.toy import leduc_poker
@@ -301,8 +300,7 @@ def worker_busy(iterations, repeats):
         finally:
             busy.kill()
             busy.wait()
-    return dict(min={k: min(v) for k, v in times.items()}, median={k: float(np.median(v)) for k, v in times.items()},
-                load=load, load_end=_load())
+    return dict(times=times, load=load, load_end=_load())
 
 
 def _run_worker(kind, *args, env=None):
@@ -492,26 +490,44 @@ def _alternating_row(emit, seconds=40.0, count=500):
 def _busy_row(emit, iterations=10000, repeats=5):
     """Leduc beside a busy process: the default thread count, today's tuner against the one
     before it (:data:`TUNER_BASELINE_REF`, unpacked and run in the same run)."""
+    import numpy as np
+
     if (os.cpu_count() or 1) < 2:
         return
-    new = _run_worker("busy", iterations, repeats)
+    # today's tree and the old one in turn, a few solves each round: the host's slow phases
+    # last minutes at times, and two workers one after the other could each get a different one
+    rounds = max(1, repeats // 2)
+    per = -(-repeats // rounds)
+    new = {k: [] for k in ("1", "2", "default")}
+    old = {k: [] for k in new}
+    loads = []
     with tempfile.TemporaryDirectory() as tmp:
         tree = _old_tree(tmp, TUNER_BASELINE_REF)
-        old = (_run_worker("busy", iterations, repeats, env=dict(os.environ, PYTHONPATH=str(tree)))
-               if tree is not None else None)
-    med = new["median"]
+        for _ in range(rounds):
+            a = _run_worker("busy", iterations, per)
+            loads += [a["load"], a["load_end"]]
+            for k in new:
+                new[k] += a["times"][k]
+            if tree is not None:
+                b = _run_worker("busy", iterations, per, env=dict(os.environ, PYTHONPATH=str(tree)))
+                for k in old:
+                    old[k] += b["times"][k]
+    med = {k: float(np.median(v)) for k, v in new.items()}
+    omed = {k: float(np.median(v)) if v else float("nan") for k, v in old.items()}
     emit(dict(benchmark="threads: seconds per CFR+ iteration", case="Leduc beside a busy process, the default",
-              seconds=med["default"], old_seconds=old["median"]["default"] if old else float("nan"),
-              ratio_old_over_new=old["median"]["default"] / med["default"] if old else float("nan"),
-              one_seconds=med["1"], two_seconds=med["2"], min_seconds=new["min"]["default"],
-              old_one_seconds=old["median"]["1"] if old else float("nan"), iterations=iterations,
-              load=new["load"], load_end=new["load_end"],
+              seconds=med["default"], old_seconds=omed["default"], ratio_old_over_new=omed["default"] / med["default"],
+              one_seconds=med["1"], two_seconds=med["2"], min_seconds=min(new["default"]),
+              old_one_seconds=omed["1"], old_two_seconds=omed["2"],
+              over_best=med["default"] / min(med["1"], med["2"]),
+              old_over_best=omed["default"] / min(omed["1"], omed["2"]), iterations=iterations,
+              load=loads[0], load_end=loads[-1],
               note=(f"one other process busy (python -c 'while True: pass') while {iterations}-iteration solves run "
-                    f"with 1 thread, 2 threads and the default (threads=None) in turn, {repeats} times, medians: "
-                    "seconds = the default (the thread tuner counting calls), old_seconds = the default of "
-                    f"commit {TUNER_BASELINE_REF} (counting iterations: a chunked solve probed every other call), "
-                    "run from its unpacked tree in the same run; one_/two_seconds = 1 / 2 threads (today's code), "
-                    "old_one_seconds = 1 thread of the old tree")))
+                    f"with 1 thread, 2 threads and the default (threads=None) in turn, {per} times a round, "
+                    f"{rounds} rounds, medians: seconds = the default (the thread tuner counting calls), "
+                    f"old_seconds = the default of commit {TUNER_BASELINE_REF} (counting iterations: a chunked "
+                    "solve probed every other call), run from its unpacked tree in the same rounds (today's, "
+                    "then the old, each round); one_/two_seconds = 1 / 2 threads (old_*: the old tree); "
+                    "over_best / old_over_best = the default over the better fixed count of the same tree")))
 
 
 def _leduc_rows(emit, iterations=2000, repeats=15):

@@ -222,6 +222,7 @@ class ThreadTuner:
         self._next_probe = first_probe
         self.decided = self.fixed    # the first probe has decided
         self._other = math.inf       # the other count's time at the last probe
+        self._last = {}              # threads -> the last time per iteration recorded
         self.switches = []           # (iteration, threads) every time the choice changed
 
     @property
@@ -232,6 +233,16 @@ class ThreadTuner:
     def probing(self) -> bool:
         """In the middle of a measurement of the other count."""
         return self._left > 0
+
+    @property
+    def slowdown(self) -> float:
+        """How many times slower per iteration the other count was, when last timed, than
+        the choice was when last timed (1 when either is unknown or the other was faster):
+        a chunked solver shortens a probe's step by this much."""
+        a, b = self._last.get(self.other), self._last.get(self.choice)
+        if a is None or b is None:
+            return 1.0
+        return max(1.0, a / b)
 
     def threads(self, t: int) -> int:
         """Threads for step ``t`` (1-based)."""
@@ -246,6 +257,7 @@ class ThreadTuner:
         threads (its best-response check excluded)."""
         if self.fixed or t < 2:
             return
+        self._last[k] = seconds
         if not self._left and k != self.choice:
             # the count was changed under us (using_threads' check of a slow pool): follow it
             self.choice, self._recent = k, _Timing(self.mean)

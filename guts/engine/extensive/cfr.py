@@ -193,12 +193,14 @@ class _WholeState(_CFRState):
     #: Most iterations per call.
     MAX_CHUNK = 4096
     #: Iterations of the second call (the first compiles and runs one), before cfr_plus's
-    #: UNDECIDED_SHARE.
+    #: PROBE_SHARE.
     SECOND_CHUNK = 16
     #: The thread tuner's first probe and first period, in calls (:class:`._threads.ThreadTuner`).
     TUNING = dict(first_probe=4, first_period=4, mean=True)
-    #: Share of a call's iterations (CHUNK_SECONDS) before the tuner's first probe decided.
-    UNDECIDED_SHARE = 0.25
+    #: Share of a call's iterations (CHUNK_SECONDS) before the tuner's first probe decided,
+    #: and in a probe of the other thread count (divided by how much slower that count was
+    #: when last timed, :attr:`._threads.ThreadTuner.slowdown`).
+    PROBE_SHARE = 0.25
     VARIANTS = {"cfr+": 0, "dcfr": 1, "pcfr+": 2}
     #: Seconds before a refused barrier (:func:`._atomics.start`) is tried again, doubling up
     #: to the maximum while it keeps being refused (a refusal costs the start's spins).
@@ -409,10 +411,14 @@ def cfr_plus(game: Game, *, max_iterations=None, target=None, time_limit=None,
                 # iterations in this call: one, or a chunk of a few milliseconds for a small
                 # game compiled whole (never past the next check or the budget)
                 count = max(1, min(state.chunk, iterations - t, next_check - t))
-                if not tuner.decided:
+                if not tuner.decided or tuner.probing:
                     # until the first probe has decided, short calls: on a loaded machine
-                    # the initial count may be several times slower than the other
-                    count = max(1, min(count, int(state.chunk * _WholeState.UNDECIDED_SHARE)))
+                    # the initial count may be several times slower than the other. A probe
+                    # too, and shorter by the probed count's last slowdown: the chunk is sized
+                    # from the choice's speed, and a full chunk of two threads beside a busy
+                    # process took Leduc 130-150 ms instead of 20 (5-6x slower)
+                    share = _WholeState.PROBE_SHARE / tuner.slowdown
+                    count = max(1, min(count, int(state.chunk * share)))
                 ti, ci = time.perf_counter(), check_seconds()
                 state.run(t + 1, count)
                 t += count

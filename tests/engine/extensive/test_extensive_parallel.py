@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from guts.engine.extensive import _kernels as K
-from guts.engine.extensive import _whole
+from guts.engine.extensive import _threads, _whole
 from guts.engine.extensive import best_response, cfr_plus, nash_conv
 from guts.engine.extensive._threads import max_threads
 from guts.engine.extensive.cfr import _CFRState
@@ -157,6 +157,34 @@ def test_cfr_plus_tunes_threads_per_call_on_a_game_compiled_whole(monkeypatch):
     steps = [t for t, _ in seen]
     assert steps == list(range(1, len(seen) + 1))            # one step per call
     assert sum(i for _, i in seen) == 3000 and len(seen) < 100    # calls of many iterations
+
+
+@pytest.mark.skipif(max_threads() < 2, reason="needs 2 numba threads")
+def test_cfr_plus_probe_of_a_slower_count_is_a_short_call(monkeypatch):
+    """Two threads timed 6x slower than they run (as beside a busy process): after the
+    switch to one thread, a probe of two is a call shorter than the one before it by the
+    probe share and by the slowdown (a chunk sized from one thread's speed took Leduc
+    130-150 ms on two instead of 20)."""
+    from guts.engine.extensive import cfr as C
+
+    n = max_threads()
+    seen = []
+
+    class Slow(C.ThreadTuner):
+        def record(self, t, k, seconds, iterations=1):
+            seen.append((k, iterations, self.probing, self.slowdown))
+            super().record(t, k, seconds * (6.0 if k == n else 1.0), iterations)
+
+    monkeypatch.setattr(_threads, "auto_threads", lambda: n)       # start on two threads
+    monkeypatch.setattr(C, "ThreadTuner", Slow)
+    cfr_plus(leduc_poker(2), max_iterations=8000, report_every=8000)
+    # probes of two threads once they were timed slower, each the first of its probe
+    probes = [i for i, (k, _, probing, slow) in enumerate(seen)
+              if probing and k == n and slow > 2 and not seen[i - 1][2]]
+    assert probes, seen
+    for i in probes:
+        # the call's length, from the chunk the call before it was timed at (noise: 2x)
+        assert seen[i][1] <= 2 * seen[i - 1][1] * C._WholeState.PROBE_SHARE / seen[i][3] + 1, seen
 
 
 def test_threads_validated():
