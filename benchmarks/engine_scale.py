@@ -19,7 +19,8 @@ where feasible:
   (``threads=None``: measured as the solve runs) on Leduc, on 3P-MMH (no check) and on
   3P-MMH with a check (515 k public states), and the time of both 3P-MMH solves to NashConv
   <= 0.01; results bit-identical (checked). Leduc also in one process, 1 and 2 threads in
-  turn for 40 s (min, 10th percentile and median over the calls), and beside a busy process.
+  turn for 40 s (min, 10th percentile and median over the calls), and beside a busy process;
+  and the round trip of a cache line between the two cores, second by second.
 * ``cold start``: ``guts --help`` and ``import guts.games.<family>`` in fresh processes,
   against today's code (``git archive`` of :data:`BASELINE_REF`, the commit before issue 21,
   unpacked into a temporary folder); a first solve with an empty numba cache (cold) and the
@@ -271,6 +272,46 @@ def worker_alternating(seconds, count):
                 load=load, load_end=_load())
 
 
+def worker_roundtrip(seconds):
+    """Round trips of a cache line between two threads of one parallel region (the
+    barrier's and the reaches' way between the cores), median of each second for
+    ``seconds``, in nanoseconds. Under a hypervisor the two virtual CPUs may sit on one
+    physical core, on neighbouring cores or on distant ones, and move between them."""
+    import numba
+    import numpy as np
+    from numba import njit, prange
+
+    from guts.engine.extensive import _atomics as A
+
+    @njit(parallel=True)
+    def bounce(ctl, flag, n):
+        for b in prange(2):
+            if A.start(ctl, 2):
+                for i in range(n):
+                    want = 2 * i + b
+                    while A.atomic_load(flag, 0) != want:
+                        A.spin_pause()
+                    A.atomic_add(flag, 0, 1)
+        return ctl[A.STATE] == 1
+
+    numba.set_num_threads(2)
+    ctl, flag = A.control(), np.zeros(16, np.int64)
+    bounce(ctl, flag, 10)
+    per_second, cur = [], []
+    t0 = end = time.perf_counter()
+    end += seconds
+    while time.perf_counter() < end:
+        A.control(ctl)
+        flag[:] = 0
+        t = time.perf_counter()
+        if bounce(ctl, flag, 5000):
+            cur.append((time.perf_counter() - t) / 5000 * 1e9)
+        if time.perf_counter() - t0 >= 1.0 and cur:
+            per_second.append(float(np.median(cur)))
+            cur, t0 = [], time.perf_counter()
+    return dict(per_second=per_second, load=_load())
+
+
 def worker_busy(iterations, repeats):
     """Leduc beside one busy process (another job on the 2-core machine): seconds per
     iteration with 1 thread, 2 threads and the default (``threads=None``, the thread tuner),
@@ -377,7 +418,8 @@ def main(argv=None) -> int:
     if args.worker:
         kind, *wargs = json.loads(args.worker)
         fn = {"solve": worker_solve, "threads": worker_threads, "small": worker_small,
-              "pinned": worker_pinned, "busy": worker_busy, "alternating": worker_alternating}[kind]
+              "pinned": worker_pinned, "busy": worker_busy, "alternating": worker_alternating,
+              "roundtrip": worker_roundtrip}[kind]
         print(json.dumps(fn(*wargs)))
         return 0
 
@@ -392,7 +434,7 @@ def main(argv=None) -> int:
     rows = []
     group_of = {"3P-MMH check to NashConv 0.01": "check", "3P-MMH call/raise to NashConv 0.01": "limit",
                 "threads: seconds per CFR+ iteration": "threads", "threads: seconds per solve": "threads",
-                "threads: steadiness of a core": "threads",
+                "threads: steadiness of a core": "threads", "threads: round trip between the cores": "threads",
                 "cold start": "cold"}
     target_csv = out / "benchmarks_engine_scale.csv"
     if only != set(GROUPS) and target_csv.exists():
@@ -416,6 +458,7 @@ def main(argv=None) -> int:
     if "threads" in only:
         _leduc_rows(emit, repeats=5 if args.quick else 15)
         _alternating_row(emit, seconds=10.0 if args.quick else 40.0)
+        _roundtrip_row(emit, seconds=10.0 if args.quick else 30.0)
         _steadiness_row(emit, seconds=4.0 if args.quick else 10.0)
         cases = []
         if not args.quick:
@@ -485,6 +528,23 @@ def _alternating_row(emit, seconds=40.0, count=500):
                     "docs/performance.md, hit both alike; the minimum is the code while both cores run at full "
                     "speed), p10_* the 10th percentile, median_* the median; identical: the two states' behaviour "
                     "and average bit-equal at the end" + ("" if a["barrier"] else "; the barrier was refused: 2 threads ran on one"))))
+
+
+def _roundtrip_row(emit, seconds=30.0):
+    """How far apart the two cores are, second by second (:func:`worker_roundtrip`)."""
+    import numpy as np
+
+    if (os.cpu_count() or 1) < 2:
+        return
+    r = _run_worker("roundtrip", seconds)
+    v = np.array(r["per_second"]) * 1e-9
+    emit(dict(benchmark="threads: round trip between the cores", case="a cache line bounced between two threads",
+              seconds=float(np.median(v)), min_seconds=float(v.min()), max_seconds=float(v.max()),
+              p90_seconds=float(np.percentile(v, 90)), samples=int(v.size), load=r["load"],
+              note=(f"median of each second's median round trip over {seconds:g} s (5 000 round trips a call): "
+                    "seconds = their median, min/p90/max likewise; ~30 ns: the two virtual CPUs on one "
+                    "physical core, ~60-110 ns: neighbouring cores, 300 ns and more: distant ones (every barrier "
+                    "and every line of the reaches crosses this way)")))
 
 
 def _busy_row(emit, iterations=10000, repeats=5):
