@@ -534,9 +534,13 @@ def _roundtrip_row(emit, seconds=30.0):
     """How far apart the two cores are, second by second (:func:`worker_roundtrip`)."""
     import numpy as np
 
-    if (os.cpu_count() or 1) < 2:
+    from guts.engine.extensive._threads import max_threads
+
+    if (os.cpu_count() or 1) < 2 or max_threads() < 2:
         return
     r = _run_worker("roundtrip", seconds)
+    if not r["per_second"]:
+        return                  # the region's two threads never ran at once: nothing measured
     v = np.array(r["per_second"]) * 1e-9
     emit(dict(benchmark="threads: round trip between the cores", case="a cache line bounced between two threads",
               seconds=float(np.median(v)), min_seconds=float(v.min()), max_seconds=float(v.max()),
