@@ -20,7 +20,8 @@ where feasible:
   3P-MMH with a check (515 k public states), and the time of both 3P-MMH solves to NashConv
   <= 0.01; results bit-identical (checked). Leduc also in one process, 1 and 2 threads in
   turn for 40 s (min, 10th percentile and median over the calls), and beside a busy process;
-  and the round trip of a cache line between the two cores, second by second.
+  the round trip of a cache line between the two cores, second by second; and Leduc 1 -> 2
+  threads by where the host put the two virtual CPUs (told by that round trip).
 * ``cold start``: ``guts --help`` and ``import guts.games.<family>`` in fresh processes,
   against today's code (``git archive`` of :data:`BASELINE_REF`, the commit before issue 21,
   unpacked into a temporary folder); a first solve with an empty numba cache (cold) and the
@@ -272,13 +273,9 @@ def worker_alternating(seconds, count):
                 load=load, load_end=_load())
 
 
-def worker_roundtrip(seconds):
-    """Round trips of a cache line between two threads of one parallel region (the
-    barrier's and the reaches' way between the cores), median of each second for
-    ``seconds``, in nanoseconds. Under a hypervisor the two virtual CPUs may sit on one
-    physical core, on neighbouring cores or on distant ones, and move between them."""
-    import numba
-    import numpy as np
+def _bounce():
+    """A parallel region whose two threads bounce a cache line ``n`` times (False, having
+    done nothing, if they did not run at once)."""
     from numba import njit, prange
 
     from guts.engine.extensive import _atomics as A
@@ -294,22 +291,87 @@ def worker_roundtrip(seconds):
                     A.atomic_add(flag, 0, 1)
         return ctl[A.STATE] == 1
 
+    return bounce
+
+
+def _round_trip(bounce, ctl, flag, n):
+    """Seconds per round trip of :func:`_bounce` over ``n`` (NaN if its threads did not run at once)."""
+    from guts.engine.extensive import _atomics as A
+
+    A.control(ctl)
+    flag[:] = 0
+    t = time.perf_counter()
+    ran = bounce(ctl, flag, n)
+    return (time.perf_counter() - t) / n if ran else float("nan")
+
+
+def worker_roundtrip(seconds):
+    """Round trips of a cache line between two threads of one parallel region (the
+    barrier's and the reaches' way between the cores), median of each second for
+    ``seconds``, in nanoseconds. Under a hypervisor the two virtual CPUs may sit on one
+    physical core, on neighbouring cores or on distant ones, and move between them."""
+    import math
+
+    import numba
+    import numpy as np
+
+    from guts.engine.extensive import _atomics as A
+
     numba.set_num_threads(2)
+    bounce = _bounce()
     ctl, flag = A.control(), np.zeros(16, np.int64)
     bounce(ctl, flag, 10)
     per_second, cur = [], []
     t0 = end = time.perf_counter()
     end += seconds
     while time.perf_counter() < end:
-        A.control(ctl)
-        flag[:] = 0
-        t = time.perf_counter()
-        if bounce(ctl, flag, 5000):
-            cur.append((time.perf_counter() - t) / 5000 * 1e9)
+        r = _round_trip(bounce, ctl, flag, 5000)
+        if not math.isnan(r):
+            cur.append(r * 1e9)
         if time.perf_counter() - t0 >= 1.0 and cur:
             per_second.append(float(np.median(cur)))
             cur, t0 = [], time.perf_counter()
     return dict(per_second=per_second, load=_load())
+
+
+def worker_placement(seconds, count):
+    """Leduc with 1 and 2 threads in one process, calls of ``count`` iterations in turn (as
+    :func:`worker_alternating`), each pair of calls between two round-trip measurements
+    (:func:`_bounce`, 2 000 round trips): per pair, the round trips before and after (ns)
+    and the seconds per iteration of 1 and 2 threads."""
+    import numpy as np
+
+    from guts.engine.extensive import _atomics as A
+    from guts.engine.extensive import _kernels as K
+    from guts.engine.extensive._threads import set_threads, using_threads
+    from guts.engine.extensive.cfr import _WholeState
+    from guts.games.toy import leduc_poker
+
+    cg = leduc_poker(2).compiled
+    K.prepare(cg)
+    states = {k: _WholeState(cg, "cfr+", 1.5, 0.0, 2.0) for k in (1, 2)}
+    load = _load()
+    pairs = []
+    with using_threads(2):
+        bounce = _bounce()
+        ctl, flag = A.control(), np.zeros(16, np.int64)
+        bounce(ctl, flag, 10)
+        for k, st in states.items():          # compile, first touches
+            set_threads(k)
+            st.run(1, 1)
+        t, end = 2, time.perf_counter() + seconds
+        while time.perf_counter() < end:
+            set_threads(2)
+            before = _round_trip(bounce, ctl, flag, 2000)
+            sec = []
+            for k, st in states.items():
+                set_threads(k)
+                sec.append(st.run(t, count) / count)
+            set_threads(2)
+            pairs.append([before * 1e9, _round_trip(bounce, ctl, flag, 2000) * 1e9, *sec])
+            t += count
+    same = all(np.array_equal(a, b) for a, b in zip(states[1].Bt + states[1].AVG, states[2].Bt + states[2].AVG))
+    return dict(pairs=pairs, identical=bool(same), barrier=bool(states[2].barrier_ok), load=load, load_end=_load())
 
 
 def worker_busy(iterations, repeats):
@@ -419,7 +481,7 @@ def main(argv=None) -> int:
         kind, *wargs = json.loads(args.worker)
         fn = {"solve": worker_solve, "threads": worker_threads, "small": worker_small,
               "pinned": worker_pinned, "busy": worker_busy, "alternating": worker_alternating,
-              "roundtrip": worker_roundtrip}[kind]
+              "roundtrip": worker_roundtrip, "placement": worker_placement}[kind]
         print(json.dumps(fn(*wargs)))
         return 0
 
@@ -459,6 +521,7 @@ def main(argv=None) -> int:
         _leduc_rows(emit, repeats=5 if args.quick else 15)
         _alternating_row(emit, seconds=10.0 if args.quick else 40.0)
         _roundtrip_row(emit, seconds=10.0 if args.quick else 30.0)
+        _placement_rows(emit, seconds=15.0 if args.quick else 60.0)
         _steadiness_row(emit, seconds=4.0 if args.quick else 10.0)
         cases = []
         if not args.quick:
@@ -549,6 +612,47 @@ def _roundtrip_row(emit, seconds=30.0):
                     "seconds = their median, min/p90/max likewise; ~30 ns: the two virtual CPUs on one "
                     "physical core, ~60-110 ns: neighbouring cores, 300 ns and more: distant ones (every barrier "
                     "and every line of the reaches crosses this way)")))
+
+
+#: Where the host puts the two virtual CPUs, told by the round trip of a cache line between
+#: them (ns, [low, high)): ~30 ns is a shared L2 (the two hardware threads of one physical
+#: core), 60-115 ns neighbouring cores, 300 ns and more distant ones (docs/performance.md,
+#: "Both cores, fifth pass").
+PLACEMENTS = (("one physical core", 0.0, 45.0), ("neighbouring cores", 45.0, 150.0),
+              ("distant cores", 150.0, float("inf")))
+
+
+def _placement_rows(emit, seconds=60.0, count=300):
+    """Leduc 1 -> 2 threads by where the two virtual CPUs were (:func:`worker_placement`): one
+    row per placement seen, from the pairs of calls whose round trips before and after fell
+    in it."""
+    import numpy as np
+
+    from guts.engine.extensive._threads import max_threads
+
+    if (os.cpu_count() or 1) < 2 or max_threads() < 2:
+        return
+    r = _run_worker("placement", seconds, count)
+    a = np.array(r["pairs"], dtype=float).reshape(-1, 4)
+    for name, lo, hi in PLACEMENTS:
+        m = (a[:, 0] >= lo) & (a[:, 0] < hi) & (a[:, 1] >= lo) & (a[:, 1] < hi)
+        if m.sum() < 10:
+            continue
+        one, two, rt = a[m, 2], a[m, 3], np.maximum(a[m, 0], a[m, 1])
+        emit(dict(benchmark="threads: seconds per CFR+ iteration",
+                  case=f"Leduc (2 players), calls in turn, the two virtual CPUs on {name}",
+                  seconds=float(np.median(two)), old_seconds=float(np.median(one)),
+                  ratio_old_over_new=float(np.median(one) / np.median(two)),
+                  min_seconds=float(two.min()), min_old_seconds=float(one.min()),
+                  round_trip_seconds=float(np.median(rt)) * 1e-9, calls=int(m.sum()), of_calls=len(a),
+                  identical=r["identical"], load=r["load"], load_end=r["load_end"],
+                  note=(f"{len(a)} pairs of calls of {count} iterations, 1 thread then 2, for {seconds:g} s, each "
+                        "pair between two measurements of the round trip of a cache line between the region's "
+                        f"two threads; this row: the {int(m.sum())} pairs whose round trips before and after were "
+                        f"both in [{lo:g}, {hi:g}) ns ({name}); seconds / old_seconds = the median of 2 / 1 "
+                        "thread's seconds per iteration, min_* their minimum, round_trip_seconds the median "
+                        "round trip; identical: the two solver states bit-equal at the end"
+                        + ("" if r["barrier"] else "; the barrier was refused: 2 threads ran on one"))))
 
 
 def _busy_row(emit, iterations=10000, repeats=5):
