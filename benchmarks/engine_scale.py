@@ -238,6 +238,30 @@ def worker_pinned(cpu, seconds):
     return out
 
 
+def _leduc_states():
+    """Two CFR+ solver states of Leduc compiled whole, one per thread count (1, 2), each
+    compiled and first touched by one call on its own count (inside ``using_threads(2)``)."""
+    from guts.engine.extensive import _kernels as K
+    from guts.engine.extensive._threads import set_threads
+    from guts.engine.extensive.cfr import _WholeState
+    from guts.games.toy import leduc_poker
+
+    cg = leduc_poker(2).compiled
+    K.prepare(cg)
+    states = {k: _WholeState(cg, "cfr+", 1.5, 0.0, 2.0) for k in (1, 2)}
+    for k, st in states.items():
+        set_threads(k)
+        st.run(1, 1)
+    return states
+
+
+def _same_states(states) -> bool:
+    """The two states' behaviour and average bit-equal."""
+    import numpy as np
+
+    return all(np.array_equal(a, b) for a, b in zip(states[1].Bt + states[1].AVG, states[2].Bt + states[2].AVG))
+
+
 def worker_alternating(seconds, count):
     """Leduc with 1 and 2 threads in one process, calls of ``count`` iterations in turn for
     ``seconds``, each thread count on its own solver state (both run the same iterations):
@@ -247,30 +271,21 @@ def worker_alternating(seconds, count):
     full speed."""
     import numpy as np
 
-    from guts.engine.extensive import _kernels as K
     from guts.engine.extensive._threads import set_threads, using_threads
-    from guts.engine.extensive.cfr import _WholeState
-    from guts.games.toy import leduc_poker
 
-    cg = leduc_poker(2).compiled
-    K.prepare(cg)
-    states = {k: _WholeState(cg, "cfr+", 1.5, 0.0, 2.0) for k in (1, 2)}
-    times = {k: [] for k in states}
     load = _load()
     with using_threads(2):
-        for k, st in states.items():          # compile, first touches
-            set_threads(k)
-            st.run(1, 1)
+        states = _leduc_states()
+        times = {k: [] for k in states}
         t, end = 2, time.perf_counter() + seconds
         while time.perf_counter() < end:
             for k, st in states.items():
                 set_threads(k)
                 times[k].append(st.run(t, count) / count)
             t += count
-    same = all(np.array_equal(a, b) for a, b in zip(states[1].Bt + states[1].AVG, states[2].Bt + states[2].AVG))
     q = {k: {f"p{v}": float(np.percentile(x, v)) for v in (0, 10, 50)} for k, x in times.items()}
-    return dict(q=q, calls=len(times[1]), iterations=t - 1, identical=bool(same), barrier=bool(states[2].barrier_ok),
-                load=load, load_end=_load())
+    return dict(q=q, calls=len(times[1]), iterations=t - 1, identical=_same_states(states),
+                barrier=bool(states[2].barrier_ok), load=load, load_end=_load())
 
 
 def _bounce():
@@ -342,23 +357,16 @@ def worker_placement(seconds, count):
     import numpy as np
 
     from guts.engine.extensive import _atomics as A
-    from guts.engine.extensive import _kernels as K
     from guts.engine.extensive._threads import set_threads, using_threads
-    from guts.engine.extensive.cfr import _WholeState
-    from guts.games.toy import leduc_poker
 
-    cg = leduc_poker(2).compiled
-    K.prepare(cg)
-    states = {k: _WholeState(cg, "cfr+", 1.5, 0.0, 2.0) for k in (1, 2)}
     load = _load()
     pairs = []
     with using_threads(2):
+        states = _leduc_states()
+        set_threads(2)
         bounce = _bounce()
         ctl, flag = A.control(), np.zeros(16, np.int64)
         bounce(ctl, flag, 10)
-        for k, st in states.items():          # compile, first touches
-            set_threads(k)
-            st.run(1, 1)
         t, end = 2, time.perf_counter() + seconds
         while time.perf_counter() < end:
             set_threads(2)
@@ -370,8 +378,7 @@ def worker_placement(seconds, count):
             set_threads(2)
             pairs.append([before * 1e9, _round_trip(bounce, ctl, flag, 2000) * 1e9, *sec])
             t += count
-    same = all(np.array_equal(a, b) for a, b in zip(states[1].Bt + states[1].AVG, states[2].Bt + states[2].AVG))
-    return dict(pairs=pairs, identical=bool(same), barrier=bool(states[2].barrier_ok), load=load, load_end=_load())
+    return dict(pairs=pairs, identical=_same_states(states), barrier=bool(states[2].barrier_ok), load=load, load_end=_load())
 
 
 def worker_busy(iterations, repeats):

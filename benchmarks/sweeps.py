@@ -25,7 +25,6 @@ from __future__ import annotations
 import argparse
 import os
 import platform
-import shutil
 import sys
 import tempfile
 import time
@@ -88,13 +87,10 @@ def measure(pots=POTS, lp_mesh=LP_MESH, workers=2) -> list[dict]:
             out, secs, ld = timed(backend="dask", scheduler=cluster.scheduler_address)
         add(f"Dask LocalCluster, {workers} worker processes", out, secs, ld, cluster_start_seconds=start)
 
-    tmp = tempfile.mkdtemp(prefix="guts-sweep-cache-")
-    try:
+    with tempfile.TemporaryDirectory(prefix="guts-sweep-cache-") as tmp:
         run_sweep(sweep_point, items[::2], progress=False, cache=tmp)
         add("resumed, half the points cached (1 process)", *timed(cache=tmp))
         add("resumed, every point cached", *timed(cache=tmp))
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
     return rows
 
 
