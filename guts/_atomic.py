@@ -1,4 +1,4 @@
-"""The one atomic writer of the package (issue 19) and publication of files as sets (issue 20).
+"""The one atomic writer of the package and publication of files as sets.
 
 Every file is written to a temporary file beside its target and renamed onto it, so a
 reader never sees half a file (:func:`atomic_path`).  Shared by the studies
@@ -156,6 +156,9 @@ class Publication:
         self.staged: dict = {}  # file name -> staged path, in the order written
         self.published: list = []
         self.withdrawn: list = []
+        #: files outside the set written once it is published (``name -> bytes``): a run's own
+        #: record (its time and versions), which must not describe a run that published nothing
+        self.after: dict = {}
         self.state = "new"
 
     # -- staging -------------------------------------------------------
@@ -206,9 +209,14 @@ class Publication:
                     os.replace(self.staged[n], self.folder / n)
                     self.published.append(n)
                 _before_step(self, "manifest: complete")
-                body.update(complete=True, published_utc=_now())
-                _write_json(self.manifest, body)
+                # the complete manifest holds no time of day: a run that reproduces a committed set
+                # leaves its manifest byte-identical (the run's time is in its run records)
+                final = {k: v for k, v in body.items() if k != "started_utc"}
+                final["complete"] = True
+                _write_json(self.manifest, final)
                 self.state = "published"
+                for n, data in self.after.items():
+                    write_bytes_atomic(self.folder / n, data)
             except BaseException:
                 self.state = "broken" if self.published or not self._restore(old_raw, body) else "aborted"
                 self._cleanup()

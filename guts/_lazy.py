@@ -1,5 +1,5 @@
 """Lazy package attributes (PEP 562): ``import guts.games.holdem`` costs nothing until a
-name is used, so a command or a script loads only what it needs (issue 21: cold start)."""
+name is used, so a command or a script loads only what it needs (cold start)."""
 from __future__ import annotations
 
 import importlib

@@ -1,4 +1,4 @@
-"""One vocabulary for the knobs every family shares (issue 19), and the one helper that
+"""One vocabulary for the knobs every family shares, and the one helper that
 accepts their old names with a :class:`DeprecationWarning`.
 
 =====================  =====================================================================

@@ -209,7 +209,7 @@ def _numba_interrupts(func):
     """``func`` with a Ctrl-C inside compiled (numba) code seen as the KeyboardInterrupt it is.
 
     A signal handler that raises while numba runs surfaces as ``SystemError: ... returned a result
-    with an exception set`` whose context is the KeyboardInterrupt (Mercer CFR+, issue 20).
+    with an exception set`` whose context is the KeyboardInterrupt (Mercer CFR+).
     """
     def call(*a, **k):
         try:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import argparse
 
-from guts.cli.options import int_arg, number_arg
+from guts.cli.options import certificate_text, int_arg, number_arg
 from guts.errors import GutsInputError
 from guts.games.continuous_poker.closed_forms import MAX_BET
 
@@ -102,7 +102,7 @@ def run(args) -> int:
             r.lp.method, "sequence-form LP")
         print(f"discretised game, M = {r.hands} hands, K = {r.sizes} sizes ({form}, "
               f"{r.seconds:.2f} s): value {r.value:.12f}, closed form {r.closed_form_value:.12f}, "
-              f"difference {r.error:+.3e}, LP exploitability {r.exploitability:.1e}")
+              f"difference {r.error:+.3e}, LP exploitability {certificate_text(r.exploitability, '.1e')}")
     return code
 
 

@@ -1,9 +1,9 @@
-"""Exit codes of the command line: bad input -> 2, Ctrl-C -> 130 (issue 15, moved here in issue 19).
+"""Exit codes of the command line: bad input -> 2, Ctrl-C -> 130.
 
 The library raises (:class:`guts.errors.GutsInputError`, :class:`guts.errors.Interrupted`);
 only the command line turns that into a message on stderr and an exit code.  What an
 interrupted command published is read from the publications it opened
-(:data:`guts._atomic.JOURNAL`, issue 20), never assumed.
+(:data:`guts._atomic.JOURNAL`), never assumed.
 """
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""``guts holdem``: the heads-up hold'em raise game of an online note (issue 12).
+"""``guts holdem``: the heads-up hold'em raise game of an online note.
 
     guts holdem equities [--threads 2] [--check]      regenerate the exact equity table
     guts holdem solve --max-raise 40 [--reraise 5,10,20,40,80,160] [--out DIR]
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import argparse
 
-from guts.cli.options import add_sweep, int_arg, path_arg, sweep_args
+from guts.cli.options import certificate_text, add_sweep, int_arg, path_arg, sweep_args
 
 #: Largest raise size (the same bound as :data:`guts.games.holdem.raise_game.MAX_RAISE`, kept
 #: here so that building the parser does not import the solver).
@@ -62,7 +62,7 @@ def add_subparser(subparsers):
     from guts.studies.holdem import DEFAULT_OUT, SEED_RAISES, SEED_RERAISES
 
     g = sub.add_parser("raise-game", help="the raise game's artefacts (strategies, plots, comparison with "
-                       "Hundal and Reitzen's figures) into results/holdem/",
+                       "the note's figures) into results/holdem/",
                        description="Solve the raise game and write its artefacts.")
     g.add_argument("--max-raise", type=int_arg("max-raise", 2, MAX_RAISE), default=40, help="largest raise R (>= 2)")
     g.add_argument("--method", choices=["auto", "lp", "oracle", "engine"], default="auto",
@@ -90,7 +90,7 @@ def run_raise_game(args) -> int:
     from guts.studies.holdem import raise_game_study, source_comparison
 
     paths, r = raise_game_study(args.max_raise, args.out, args.method)
-    print(f"value {r.value:.12f} chips/hand, exploitability {r.exploitability:.2e} ({r.certified_by}), "
+    print(f"value {r.value:.12f} chips/hand, exploitability {certificate_text(r.exploitability, '.2e')} ({r.certified_by}), "
           f"{r.seconds:.1f} s")
     if args.max_raise == 40:
         print(source_comparison(r).to_string(index=False))
@@ -108,7 +108,7 @@ def run_reraise(args) -> int:
     raises = tuple(range(2, args.max_raise + 1)) if args.max_raise else args.raises
     paths, base, rr = reraise_study(raises, args.reraise, args.out, **sweep_args(args))
     print(f"without re-raise: value {base.value:.12f}; with: {rr.value:.12f} "
-          f"(exploitability {rr.exploitability:.2e}); {time.perf_counter() - t0:.1f} s")
+          f"(exploitability {certificate_text(rr.exploitability, '.2e')}); {time.perf_counter() - t0:.1f} s")
     for p in paths:
         print(f"wrote {p}")
     return 0
@@ -149,7 +149,7 @@ def run_solve(args) -> int:
     print(f"raise game: Alice raises 2..{args.max_raise}"
           + (f", Bob re-raises {list(r.reraises)}" if r.reraises else ", Bob calls or folds"))
     print(f"value             {r.value:.12f} chips per hand (Alice; small blind 1, big blind 2)")
-    print(f"certificate       exploitability {r.exploitability:.2e} ({r.certified_by} best response), "
+    print(f"certificate       exploitability {certificate_text(r.exploitability, '.2e')} ({r.certified_by} best response), "
           f"converged {r.converged}")
     print(f"method            {r.method}; {r.seconds:.2f} s")
     print(f"Alice             fold {freq[0]:.4f}  call {freq[1]:.4f}  raise {freq[2:].sum():.4f}")

@@ -11,14 +11,14 @@ from __future__ import annotations
 import argparse
 
 from guts._validate import available_cores
-from guts.cli.options import add_quiet, add_sweep, int_arg, number_arg, path_arg, sweep_args
+from guts.cli.options import certificate_text, verdict, add_quiet, add_sweep, int_arg, number_arg, path_arg, sweep_args
 
 #: Mirrors guts.games.poker.mercer.solve.METHODS / COLLUSION (kept here: the cli imports games lazily).
-METHODS = ("lp", "cfr+", "dcfr", "fp", "fp-realisation")
+METHODS = ("lp", "pcfr+", "cfr+", "dcfr", "fp", "fp-realisation")
 COLLUSION = ("weak", "strong", "strong-separate")
 #: Mirror guts.studies.mercer.ARTEFACTS / SWEPT (tests/games/poker/test_tree_count.py checks them):
 #: importing the study (pandas, numba) took 0.7 s of every ``guts mercer solve``, even one the
-#: tree-size pre-flight refuses at once (issue 20).
+#: tree-size pre-flight refuses at once.
 ARTEFACTS = ("beyond", "collusion_epsilon", "collusion_methods", "program_fp", "sizes", "table7", "tables",
              "values")
 SWEPT = ("values", "tables", "table7", "collusion_epsilon", "collusion_methods", "beyond", "program_fp")
@@ -27,7 +27,7 @@ HELP = "Mercer hold'em (Ullman 2015): solve SMH / MMH with 2 or 3 players, with 
 
 
 #: ``--epsilon`` range: below 1e-8 the iterative methods' NashConv (a sum of floating-point
-#: best-response values of order 1) cannot certify it (``--epsilon 1e-300`` ran forever, issue 20);
+#: best-response values of order 1) cannot certify it (``--epsilon 1e-300`` ran forever);
 #: above 10 chips it certifies nothing (the antes and bets are a few chips).
 MIN_EPSILON, MAX_EPSILON = 1e-8, 10.0
 #: ``--max-iterations``: at least 1 (0 used to mean "the default" silently), at most 1e9.
@@ -69,12 +69,12 @@ def add_subparser(subparsers):
     s.add_argument("--players", type=int_arg("players", 2, 3), default=2, help="2 or 3 (default 2)")
     s.add_argument("--method", choices=METHODS, type=str.lower, default=None,
                    help="lp (exact; two-player zero-sum games: 2 players, or 3 with strong collusion), "
-                        "cfr+, dcfr, fp (the fictitious play of Ullman's 2015 program rjullman/poker-nasheq, "
+                        "pcfr+ (predictive CFR+ with adaptive certificate checks), cfr+, dcfr, fp (the fictitious play of Ullman's 2015 program rjullman/poker-nasheq, "
                         "exactly: behaviour averages, its iteration count) or fp-realisation (classical "
-                        "fictitious play, mixed-strategy average) (default: lp when exact, else cfr+)")
+                        "fictitious play, mixed-strategy average) (default: lp when exact, else pcfr+)")
     s.add_argument("--target", "--epsilon", dest="target",
                    type=number_arg("target", float, MIN_EPSILON, maximum=MAX_EPSILON), default=None,
-                   help="stopping target: NashConv for cfr+ and dcfr, every player's regret for fp "
+                   help="stopping target: NashConv for pcfr+, cfr+ and dcfr, every player's regret for fp "
                         "and fp-realisation (--epsilon: its old name); default 0.01")
     s.add_argument("--collusion", choices=COLLUSION, type=str.lower, default=None,
                    help="3 players only. weak: the colluders pool their payoffs (a three-player game; "
@@ -152,7 +152,7 @@ def run_solve(args) -> int:
 
     method = args.method
     if method is None:
-        method = "lp" if (args.players == 2 or (args.collusion or "").lower() == "strong") else "cfr+"
+        method = "lp" if (args.players == 2 or (args.collusion or "").lower() == "strong") else "pcfr+"
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)   # reported below instead
         r = solve(args.variant, players=args.players, method=method, target=args.target,
@@ -169,16 +169,16 @@ def run_solve(args) -> int:
         if r.collusion == "strong":
             line += f"   team max-min value in [{r.certified_lower:+.6f}, {r.certified_upper:+.6f}]"
         print(line)
-    print(f"exploitability    {r.exploitability:.3e}   NashConv {r.nash_conv:.3e}   "
+    print(f"exploitability    {certificate_text(r.exploitability)}   NashConv {certificate_text(r.nash_conv)}   "
           f"max regret (Ullman's epsilon) {r.max_regret:.3e}")
     s = r.stats
     print(f"tree              {s.public_states} public states, {s.info_sets} information sets, "
           f"{s.deals} deals")
-    print(f"iterations        {r.num_iter}; solve {r.seconds:.2f} s, build {r.build_seconds:.2f} s; "
-          f"converged {r.converged}")
+    status, code = verdict(r.converged)
+    print(f"iterations        {r.num_iter}; solve {r.seconds:.2f} s, build {r.build_seconds:.2f} s; {status}")
     if r.note:
         print(f"note              {r.note}")
-    return 0 if r.converged else 1
+    return code
 
 
 def run_sizes(args) -> int:

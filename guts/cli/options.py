@@ -217,3 +217,34 @@ def add_size(p, maximum: int | None = None, default: int = 2) -> None:
     rng = f"1..{maximum}" if maximum is not None else ">= 1"
     p.add_argument("--size", "-N", "--opponents", dest="size", type=int_arg("size", 1, maximum), default=default,
                    metavar="N", help=f"coalition size N ({rng}): player 1 against N opponents, a table of N + 1")
+
+
+def certificate_text(x: float, spec: str = ".3e") -> str:
+    """A certificate number (exploitability, NashConv, a gap) as printed: never below zero.
+
+    Best-response gains are non-negative; floating-point rounding can compute a tiny negative
+    one (``-4.4e-16``).  It is shown as ``0`` with the computed number beside it, so that no
+    line prints a negative certificate.
+    """
+    x = float(x)
+    if math.isnan(x):
+        return "nan (not computed)"
+    if x < 0:
+        return f"{0.0:{spec}} (rounding: computed {x:.1e})"
+    return f"{x:{spec}}"
+
+
+#: The one wording of a solve's verdict on every command, and its exit code.
+VERDICTS = {
+    "certified": ("certified", 0),
+    "not certified": ("NOT certified: the target was not reached within the budget", 1),
+    "budget done": ("budget done: no target was set, the certificate above is what holds", 0),
+}
+
+
+def verdict(converged: bool, target_set: bool = True) -> tuple[str, int]:
+    """``(line, exit code)`` of a finished solve: certified (0), not certified (1) or, for an
+    iterative run given only an iteration budget, budget done (0, its certificate printed)."""
+    if not target_set:
+        return VERDICTS["budget done"]
+    return VERDICTS["certified" if converged else "not certified"]

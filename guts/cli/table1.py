@@ -13,7 +13,7 @@ HELP = "reproduce Table 1 (1 v. N coalitions) into results/"
 DEFAULT_SOLVER = "oracle"
 DEFAULT_METHOD = "newton"
 # Measured: one 1 v. 2 row at mesh 101 with fp (10 000 rounds per stage game, Newton) had not finished
-# after 12 min wall / 6.7 min CPU on the loaded 2-core machine (issue 15); with 1000 rounds and plain
+# after 12 min wall / 6.7 min CPU on the loaded 2-core machine; with 1000 rounds and plain
 # iteration it takes 15.6 s (benchmarks).  A rough range per size, scaled by rounds and mesh size:
 FP_SECONDS_PER_ROW = (400, 1500)
 

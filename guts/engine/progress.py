@@ -1,4 +1,4 @@
-"""The one progress helper of the library (issue 19).
+"""The one progress helper of the library.
 
 ``progress`` has one meaning in every public function of :mod:`guts`: a flag, ``True``
 shows a tqdm bar on stderr (and the function's occasional status lines above it),

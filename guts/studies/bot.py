@@ -69,7 +69,7 @@ def load_bot_strategy(path, size: int) -> BotStrategy:
 
 def _warn_if_not_published(path: Path) -> None:
     """Warn when ``path`` belongs to a set whose publication did not finish or was changed since
-    (issue 20); the row is re-certified below whatever the file's history."""
+   ; the row is re-certified below whatever the file's history."""
     import warnings
 
     from guts.studies.output import set_status

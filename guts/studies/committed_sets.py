@@ -1,6 +1,6 @@
 """Which committed files of ``results/`` form one run's set, for the manifests written after the fact.
 
-The files committed before issue 20 have no manifest.  :func:`adopt_committed` writes one
+The files committed before manifests existed have none.  :func:`adopt_committed` writes one
 per set below, marked ``"retroactive": true`` (the files' current hashes; nothing is
 recomputed), so that readers check them like any published set; a set whose manifest was
 written by a real run is left alone.  ``python experiments/write_manifests.py`` runs it.
@@ -75,7 +75,7 @@ COMMITTED_SETS = {
 LEGACY = ("benchmark_table1_default.*", "benchmarks*.*", "timings.csv", "mercer/benchmarks.*",
           "mercer/bet_frequencies.*", "holdem/scaling.*")
 
-RETROACTIVE_NOTE = ("written after the fact (issue 20) for files committed before manifests existed: the hashes "
+RETROACTIVE_NOTE = ("written after the fact for files committed before manifests existed: the hashes "
                     "of the committed files, nothing recomputed; regenerating the set with its command replaces "
                     "this manifest by the run's own")
 

@@ -1,4 +1,4 @@
-"""Continuous poker artefacts (Spears 2025, issue 10) under ``results/continuous_poker/``.
+"""Continuous poker artefacts (Spears 2025) under ``results/continuous_poker/``.
 
 * ``figure1_strategies.png`` (+ ``.csv``): bet function x -> s and call function s -> c(s)
   for (L, U) from lenient (0, 10) to restricted (0.5, 1) (the paper's Figure 1);

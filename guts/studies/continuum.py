@@ -193,7 +193,7 @@ def plot_mesh_refinement(ref: pd.DataFrame, rates: pd.DataFrame):
 
 
 #: Largest coalition size of the continuum solver: N = 50 converges and certifies in about a
-#: minute (0.8 GB); N = 100 fails inside SciPy's optimiser (measured for issue 20, 2026-11-23).
+#: minute (0.8 GB); N = 100 fails inside SciPy's optimiser (measured 2026-11-23).
 MAX_CONTINUUM_SIZE = 50
 
 

@@ -392,4 +392,4 @@ def reraise_study(raises=SEED_RAISES, reraises=SEED_RERAISES, out_dir=DEFAULT_OU
     return _readable(paths), base, rr
 
 
-seed_comparison = source_comparison  # the name before issue 23 (kept for outside code)
+seed_comparison = source_comparison  # the former name (kept for outside code)

@@ -23,7 +23,7 @@ __all__ = ["LARGE_N_COLUMNS", "large_n_row", "run_large_n", "format_large_n", "D
 DEFAULT_SIZES = ("1-30,35,40,45,50,60,70,80,90,100,120,140,160,180,200,250,300,400,500,700,1000,2000,5000,"
                  "10000,100000")
 #: Largest N of :func:`run_large_n`: the committed run's largest (100 000); 1e6 had not finished
-#: in 100 s and 1e8 and beyond fail in HiGHS (the scaled mesh loses all precision; issue 20).
+#: in 100 s and 1e8 and beyond fail in HiGHS (the scaled mesh loses all precision).
 MAX_CURVE_SIZE = 100_000
 #: The full default run (``guts curve``): the parameters of the committed results/large_n.csv.
 FULL_RUN = {"sizes": parse_sizes(DEFAULT_SIZES), "points": 100, "max_rounds": 10, "target_width": 1e-9,

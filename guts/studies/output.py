@@ -20,7 +20,7 @@ Where a run writes is decided once, by :func:`plan_output`:
 Readers of ``results/`` (``guts fit``, notebooks) call :func:`artefact_status` /
 :func:`check_full` to refuse or warn on partial inputs.
 
-A run's files are one *set* (issue 20): a study writes them inside :func:`publish`, which
+A run's files are one *set*: a study writes them inside :func:`publish`, which
 stages them privately and publishes them together under a manifest
 ``<command>.manifest.json`` written last; :func:`set_status` (used by
 :func:`artefact_status` and :func:`check_full`) accepts a file only as part of a complete
@@ -92,7 +92,7 @@ _LOCKS: dict = {}
 def lock_output_dir(folder) -> None:
     """Take the output folder's lock, or raise :class:`GutsInputError` if another run holds it.
 
-    Two runs writing to one ``--out`` would mix their files (issue 20); the second is refused
+    Two runs writing to one ``--out`` would mix their files; the second is refused
     before any work.  The lock (``fcntl.flock`` on the folder) is released when the
     process exits, however it exits; a process keeps the locks it took (one run at a time).
     The lock is an ``flock`` on the folder itself: no lock file is left among the artefacts.
@@ -146,7 +146,7 @@ def manifest_path(folder, command: str) -> Path:
 
 @contextlib.contextmanager
 def publish(where, command: str | None = None, parameters: dict | None = None, echo=None, **info):
-    """Write a run's files as one set (issue 20): ``with publish(plan) as pub: write_csv(...) ...``.
+    """Write a run's files as one set: ``with publish(plan) as pub: write_csv(...) ...``.
 
     ``where`` is an :class:`OutputPlan` (its folder, command name and full/partial status) or a
     folder (then ``command`` names the set).  Inside the block, :func:`write_csv`,
@@ -183,7 +183,7 @@ def publish(where, command: str | None = None, parameters: dict | None = None, e
     lock_output_dir(folder)
     remove_stale_temporaries(folder)
     pub = Publication(folder, command, info={
-        "parameters": parameters, "command_line": " ".join(sys.argv), "guts_version": __version__, **info})
+        "parameters": parameters, "command_line": command_line(), "guts_version": __version__, **info})
     pub.open()
     try:
         yield pub
@@ -229,9 +229,51 @@ def meta_path(target) -> Path:
     return target.with_name(target.stem + ".meta.json")
 
 
+#: Meta fields that change from one run of the same command to the next (time, machine): they go to
+#: the run record ``<target>.run.json`` (not tracked, not part of the set), so that re-running a
+#: committed artefact's command on the same inputs leaves its tracked files byte-identical.
+VOLATILE_META_KEYS = ("created_utc", "python", "numpy", "scipy")
+
+
+def command_line(argv=None) -> str:
+    """The command that made a file, as a reader would type it: ``guts table1 --quiet``.
+
+    The interpreter's path to the entry point (``/some/checkout/guts/__main__.py``) is machine
+    specific; the ``guts`` command is named ``guts`` and a script by its path relative to the
+    working directory when inside it, else by its name.
+    """
+    argv = list(sys.argv if argv is None else argv)
+    if not argv:
+        return ""
+    prog = Path(argv[0])
+    if prog.name in ("guts", "__main__.py", "-m"):
+        head = "guts"
+    else:
+        try:
+            head = "python " + str(prog.resolve().relative_to(Path.cwd().resolve()))
+        except (ValueError, OSError):
+            head = "python " + prog.name
+    return " ".join([head, *argv[1:]])
+
+
+def run_record_path(target) -> Path:
+    """``<target>.run.json`` beside ``target``: the last run's time, wall seconds and versions."""
+    target = Path(target)
+    return target.with_name(target.stem + ".run.json")
+
+
+def _is_volatile(key: str) -> bool:
+    return key in VOLATILE_META_KEYS or key.endswith("seconds")
+
+
 def write_meta(target, parameters: dict, plan: "OutputPlan | None" = None, **extra) -> Path:
-    """Write ``<target>.meta.json``: parameters, command line, versions, time and, with a
-    ``plan``, whether the run was partial (``"partial"``, ``"differs_from_full_run"``)."""
+    """Write ``<target>.meta.json`` (parameters, command, package version, the artefact's hash and,
+    with a ``plan``, whether the run was partial) and ``<target>.run.json`` (when, how long, on which
+    Python, NumPy and SciPy: :data:`VOLATILE_META_KEYS` and every ``*seconds`` entry of ``extra``).
+
+    The meta file depends only on the inputs and the results, so a run that reproduces a committed
+    artefact leaves it unchanged; the run record is the run's own and is not part of the set.
+    """
     from guts import __version__
 
     import numpy
@@ -247,14 +289,19 @@ def write_meta(target, parameters: dict, plan: "OutputPlan | None" = None, **ext
         # together (outside publish(), the only check a reader has that the two belong together)
         **({"sha256": file_sha256(current)} if current.is_file() else {}),
         "parameters": parameters,
-        "command": " ".join(sys.argv),
+        "command": command_line(),
         "guts_version": __version__,
+        **(plan.meta() if plan is not None else {}),
+        **{k: v for k, v in extra.items() if not _is_volatile(k)},
+    }
+    run = {
+        "file": target.name,
+        "command": command_line(),
         "python": platform.python_version(),
         "numpy": numpy.__version__,
         "scipy": scipy.__version__,
         "created_utc": _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat(),
-        **(plan.meta() if plan is not None else {}),
-        **extra,
+        **{k: v for k, v in extra.items() if _is_volatile(k)},
     }
     shared = pub.staged_file(path) if pub is not None else None
     if shared is not None and shared != path and shared.is_file():
@@ -267,7 +314,25 @@ def write_meta(target, parameters: dict, plan: "OutputPlan | None" = None, **ext
     with atomic_path(path) as tmp:
         tmp.write_text(json.dumps(meta, indent=2, default=str) + "\n")
     _note_loose(path)
+    # the run record is outside the set (never staged, never hashed); inside publish() it is
+    # written once the set is published, so that it never describes a run that published nothing
+    rec = run_record_path(target)
+    data = (json.dumps(run, indent=2, default=str) + "\n").encode()
+    if pub is not None:
+        pub.after[rec.name] = data
+    else:
+        rec.parent.mkdir(parents=True, exist_ok=True)
+        with _atomic_path(rec) as tmp:
+            Path(tmp).write_bytes(data)
     return path
+
+
+def read_run_record(target) -> dict | None:
+    """The run record of ``target`` (:func:`run_record_path`) as a dict, or ``None``."""
+    try:
+        return json.loads(run_record_path(target).read_text())
+    except (OSError, ValueError):
+        return None
 
 
 def read_meta(target) -> dict | None:
@@ -475,7 +540,7 @@ def plan_output(command: str, out, parameters: dict, full: dict, targets=(), ech
 def adopt_files(folder, command: str, names, note: str) -> Path:
     """Write a complete manifest, marked ``"retroactive": true``, for existing files of one run.
 
-    For artefacts committed before manifests existed (issue 20): nothing is recomputed, the
+    For artefacts committed before manifests existed: nothing is recomputed, the
     manifest records the files' current hashes.  Refused (:class:`GutsInputError`) when a
     file is missing, when a file's meta file records a SHA-256 that the file does not have
     (the pair is not from one run), or when a manifest written by a real run is there.

@@ -1,4 +1,4 @@
-"""Every family and method read through one result protocol (issue 19).
+"""Every family and method read through one result protocol.
 
 :func:`solver_overview` solves one small instance of each (family, method) pair and reads
 each answer only through :class:`guts.engine.result.Result`: ``value``, ``values``,

@@ -214,7 +214,8 @@ def test_a_killed_run_leaves_no_visible_file_and_the_next_run_cleans_up(tmp_path
         holder.wait()
     assert [p.name for p in out.iterdir() if not p.name.startswith(".")] == []  # nothing was published
     assert main([*TABLE1, "--sizes", "1", "--out", str(out)]) == 0
-    assert sorted(p.name for p in out.iterdir()) == ["table1.csv", "table1.manifest.json", "table1.meta.json"]
+    assert sorted(p.name for p in out.iterdir()) == ["table1.csv", "table1.manifest.json", "table1.meta.json",
+                                                     "table1.run.json"]
 
 
 def test_every_committed_result_is_part_of_a_complete_set_or_declared_legacy():

@@ -1,4 +1,4 @@
-"""Atomic integers and a spinning barrier for numba kernels (issue 21: both cores on small games).
+"""Atomic integers and a spinning barrier for numba kernels (both cores on small games).
 
 numba's CPU target has no atomics; these are LLVM's (``atomicrmw``, ``cmpxchg``, atomic
 loads), sequentially consistent, so that what a thread wrote before a barrier is seen by

@@ -82,7 +82,7 @@ class TerminalChunk:
     def scatter(self) -> list:
         """Per player csr (S_p+1, nz): terminal -> its sequence. Built on first use (the
         numpy reference pass): its index pointer has S_p + 1 entries per chunk, which for
-        a large game summed over hundreds of chunks would dominate memory (issue 21)."""
+        a large game summed over hundreds of chunks would dominate memory."""
         if self._scatter is None:
             nz = self.z.size
             self._scatter = [
@@ -329,7 +329,7 @@ def assemble(n, deals, *, kinds, parents, drec, temp_next, temp_dec, ctx_rows, t
     sequence is always discovered before its children); ``temp_dec[p]`` maps a temp
     sequence to its record. ``histories`` (every node's history) is accepted and not kept:
     only decisions' keys are needed, and a tuple per terminal was the largest Python object
-    of a big game (3P-MMH with a check: 45 MB; issue 21).
+    of a big game (3P-MMH with a check: 45 MB).
     """
     t_node, t_seq, t_vid, t_scal, t_tid, t_off, t_scale = (
         terminals.node, terminals.seq, terminals.vid, terminals.scal, terminals.tid, terminals.off, terminals.scale)

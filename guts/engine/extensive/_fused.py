@@ -315,7 +315,7 @@ def matched_weight(r, d, mode):
 @njit(cache=True, nogil=True)
 def _regret_update_decision(h, mode, w, pos_factor, neg_factor, V, Vdec, dec_first, dec_na, regret, avg,
                             own, B):
-    """One player's CFR update at decision h, in place, without temporaries (issue 21: memory).
+    """One player's CFR update at decision h, in place, without temporaries (memory).
 
     For every type t and action sequence s of h: ``avg[s] += w own[s]`` (the average
     strategy's realisation weights), ``d = V[s] - Vdec[h]`` (instantaneous regret),
@@ -400,7 +400,7 @@ def scatter_rows_serial(row_ptr, row_of, contrib, g):
     return g
 
 
-# ---- passes over one player's sequence tree, level by level (issue 21: both cores) ------
+# ---- passes over one player's sequence tree, level by level (both cores) ------
 # ``lev_d[L]:lev_d[L+1]`` = the decisions of level L; ``lev_g`` the same for the *groups*
 # (decisions of a level sharing a parent sequence, contiguous: ``grp_start[g]:grp_start[g+1]``
 # with parent ``grp_par[g]``; the groups of a level partition its decisions).  In parallel,

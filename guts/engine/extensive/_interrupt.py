@@ -1,4 +1,4 @@
-"""Ctrl-C and SIGTERM during the numba kernels (issue 20).
+"""Ctrl-C and SIGTERM during the numba kernels.
 
 A Python signal handler runs in the main thread between two bytecodes. While a numba
 kernel runs there are none: the handler runs when the kernel returns, *inside* numba's

@@ -24,7 +24,7 @@ USE_FUSED = _fused.HAVE_NUMBA
 #: when that tensor is not much larger than the deal list (``prod(num_types) <=
 #: DENSE_MAX_RATIO * num_deals``).  False: the per-deal kernel (the pre-issue-21 code).
 USE_DENSE = True
-#: The kernels in parallel (numba ``prange``; False: the serial kernels, as before issue 21).
+#: The kernels in parallel (numba ``prange``; False: the serial kernels, as before).
 PARALLEL = True
 #: Smallest work (terminal x deal entries of a pass, or sequence x type entries of an update)
 #: run in parallel: below it a parallel region's start-up and barrier cost more than the work
@@ -108,7 +108,7 @@ def _dense_data(cg):
             row_of = np.argsort(sp_sorted, kind="stable").astype(np.int64)
             # CSR over all of p's sequences: row s gathers row_of[row_ptr[s]:row_ptr[s+1]]
             row_ptr = np.searchsorted(sp_sorted[row_of], np.arange(cg.players[p].num_seqs + 1))
-            i32 = np.int32           # index arrays: int32 (issue 21: memory; < 2**31 terminals)
+            i32 = np.int32           # index arrays: int32 (memory; < 2**31 terminals)
             per.append(dict(
                 f=f, l=l, u_start=u_start.astype(i32),
                 u_grp=kg[u0].astype(i32), u_sf=ks[u0].astype(i32),
@@ -229,7 +229,7 @@ def reach(pt, B, out=None, fused=None):
 
 
 class Workspace:
-    """Scratch arrays reused by the passes of one solve (issue 21: both cores).
+    """Scratch arrays reused by the passes of one solve (both cores).
 
     A fresh big array costs a page fault per 4 kB page at its first write, and page faults
     of two threads contend: measured on 3P-MMH with a check, the type-tensor pass took 71 ms

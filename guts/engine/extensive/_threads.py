@@ -1,4 +1,4 @@
-"""The ``threads=`` option of the extensive-form solvers (issue 21: both cores).
+"""The ``threads=`` option of the extensive-form solvers (both cores).
 
 The numba kernels run their parallel loops (``prange``) on numba's thread pool; this
 context manager sets its size for one call and restores it. Results do not depend on the
@@ -172,7 +172,7 @@ def using_threads(threads):
 
 class ThreadTuner:
     """``threads=None`` in an iterative solver: time iterations with 1 and with
-    :func:`max_threads` threads and run the faster (issue 21: both cores).
+    :func:`max_threads` threads and run the faster (both cores).
 
     Whether two threads help depends on the game's size and on the machine's load, which
     the load average sees late: with one other busy process (load ~1) a parallel region

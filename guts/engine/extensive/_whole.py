@@ -1,4 +1,4 @@
-"""CFR iterations compiled whole, in parallel over each player's types (issue 21: both cores
+"""CFR iterations compiled whole, in parallel over each player's types (both cores
 on small games).
 
 On a Leduc-size game an iteration is tens of microseconds of arithmetic, spread over a

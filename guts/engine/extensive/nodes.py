@@ -3,7 +3,7 @@
 
 A module of its own so that the compiler (:mod:`._compiled`) and the game
 (:mod:`.tree`) both import the nodes and neither imports the other's importer: no
-import cycle (issue 19).
+import cycle.
 """
 from __future__ import annotations
 

@@ -64,7 +64,7 @@ class GameSize:
     bytes: int
 
 
-#: Bytes per (sequence, type) pair in the estimate (issue 21 storage): behaviour and reach
+#: Bytes per (sequence, type) pair in the estimate (storage): behaviour and reach
 #: (float64, 16), cumulative regret and average (float32, 8), the checked average and the
 #: value pass (float64, 16), the returned strategy tables (8) and their Python headers.
 GAME_BYTES_PER_SEQUENCE = 56

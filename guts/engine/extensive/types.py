@@ -1,4 +1,4 @@
-"""Type names of the extensive-form engine's public functions (issue 19).
+"""Type names of the extensive-form engine's public functions.
 
 ``Game``: anything the solvers take, a :class:`~.tree.PublicTreeGame` or an
 :class:`~.explicit.ExplicitGame` (both derive from ``tree._GameBase``: ``compiled``,

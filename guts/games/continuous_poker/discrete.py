@@ -1,6 +1,6 @@
 """The discretised game: hands on a mesh, bet sizes on a grid, solved by the engine's LP.
 
-The independent check of the closed forms (issue 10): each player's hand is one of M
+The independent check of the closed forms: each player's hand is one of M
 mesh points (i + 1/2)/M, i = 0..M-1, uniformly and independently (D = M^2 deals; equal
 hands split the pot); the bettor checks or bets one of K sizes spread evenly over
 [L, U] (one size if L = U; a size 0 is dropped, it is a check); the caller calls or

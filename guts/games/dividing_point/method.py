@@ -70,7 +70,7 @@ class DividingPointResult(Result):
         continuum (``max_gain <= CERTIFICATE_TOL``).
     max_gain : float
         Largest best-response gain of either player on the continuum (named ``certificate``
-        before issue 19; ``certificate`` is now the :class:`~guts.engine.result.ResultCertificate`
+        formerly; ``certificate`` is now the :class:`~guts.engine.result.ResultCertificate`
         of kind ``"max_regret"`` that carries it).
     gains : tuple
         Each player's best-response gain.

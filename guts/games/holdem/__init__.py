@@ -1,4 +1,4 @@
-"""Heads-up hold'em raise game (the hold'em note, issue 12).
+"""Heads-up hold'em raise game (the hold'em note).
 
 * :mod:`.equities` - exact preflop equities of the 169 classes with card removal (compiled
   evaluator, every board), cached with a checksum: ``equity("AA", "KK")``;

@@ -1,4 +1,4 @@
-"""Exact preflop equities of the 169 hold'em classes, with card removal (issue 12).
+"""Exact preflop equities of the 169 hold'em classes, with card removal.
 
 For every ordered pair of classes (i, j) the table holds, summed over every concrete
 pair of disjoint combos (a in i, b in j) and every one of the C(48, 5) = 1,712,304

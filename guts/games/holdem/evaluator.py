@@ -31,7 +31,7 @@ CATEGORIES = ("high card", "pair", "two pair", "trips", "straight", "flush",
               "full house", "quads", "straight flush")
 
 
-@lru_cache(maxsize=None)   # built on first use, not at import (issue 21: cold start)
+@lru_cache(maxsize=None)   # built on first use, not at import (cold start)
 def _build_tables():
     masks = np.arange(8192)
     popcount = np.array([bin(m).count("1") for m in masks], dtype=np.int64)

@@ -1,6 +1,6 @@
 """The heads-up hold'em raise game of the hold'em note, solved exactly by one linear program.
 
-Game (the hold'em note, first paragraphs; issue 12): Alice posts the small blind 1, Bob the big
+Game (the hold'em note, first paragraphs): Alice posts the small blind 1, Bob the big
 blind 2; each sees only his own class (one of 169).  Alice folds, calls (completes to
 2: showdown for a pot of 4) or raises by ``r`` in ``raises`` (default 2..R: she puts
 ``2 + r`` in); Bob calls (showdown for ``2 (2 + r)``) or folds.  In the re-raise game
@@ -152,7 +152,7 @@ class RaiseGameResult(Result):
 
 
 #: Largest raise (and re-raise) size and most sizes in one game: ``--max-raise 100000`` and
-#: ``--reraise 1000000000`` ran for minutes without output before any check (issue 20); the
+#: ``--reraise 1000000000`` ran for minutes without output before any check; the
 #: hold'em note's game is R = 40, the re-raise study's largest size 160.
 MAX_RAISE = 1000
 

@@ -1,5 +1,5 @@
 """Alias of :mod:`guts.games.poker.mercer`: Mercer hold'em moved into the poker family, whose
-generic builder it shares (issue 24); ``guts.games.mercer`` and its old submodules still
+generic builder it shares; ``guts.games.mercer`` and its old submodules still
 import, each as the very module of its new home (registered in ``sys.modules``; no files
 here, so that git follows the moved files).  ``tables`` and ``eqrange`` (pandas, the LP
 range) are not aliased, to keep this import light: import them from

@@ -127,7 +127,7 @@ class _Builder:
         self._share_cache = {}                # (board, active) -> share table (n, D)
         # identical terminals (same contributions, board and remaining players) are one
         # shared node object (the engine expands a node per path): on 3P-MMH with a check
-        # this keeps a few thousand terminal objects instead of 344 k (issue 21: memory)
+        # this keeps a few thousand terminal objects instead of 344 k (memory)
         self._terminal_cache = {}
         self.n_decision = self.n_chance = self.n_terminal = 0
         self.info_sets = [0] * self.n_out
@@ -351,7 +351,7 @@ def build_game(rules: Rules, collusion: Collusion | None = None, *, merge_team: 
         if collusion is None or collusion.kind != "strong":
             raise GutsInputError("merge_team needs strong collusion (the colluders must share their hands)")
         merged = check_team(collusion.team, rules.num_players)
-    # pre-flight (issue 20): count the tree and refuse it before building a node
+    # pre-flight: count the tree and refuse it before building a node
     check_tree_memory(count_tree(rules, collusion, merge_team=merge_team), rules.name or "tree",
                       _rules_hint(rules))
     b = _Builder(rules, merged)
@@ -381,7 +381,7 @@ def build_game(rules: Rules, collusion: Collusion | None = None, *, merge_team: 
 
 
 # ---------------------------------------------------------------------------------------
-# Pre-flight: count the tree from the rules, without building a node (issue 20)
+# Pre-flight: count the tree from the rules, without building a node
 # ---------------------------------------------------------------------------------------
 #: Longest action sequence (decisions on one path) the builders accept: they recurse once per
 #: action, and a path this long means a tree far beyond any memory budget anyway.

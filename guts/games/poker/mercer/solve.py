@@ -53,7 +53,10 @@ from ..rules import VARIANTS, variant_rules
 __all__ = ["solve", "MercerResult", "METHODS", "COLLUSION", "DEFAULT_EPSILON", "seat_strategies",
            "br_gains", "program_action_priority"]
 
-METHODS = ("lp", "cfr+", "dcfr", "fp", "fp-realisation")
+METHODS = ("lp", "pcfr+", "cfr+", "dcfr", "fp", "fp-realisation")
+#: ``"pcfr+"``: predictive CFR+ with adaptive best-response checks (the fastest certified
+#: iterative method measured on 3P-MMH with a check: 75 iterations against plain CFR+'s 150).
+PCFR_OPTIONS = dict(variant="pcfr+", check="adaptive")
 #: method -> averaging rule of the engine's fictitious play
 FP_AVERAGING = {"fp": "behavioural", "fp-realisation": "realisation"}
 #: Accepted ``collusion`` values (see the module docstring).
@@ -238,9 +241,11 @@ def solve(variant: str = "smh", players: int = 2, method: str = "lp", target: fl
         Standard (one pre-flop orbit) or Multiround (two orbits before and after the
         flop) Mercer hold'em (§4.2).
     players : {2, 3}
-    method : {"lp", "cfr+", "dcfr", "fp", "fp-realisation"}
+    method : {"lp", "pcfr+", "cfr+", "dcfr", "fp", "fp-realisation"}
         ``"lp"``: sequence-form LP (exact; two-player zero-sum games only: 2 players, or 3
-        with ``collusion="strong"``); ``"cfr+"`` / ``"dcfr"``: CFR+ / discounted CFR until
+        with ``collusion="strong"``); ``"pcfr+"``: predictive CFR+ (Farina, Kroer and Sandholm,
+        "Faster game solving via predictive Blackwell approachability", 2021) with adaptive
+        best-response checks, until NashConv <= target; ``"cfr+"`` / ``"dcfr"``: CFR+ / discounted CFR until
         NashConv <= epsilon; ``"fp"``: the thesis's program's fictitious play (behaviour
         average; module docstring) and ``"fp-realisation"``: classical fictitious play
         (mixed-strategy average), both until every player's regret < epsilon. ``num_iter``
@@ -307,9 +312,10 @@ def solve(variant: str = "smh", players: int = 2, method: str = "lp", target: fl
     eps = None if method == "lp" else (DEFAULT_EPSILON if epsilon is None else epsilon)
     if method == "lp":
         res = E.solve_lp(game)
-    elif method in ("cfr+", "dcfr"):
+    elif method in ("pcfr+", "cfr+", "dcfr"):
         # the engine's target is exploitability = NashConv / players
-        opts = {"variant": method, **(cfr_options or {})}     # cfr_options may name the variant
+        base = dict(PCFR_OPTIONS) if method == "pcfr+" else {"variant": method}
+        opts = {**base, **(cfr_options or {})}     # cfr_options may name the variant
         res = E.cfr_plus(game, max_iterations=max_iterations or MAX_ITER_CFR,
                          target=eps / game.num_players, time_limit=time_limit,
                          progress=progress, threads=threads, **opts)
@@ -329,7 +335,7 @@ def solve(variant: str = "smh", players: int = 2, method: str = "lp", target: fl
     gains = np.maximum(np.asarray(res.br_values, dtype=float) - ev, 0.0)
     nc = float(gains.sum())
     converged = bool(res.converged)
-    if method in ("cfr+", "dcfr") and nc > eps * (1 + 1e-9):
+    if method in ("pcfr+", "cfr+", "dcfr") and nc > eps * (1 + 1e-9):
         converged = False
     if method in FP_AVERAGING and gains.max() >= eps:
         converged = False
