@@ -182,8 +182,9 @@ def publish(where, command: str | None = None, parameters: dict | None = None, e
     folder = ensure_output_dir(folder)
     lock_output_dir(folder)
     remove_stale_temporaries(folder)
-    pub = Publication(folder, command, info={
-        "parameters": parameters, "command_line": command_line(), "guts_version": __version__, **info})
+    # the command line that ran is the run's own (its record, :func:`write_meta`); the set holds
+    # what determines its files: the set's name and parameters
+    pub = Publication(folder, command, info={"parameters": parameters, "guts_version": __version__, **info})
     pub.open()
     try:
         yield pub
@@ -267,9 +268,10 @@ def _is_volatile(key: str) -> bool:
 
 
 def write_meta(target, parameters: dict, plan: "OutputPlan | None" = None, **extra) -> Path:
-    """Write ``<target>.meta.json`` (parameters, command, package version, the artefact's hash and,
-    with a ``plan``, whether the run was partial) and ``<target>.run.json`` (when, how long, on which
-    Python, NumPy and SciPy: :data:`VOLATILE_META_KEYS` and every ``*seconds`` entry of ``extra``).
+    """Write ``<target>.meta.json`` (parameters, package version, the artefact's hash and,
+    with a ``plan``, whether the run was partial) and ``<target>.run.json`` (the command line, when,
+    how long, on which Python, NumPy and SciPy: :data:`VOLATILE_META_KEYS` and every ``*seconds``
+    entry of ``extra``).
 
     The meta file depends only on the inputs and the results, so a run that reproduces a committed
     artefact leaves it unchanged; the run record is the run's own and is not part of the set.
@@ -289,7 +291,6 @@ def write_meta(target, parameters: dict, plan: "OutputPlan | None" = None, **ext
         # together (outside publish(), the only check a reader has that the two belong together)
         **({"sha256": file_sha256(current)} if current.is_file() else {}),
         "parameters": parameters,
-        "command": command_line(),
         "guts_version": __version__,
         **(plan.meta() if plan is not None else {}),
         **{k: v for k, v in extra.items() if not _is_volatile(k)},

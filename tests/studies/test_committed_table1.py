@@ -1,4 +1,4 @@
-"""The committed results/table1.csv is what the default command writes (issue 23)."""
+"""The committed results/table1.csv is what the default command writes."""
 from pathlib import Path
 
 import pytest
@@ -47,3 +47,33 @@ def test_default_run_rewrites_the_committed_table(tmp_path):
     # the certified interval of each row contains the other run's value
     assert np.all(new.certified_lower <= old.value_lower + VALUE_ATOL)
     assert np.all(old.value_upper - VALUE_ATOL <= new.certified_upper)
+
+
+def test_a_rerun_leaves_the_set_byte_identical(tmp_path):
+    """Re-running a command on the same inputs rewrites its set byte for byte (so the README's
+    first command leaves ``git status`` clean on the machine that committed the set): the CSV,
+    the meta file and the manifest hold no time of day, wall time or command line; those go to
+    the run record ``table1.run.json``, which is not part of the set."""
+    import json
+
+    run_table1([1, 2], mesh=21, out=tmp_path, progress=False)
+    first = {p.name: p.read_bytes() for p in tmp_path.iterdir() if not p.name.endswith(".run.json")}
+    record = json.loads((tmp_path / "table1.run.json").read_text())
+    run_table1([1, 2], mesh=21, out=tmp_path, progress=False)
+    again = {p.name: p.read_bytes() for p in tmp_path.iterdir() if not p.name.endswith(".run.json")}
+    assert set(first) == {"table1.csv", "table1.meta.json", "table1.manifest.json"}
+    assert again == first
+    manifest = json.loads(first["table1.manifest.json"])
+    assert "table1.run.json" not in manifest["files"]
+    assert {"created_utc", "wall_seconds", "row_seconds", "command"} <= set(record)
+    assert not {"created_utc", "wall_seconds", "row_seconds", "command"} & set(json.loads(first["table1.meta.json"]))
+
+
+def test_committed_set_has_no_run_specific_fields():
+    import json
+
+    meta = json.loads((RESULTS / "table1.meta.json").read_text())
+    manifest = json.loads((RESULTS / "table1.manifest.json").read_text())
+    assert not {"created_utc", "wall_seconds", "row_seconds", "command", "python"} & set(meta)
+    assert not {"published_utc", "started_utc", "command_line"} & set(manifest)
+    assert manifest["complete"] is True and not manifest.get("retroactive")
