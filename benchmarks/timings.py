@@ -65,6 +65,7 @@ DOCUMENTED_COMMANDS = [
     ("python experiments/holdem_equities.py", "exact preflop equities (tables)"),
     ("python experiments/holdem_reraise.py", "the re-raise game artefacts"),
     ("python benchmarks/holdem_scaling.py", "hold'em LP scaling benchmark"),
+    ("python experiments/liars_dice_table.py", "Liar's Dice: exact LP values, CFR+ brackets for 2 v 1 and 1 v 2 dice"),
 ]
 TABLE_START, TABLE_END = "<!-- timings:start -->", "<!-- timings:end -->"
 

@@ -16,6 +16,7 @@ from guts.errors import ConvergenceWarning, GutsInputError, SolverError
 __getattr__, __dir__ = lazy_exports(__name__, {
     "certify": "guts.engine.recursive",
     "fixed_point": "guts.engine.recursive",
+    "load_solution": "guts.engine.extensive.persist",
     "CoalitionResult": "guts.games.guts.coalition",
     "solve_coalition": "guts.games.guts.coalition",
 })
@@ -28,5 +29,6 @@ __all__ = [
     "SolverError",
     "certify",
     "fixed_point",
+    "load_solution",
     "__version__",
 ]

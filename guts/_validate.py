@@ -84,6 +84,18 @@ def check_bool(name: str, value) -> bool:
     raise GutsInputError(f"{name} must be True or False; got {value!r}")
 
 
+def check_random_state(name: str, value):
+    """Return ``value`` if it is a seed NumPy accepts for an explicit random state: None, an
+    integer >= 0, a ``numpy.random.Generator``, ``RandomState`` or ``SeedSequence``; else
+    ``GutsInputError`` (``"abc"`` or ``1.5`` would otherwise be carried silently into a solve
+    that may never use it)."""
+    if value is None or isinstance(value, (np.random.Generator, np.random.RandomState, np.random.SeedSequence)):
+        return value
+    if isinstance(value, bool) or not isinstance(value, (numbers.Integral, np.integer)) or value < 0:
+        raise GutsInputError(f"{name} {value!r}; accepted: None, an integer >= 0 or a numpy.random.Generator")
+    return int(value)
+
+
 def check_matrix(name: str, m) -> np.ndarray:
     """Return ``m`` as a finite 2-D float array with at least one row and column."""
     arr = np.asarray(m, dtype=float)

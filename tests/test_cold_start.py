@@ -30,7 +30,8 @@ def test_guts_help_imports_no_solver_stack():
     assert not [m for m in mods if m.startswith("guts.cli.") and m not in ("guts.cli.options", "guts.cli.guard")]
 
 
-@pytest.mark.parametrize("family", ["holdem", "mercer", "toy", "guts", "continuous_poker", "dividing_point", "poker"])
+@pytest.mark.parametrize("family", ["holdem", "mercer", "toy", "guts", "continuous_poker", "dividing_point", "poker",
+                                    "liars_dice"])
 def test_family_import_loads_no_other_family(family):
     mods = _modules_after(f"import guts.games.{family}")
     # guts.games.mercer is an alias of guts.games.poker.mercer (issue 24): it loads its home

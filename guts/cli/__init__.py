@@ -66,6 +66,7 @@ COMMANDS = (
     ("fp-three-player", "guts.cli.fictitious"),
     ("full-vs-pseudo-bloc", "guts.cli.full_vs_pseudo_bloc"),
     ("solve-game", "guts.cli.solve_game"),
+    ("view", "guts.cli.view"),
 )
 
 

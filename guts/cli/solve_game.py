@@ -4,6 +4,7 @@
     guts solve-game game.efg --method lp --out DIR --efg
     guts solve-game 'openspiel:kuhn_poker(players=3)' --method dcfr --target 1e-4
     guts solve-game leduc.game                     # ACPC definition (universal_poker's)
+    guts solve-game 'openspiel:kuhn_poker(players=3)' --team 1,2 --regime correlated
 
 FILE is a Gambit ``.efg`` file, a poker description (``.toml``), an ACPC game definition
 (``.game``) or ``openspiel:NAME(params)``.  Prints every player's value, the
@@ -14,7 +15,7 @@ from __future__ import annotations
 
 import time
 
-from guts.cli.options import add_quiet, int_arg, number_arg
+from guts.cli.options import certificate_text, verdict, add_quiet, int_arg, number_arg
 
 HELP = "solve a game file: .efg, a poker description, an ACPC definition or openspiel:NAME"
 
@@ -28,15 +29,64 @@ def add_subparser(subparsers):
     p.add_argument("--target", type=number_arg("target", float, 0.0, strict=True), default=None,
                    help="exploitability target of cfr+/dcfr, regret bound of fp (default: 1e-3 "
                         "unless --iterations is given; the LP is exact)")
-    p.add_argument("--iterations", type=int_arg("iterations", 1), default=None,
+    from guts.engine.tolerances import MAX_ITERATIONS      # light: the solvers are imported by run()
+
+    p.add_argument("--iterations", type=int_arg("iterations", 1, MAX_ITERATIONS), default=None,
                    help="iteration budget of cfr+/dcfr/fp (default: until the target)")
     p.add_argument("--out", default=None, metavar="DIR",
                    help="folder for strategy.csv and solution.json (default: a fresh "
                         "results/runs/solve-game-<time>/)")
     p.add_argument("--efg", action="store_true", help="also write the game as game.efg")
+    p.add_argument("--save", default=None, metavar="FILE",
+                   help="also keep the solution in FILE (.npz; read it back with guts.load_solution; default: not kept)")
+    p.add_argument("--checkpoint", default=None, metavar="FILE",
+                   help="cfr+/dcfr: keep the solver's state in FILE (at the end, on Ctrl-C, and every "
+                        "--checkpoint-every seconds; default: none)")
+    p.add_argument("--checkpoint-every", type=number_arg("checkpoint-every", float, 0.0, strict=True),
+                   default=None, metavar="SECONDS",
+                   help="seconds between two checkpoints (default: only at the end and on Ctrl-C)")
+    p.add_argument("--resume", default=None, metavar="FILE",
+                   help="cfr+/dcfr: continue the solve kept in FILE (--iterations counts from its start; "
+                        "default: a new solve)")
+    p.add_argument("--team", type=_seats, default=None, metavar="SEATS",
+                   help="solve a team game instead: these seats (every seat but one, e.g. 1,2) maximise "
+                        "their joint payoff against the other seat (docs/teams.md; default: no team)")
+    p.add_argument("--regime", choices=["communication", "correlated", "independent"], default=None,
+                   help="how the --team coordinates (default: correlated)")
     add_quiet(p)
     p.set_defaults(func=run)
     return p
+
+
+def _seats(text):
+    import argparse
+
+    try:
+        seats = tuple(int(s) for s in str(text).split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text}; accepted: seats separated by commas, e.g. 1,2") from None
+    if not seats or min(seats) < 0:
+        raise argparse.ArgumentTypeError(f"{text}; accepted: seats >= 0 separated by commas, e.g. 1,2")
+    return seats
+
+
+def _run_team(args, game) -> int:
+    from guts.studies.output import run_folder
+    from guts.studies.solve_game import solve_team_game, write_team_solution
+
+    r = solve_team_game(game, args.team, args.regime or "correlated", target=args.target,
+                        iterations=args.iterations, progress=not args.quiet)
+    print(f"team              seats {','.join(map(str, r.team))} against seat {r.adversary}; regime {r.regime}, "
+          f"method {r.method}")
+    print("values            " + "  ".join(f"{v:+.9f}" for v in r.values))
+    print(f"team value        {r.value:+.9f} in [{r.lower:+.9f}, {r.upper:+.9f}] (width "
+          f"{certificate_text(r.upper - r.lower)})")
+    status, code = verdict(r.converged)
+    print(f"iterations        {r.num_iter}; solve {r.seconds:.2f} s; {status}")
+    folder = args.out if args.out is not None else run_folder("solve-game")
+    for path in write_team_solution(game, r, folder):
+        print(f"wrote             {path}")
+    return code
 
 
 def run(args) -> int:
@@ -49,18 +99,28 @@ def run(args) -> int:
     s = game.size if hasattr(game, "size") else None
     size = f"{s.public_nodes} nodes x {s.deals} deals, {s.infosets} information sets" if s else ""
     print(f"{game.name or args.file}: {game.num_players} players, {size}; built in {build:.2f} s")
+    if getattr(args, "team", None) is not None or getattr(args, "regime", None) is not None:
+        if args.team is None or args.method is not None:
+            from guts.errors import GutsInputError
+
+            raise GutsInputError("--regime goes with --team (and --method without it); accepted: --team SEATS "
+                                 "[--regime communication|correlated|independent]")
+        return _run_team(args, game)
+    keep = {k: getattr(args, k, None) for k in ("checkpoint", "checkpoint_every", "resume")}
     solved = solve_game(game, method=args.method, target=args.target, iterations=args.iterations,
-                        progress=not args.quiet)
+                        progress=not args.quiet, **keep)
     r = solved.result
     print(f"method            {solved.method}" + (f", target {solved.target:g}" if solved.target else ""))
     print("values            " + "  ".join(f"{v:+.9f}" for v in r.values))
-    print(f"exploitability    {r.exploitability:.3e}   NashConv {r.nash_conv:.3e}")
-    if solved.method == "lp" or solved.target is not None:
-        status = "certified" if r.converged else "NOT certified (target or certificate not reached)"
-    else:   # an iteration budget without a target: the exploitability above is the certificate
-        status = "budget done" if r.converged else "stopped early"
+    print(f"exploitability    {certificate_text(r.exploitability)}   NashConv {certificate_text(r.nash_conv)}")
+    # an iteration budget without a target: the exploitability above is the certificate
+    status, code = verdict(r.converged, target_set=solved.method == "lp" or solved.target is not None)
     print(f"iterations        {r.num_iter}; solve {r.seconds:.2f} s; {status}")
     folder = args.out if args.out is not None else run_folder("solve-game")
     for path in write_solution(solved, folder, efg=args.efg):
         print(f"wrote             {path}")
-    return 0 if r.converged else 1
+    if getattr(args, "save", None):
+        print(f"wrote             {r.save(args.save, game=game)}")
+    if keep["checkpoint"]:
+        print(f"checkpoint        {keep['checkpoint']}")
+    return code

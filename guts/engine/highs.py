@@ -15,6 +15,8 @@ the LP) and the sign conventions of the duals live in one place:
 * :func:`make_lp`, :func:`run`, :func:`add_rows_and_resolve` -- structured LPs built
   directly as ``highspy`` models, solved by the IPM with crossover or the simplex, with
   row generation warm-started from the previous basis;
+* :func:`milp` -- a mixed-integer LP to a zero gap (the team best response of
+  :mod:`guts.engine.extensive.team`);
 * :func:`hipo_available` -- whether this HiGHS has HiPO, its direct-factorisation
   interior-point method (``pip install "guts[hipo]"``: ``highspy`` with the matching
   ``highspy-extras``, which carries the BLAS and METIS that HiPO needs);
@@ -31,7 +33,7 @@ from guts.engine.tolerances import HIGHS_FEASIBILITY_TOL, HIGHS_HIPO_OPTIMALITY_
 from guts.errors import SolverError
 
 __all__ = ["linprog", "dense_minimax", "sequence_form_maxmin", "sequence_form_range",
-           "make_lp", "run", "add_rows_and_resolve", "hipo_available", "INF", "LINPROG_METHODS",
+           "make_lp", "run", "add_rows_and_resolve", "milp", "hipo_available", "INF", "LINPROG_METHODS",
            "HIPO_NEWTON_SYSTEM"]
 
 #: HiGHS's infinity (``highspy.kHighsInf`` is ``inf``).
@@ -350,3 +352,51 @@ def add_rows_and_resolve(h, what: str, row_lower, row_upper, starts, index, valu
     secs = time.perf_counter() - t0
     _check(h, what)
     return secs
+
+
+def milp(cost, lower, upper, M, row_lower, row_upper, integer, *, maximize: bool = False, what: str = "MILP",
+         time_limit: float | None = None, tol: float = HIGHS_FEASIBILITY_TOL):
+    """A mixed-integer LP solved by HiGHS's branch and cut to a zero gap.
+
+    The model is :func:`make_lp`'s; ``integer`` (bool per column) marks the integer
+    columns.  Unlike ``scipy.optimize.milp`` (whose HiGHS keeps its default absolute gap
+    of 1e-6), both the relative and the absolute gap are set to zero here, so that the
+    dual bound certifies the optimum to the feasibility tolerances, and those are ``tol``.
+    One thread.
+
+    Returns
+    -------
+    (x, objective, bound, optimal)
+        The best integer solution found (``None`` if none), its objective, HiGHS's dual
+        bound (for a maximisation an upper bound on the optimum, valid also when the time
+        limit stops the search) and whether HiGHS proved optimality.
+
+    Raises
+    ------
+    SolverError
+        HiGHS reports anything but optimal or a time limit (infeasible, unbounded, error).
+    """
+    import highspy
+
+    lp = make_lp(cost, lower, upper, M, row_lower, row_upper, maximize=maximize)
+    lp.integrality_ = [highspy.HighsVarType.kInteger if b else highspy.HighsVarType.kContinuous
+                       for b in np.asarray(integer, dtype=bool)]
+    h = _new_highs()
+    h.setOptionValue("threads", 1)
+    h.setOptionValue("mip_rel_gap", 0.0)
+    h.setOptionValue("mip_abs_gap", 0.0)
+    h.setOptionValue("mip_feasibility_tolerance", float(tol))
+    h.setOptionValue("primal_feasibility_tolerance", float(tol))
+    h.setOptionValue("dual_feasibility_tolerance", float(tol))
+    if time_limit is not None:
+        h.setOptionValue("time_limit", float(time_limit))
+    h.passModel(lp)
+    h.run()
+    status = h.getModelStatus()
+    optimal = status == highspy.HighsModelStatus.kOptimal
+    if not optimal and status != highspy.HighsModelStatus.kTimeLimit:
+        raise SolverError(f"HiGHS did not solve the {what}: status {h.modelStatusToString(status)}")
+    info = h.getInfo()
+    has_x = int(info.primal_solution_status) == 2      # kSolutionStatusFeasible
+    x = np.asarray(h.getSolution().col_value) if has_x else None
+    return x, float(info.objective_function_value), float(info.mip_dual_bound), bool(optimal)

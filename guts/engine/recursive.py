@@ -48,7 +48,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from guts._names import renamed
-from guts._validate import GutsInputError, check_choice, check_int, check_positive_float
+from guts._validate import GutsInputError, check_bool, check_choice, check_int, check_positive_float, check_random_state
 from guts.engine.tolerances import (ACCEPT_REL, CERT_ROUNDING, CERT_VALUE_TOL, FIXED_POINT_TOL,
                                     MAX_FIXED_POINT_TOL, NO_ENTRY_REL, ORACLE_STAGE_TOL, PROBABILITY_SUM_TOL,
                                     SLOPE_MARGIN, SUPPORT_TOL)
@@ -167,7 +167,7 @@ class StageSolver:
         self.stage = stage
         self.solver = check_choice("solver", solver, SOLVERS)
         self.fp_iterations = check_int("fp_iterations", fp_iterations, 1)
-        self.random_state = random_state
+        self.random_state = check_random_state("random_state", random_state)
         self.oracle_tol = oracle_tol
         self.num_solves = 0
         self._rows = None
@@ -521,11 +521,13 @@ def solve_both_sides(stage: StageGame, v_row: float, v_col: float, certify_resul
     v_row, v_col : float
         Termination values of the two sides (both < 0).
     certify_result : bool
-        Apply :func:`certify` to both fixed-point strategies.
+        Apply :func:`certify` to both fixed-point strategies (without it the result is never
+        ``converged``: its certificate is nan).
     **fixed_point_kwargs
         Passed to :func:`fixed_point` (``solver``, ``method``, ``tol`` ...).
     """
     t0 = time.perf_counter()
+    certify_result = check_bool("certify_result", certify_result)
     v_row, v_col = float(v_row), float(v_col)
     row = fixed_point(stage, v0=v_row, cap=-v_col, **fixed_point_kwargs)
     col = fixed_point(stage.transpose(), v0=v_col, cap=-v_row, **fixed_point_kwargs)
@@ -536,8 +538,10 @@ def solve_both_sides(stage: StageGame, v_row: float, v_col: float, certify_resul
         lo = hi = NOT_CERTIFIED
     c_lo = lo.v_certified if lo.valid else math.nan
     c_hi = -hi.v_certified if hi.valid else math.nan
-    converged = row.converged and col.converged
-    if converged and certify_result:
+    # without the certificates nothing vouches for the values (a nan certificate is never
+    # certified): the fixed points may have stopped, the result is not "converged"
+    converged = row.converged and col.converged and bool(certify_result)
+    if converged:
         # no allowance for an approximate inner solver's gap: the values printed are the fixed
         # points', so they count as certified only where the strategies' certificates put them
         problem = certificate_problem(row.value, -col.value, c_lo, c_hi)

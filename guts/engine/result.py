@@ -1,4 +1,4 @@
-"""The one result protocol of every solver and every family's solve (issue 19).
+"""The one result protocol of every solver and every family's solve.
 
 A study or the command line reads any solution the same way, whatever the family or
 the method::
@@ -141,6 +141,15 @@ class Result:
         return {"value": float(self.value), "certificate": c.kind, "certificate_measure": c.measure,
                 "converged": bool(self.converged), "num_iter": int(self.num_iter),
                 "seconds": float(self.seconds), "method": str(self.method)}
+
+    def save(self, path, *, game=None, budget=None):
+        """Keep this result in one portable file (:func:`guts.engine.persist.save_result`):
+        a NumPy ``.npz`` with its protocol fields, its certificate, per-information-set
+        strategies as arrays and a JSON header; written atomically. Read it back with
+        :func:`guts.load_solution`. Returns the path."""
+        from .persist import save_result
+
+        return save_result(self, path, game=game, budget=budget)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -11,6 +11,11 @@ from __future__ import annotations
 #: sequence-form LP pair (``LP_CERT_TOL``), the exploitability of a hold'em raise-game
 #: solve (``EXPLOITABILITY_TOL``, chips per hand) are all this value.
 CERTIFICATE_TOL = 1e-9
+#: A solution read back from a file (:func:`guts.engine.extensive.persist.load_solution` with its
+#: game) keeps its certificate when the recomputed NashConv and values agree with the
+#: file's within this, relative to the payoff scale (the same float64 strategies give the
+#: same numbers up to summation order).
+RELOAD_CERT_TOL = CERTIFICATE_TOL
 
 # --- linear programming (HiGHS, called only from :mod:`guts.engine.highs`) -----------
 #: Primal and dual feasibility tolerance requested from HiGHS (its smallest accepted
@@ -36,9 +41,9 @@ LP_IPM_NNZ = 200_000
 #: minutes (``benchmarks/lp_big.py --xlarge``).
 LP_HIPO_NNZ = 3_000_000
 #: Memory the sequence-form LP may use by default (bytes); larger LPs are refused
-#: before they are built (issue 21: the 2P Mercer LPs in <= 4 GB).
+#: before they are built (the 2P Mercer LPs in <= 4 GB).
 LP_MEMORY_LIMIT = 4 * 2**30
-#: Peak memory of the sequence-form LP above the built game (issue 20), calibrated against
+#: Peak memory of the sequence-form LP above the built game, calibrated against
 #: the peak resident memory measured in fresh processes (``benchmarks/lp_memory.py``,
 #: ``results/benchmarks_lp_memory.csv``: Mercer hold'em, discretised continuous poker,
 #: 1.7e4 to 6.6e6 non-zeros): a base (the solver's libraries loaded on first use, ~72 MB
@@ -106,8 +111,31 @@ PROBABILITY_SUM_TOL = 1e-9
 PROB_TOL = 1e-9
 #: Relative tolerance (to the payoff scale) of the zero-sum check.
 ZERO_SUM_TOL = 1e-12
+#: Largest payoff magnitude a game file may give (Gambit ``.efg`` payoffs, an ACPC or TOML
+#: description's blinds, antes and bet sizes): HiGHS calls matrix entries above 1e15 too
+#: large, and doubles hold integers exactly only below 2**53 ~ 9e15; three orders of magnitude
+#: below that leaves room for the sums of payoffs (pots, subtree values) the solvers form.
+MAX_PAYOFF_MAGNITUDE = 1e12
+#: Largest iteration budget of the iterative solvers (CFR+, DCFR, fictitious play):
+#: ``max_iterations=1e300`` would never end.
+MAX_ITERATIONS = 10**9
 #: Default regret threshold (chips) of extensive-form fictitious play.
 FP_EPSILON = 1e-3
+
+# --- team games (guts.engine.extensive.team) -------------------------------------------
+#: Default width of the certified bracket ``upper - lower`` of a team solve.
+TEAM_TARGET = CERTIFICATE_TOL
+#: The independent regime's local search accepts a member's new strategy only when it
+#: raises the certified (adversary-best-response) team value by more than this.
+TEAM_IMPROVEMENT_TOL = 1e-12
+#: The team best response by dynamic programming over public states keeps arrays over
+#: the subsets of every member's types; above this many (product of ``2^types``) the
+#: mixed-integer LP prices instead (a size limit, not a tolerance; 2^16: two members with
+#: 8 types each, arrays of 0.5 MB per public node).
+TEAM_DP_STATES = 2 ** 16
+#: A correlated distribution's joint plans with weight below this are dropped from the
+#: reported support (their weight is spread on the others before the bound is computed).
+TEAM_SUPPORT_TOL = 1e-12
 
 # --- fictitious play ------------------------------------------------------------------
 #: Behavioural fictitious play (the Mercer hold'em program's rule): actions whose
@@ -118,3 +146,18 @@ FP_EPSILON = 1e-3
 #: rounding there; this relative margin (rounding is ~1e-16 relative) decides it by the
 #: program's action order instead, which is what its published outputs show.
 FP_TIE_REL = 1e-12
+
+# --- exact (rational) certificates ------------------------------------------------------
+#: A float read as a rational (:func:`guts.engine.extensive.rational.to_fraction`: deal and
+#: chance probabilities, payoffs) is the simplest fraction with denominator at most
+#: ``RATIONAL_INPUT_MAX_DENOMINATOR`` when that fraction is within ``RATIONAL_INPUT_REL``
+#: (a few units in the last place) of it, else the float's exact binary value: 1/6 stored as
+#: 0.1666... is read as 1/6.
+RATIONAL_INPUT_MAX_DENOMINATOR = 10**9
+RATIONAL_INPUT_REL = 8 * 2.0**-52
+#: The denominators tried, in turn, by the rational reconstruction of an LP equilibrium
+#: (:func:`guts.engine.extensive.rational.certify_exact`): each behaviour probability becomes
+#: the closest fraction with denominator at most the bound, and the pair is verified by exact
+#: best responses.  A double-precision LP vertex (HiGHS's tolerances 1e-10) determines a
+#: rational of denominator Q only while 1 / (2 Q^2) exceeds its error: up to ~1e4-1e5.
+RATIONAL_MAX_DENOMINATORS = (10**2, 10**3, 10**4, 10**5)

@@ -29,7 +29,8 @@ from guts.errors import ConvergenceWarning, GutsInputError
 
 from .output import atomic_path, ensure_output_dir, publish, write_csv
 
-__all__ = ["load_game", "solve_game", "write_solution", "METHODS", "SolveGameResult"]
+__all__ = ["load_game", "solve_game", "write_solution", "METHODS", "SolveGameResult", "solve_team_game",
+           "write_team_solution"]
 
 METHODS = ("lp", "cfr+", "dcfr", "fp")
 #: Default targets: CFR+/DCFR exploitability, fictitious play's per-player regret.
@@ -53,7 +54,7 @@ def load_game(spec: str):
         return from_openspiel(name)
     ext = os.path.splitext(spec)[1].lower()
     if ext in (".toml", ".game", ".acpc"):
-        if not os.path.isfile(spec):
+        if not os.path.exists(spec):     # a FIFO, a folder: the reader says what it is, without opening it
             raise GutsInputError(f"game file {spec!r} does not exist; accepted: an existing file")
         try:
             from guts.games.poker import load_poker
@@ -61,7 +62,7 @@ def load_game(spec: str):
             raise GutsInputError(f"{spec!r}: poker descriptions are not available in this version") from None
         return load_poker(spec)
     if ext == ".efg":
-        if not os.path.isfile(spec):
+        if not os.path.exists(spec):
             raise GutsInputError(f"game file {spec!r} does not exist; accepted: an existing file")
         return read_efg(spec)
     raise GutsInputError(f"game {spec!r}: unknown kind; accepted: FILE.efg, FILE.toml (poker description), "
@@ -95,8 +96,12 @@ class SolveGameResult(Result):
 
 
 def solve_game(game, method: str | None = None, target: float | None = None,
-               iterations: int | None = None, progress: bool = False) -> SolveGameResult:
+               iterations: int | None = None, progress: bool = False, *, checkpoint=None,
+               checkpoint_every: float | None = None, resume=None) -> SolveGameResult:
     """Solve ``game``: ``method`` None = ``lp`` for two-player zero-sum games, else ``cfr+``.
+
+    ``checkpoint``, ``checkpoint_every``, ``resume``: CFR+/DCFR only, as in
+    :func:`guts.engine.extensive.cfr_plus` (keep the solver's state in a file; continue it).
 
     ``target``: CFR+/DCFR exploitability (NashConv / n), fictitious play's regret bound
     (default 1e-3); ignored by the LP, whose certificate is its exploitability
@@ -111,6 +116,10 @@ def solve_game(game, method: str | None = None, target: float | None = None,
         raise GutsInputError(f"--method lp needs a two-player zero-sum game; this one has "
                              f"{game.num_players} players{'' if game.zero_sum else ' and is not zero-sum'}; "
                              "accepted: cfr+, dcfr, fp")
+    keep = {"checkpoint": checkpoint, "checkpoint_every": checkpoint_every, "resume": resume}
+    if method not in ("cfr+", "dcfr") and any(v is not None for v in keep.values()):
+        raise GutsInputError(f"method {method!r} keeps no checkpoint (cfr+ and dcfr do); accepted: "
+                             "--method cfr+ or dcfr with --checkpoint / --resume")
     t0 = time.perf_counter()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)   # reported by `converged` instead
@@ -120,7 +129,7 @@ def solve_game(game, method: str | None = None, target: float | None = None,
             if target is None and iterations is None:
                 target = DEFAULT_TARGET
             r = cfr_plus(game, variant=method, target=target, max_iterations=iterations,
-                         progress=progress)
+                         progress=progress, **keep)
         else:
             kw = {} if iterations is None else {"max_iterations": iterations}
             r = fictitious_play(game, target=DEFAULT_TARGET if target is None else target,
@@ -183,3 +192,40 @@ def write_solution(solved: SolveGameResult, folder, efg: bool = False) -> list:
             write_efg(g, pub.stage(target) or target)  # its own atomic write, into the set's staging folder
             written.append(target)
     return written
+
+
+def solve_team_game(game, team, regime: str = "correlated", *, target: float | None = None,
+                    iterations: int | None = None, progress: bool = False):
+    """``team`` (every seat but one) against the remaining seat in ``regime``
+    (:func:`guts.engine.extensive.solve_team`; ``guts solve-game --team 1,2 --regime correlated``)."""
+    from guts.engine.extensive import solve_team
+
+    return solve_team(game, team, regime, target=target, max_iterations=iterations, progress=progress)
+
+
+def write_team_solution(game, result, folder) -> list:
+    """Write ``team.json`` (regime, team, adversary, every seat's value, the certified bracket, the
+    correlated support's weights, the adversary's strategy) into ``folder``; atomic."""
+    folder = ensure_output_dir(folder)
+    labels = game.deals.type_labels
+    adv = result.adversary
+    adv_strategy = {_key(k): {str(labels[adv][t]): dict(zip(map(str, game.action_labels(adv)[k]), map(float, arr[t])))
+                              for t in range(arr.shape[0])}
+                    for k, arr in result.strategies[adv].items()}
+    doc = {
+        "game": game.name, "players": game.num_players, "regime": result.regime, "method": result.method,
+        "team": list(result.team), "adversary": adv, "value": float(result.value),
+        "values": [float(v) for v in result.values], "lower": float(result.lower), "upper": float(result.upper),
+        "converged": bool(result.converged), "num_iter": int(result.num_iter), "seconds": float(result.seconds),
+        "certificate": ("[lower, upper] brackets the team's max-min value in this regime: lower = the team "
+                        "strategy against the adversary's exact best response, upper = an exact team best "
+                        "response (communication, correlated) or the correlated upper bound (independent)"),
+        "support_weights": [float(w) for w, _ in result.support],
+        "adversary_strategy": adv_strategy,
+    }
+    with publish(folder, "solve_game_team"):
+        target = Path(folder) / "team.json"
+        with atomic_path(target) as tmp:
+            with open(tmp, "w", encoding="utf-8") as fh:
+                json.dump(doc, fh, indent=1, allow_nan=False)
+    return [target]

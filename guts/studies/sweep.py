@@ -11,9 +11,10 @@ Two extensions for sweeps at scale:
 * ``cache="results/.cache"`` (a folder or a :class:`JsonCache`) stores every
   finished point as soon as it completes, so an interrupted sweep resumes where it
   stopped: cached points are loaded locally and only the missing ones are sent out.
-  The cache is keyed by the function's code and its argument; it does not see
-  changes to the library functions it calls, so clear it (delete the folder) after
-  changing them.
+  The cache is keyed by the function's module, qualified name and byte code, the
+  package version and the item (the task's parameters), never by memory addresses, so
+  a sweep resumes in a later process; it does not see changes to the library functions
+  it calls within one version, so clear it (delete the folder) after changing them.
 
 Outputs of a sweep are written by the callers with :mod:`guts.studies.output` (atomic);
 cache entries are JSON (data, never pickles: a crafted file cannot run code) and written
@@ -108,9 +109,10 @@ class JsonCache:
     """Finished points of a sweep as JSON files, one per point: data, never code.
 
     The sweep cache used to be a :class:`joblib.Memory`, whose entries are pickles: a file
-    dropped into the cache folder ran its code on the next ``guts curve`` (issue 20).  Here
+    dropped into the cache folder ran its code on the next ``guts curve``.  Here
     an entry is ``<function>-<key>.json`` holding ``{"key": ..., "result": ...}`` where the key
-    hashes the function's module, name and byte code and the item (as JSON); it is read with
+    hashes the function's module, qualified name and byte code, the package version and the
+    item (as JSON), all the same in every process (:meth:`_func_id`); it is read with
     :func:`json.loads`, which builds only dicts, lists, strings, numbers, booleans and None.
     A result that JSON cannot hold exactly is simply not cached.
     """
@@ -120,12 +122,25 @@ class JsonCache:
 
     @staticmethod
     def _func_id(func) -> str:
+        """What identifies ``func`` across processes: its module and qualified name, the package
+        version and a digest of its byte code (constants included, nested code objects by their
+        own digest).  Never a memory address: ``repr`` of a code object or of a function holds
+        one, which differs from process to process, and an interrupted sweep would never resume."""
+        import functools
+
+        import guts
+
+        bound = ""
+        while isinstance(func, functools.partial):    # a partial: the function plus its bound arguments
+            bound += json.dumps([func.args, func.keywords], sort_keys=True, default=_stable_repr)
+            func = func.func
+        name = getattr(func, "__qualname__", None) or type(func).__qualname__
         code = getattr(func, "__code__", None)
-        body = (code.co_code.hex() + repr(code.co_consts)) if code is not None else ""
-        return f"{getattr(func, '__module__', '')}.{getattr(func, '__qualname__', repr(func))}:{body}"
+        body = _code_digest(code) if code is not None else ""
+        return f"{getattr(func, '__module__', '')}.{name}@{guts.__version__}:{body}{bound}"
 
     def path(self, func, item) -> Path:
-        text = json.dumps(item, sort_keys=True, default=repr)
+        text = json.dumps(item, sort_keys=True, default=_stable_repr)
         key = hashlib.sha256((self._func_id(func) + "\0" + text).encode()).hexdigest()[:32]
         name = getattr(func, "__name__", "func").replace("/", "_")
         return self.folder / f"{name}-{key}.json"
@@ -157,6 +172,31 @@ class JsonCache:
                 tmp.write_text(text)
         except OSError:  # a cache that cannot be written only costs the resume
             pass
+
+
+def _code_digest(code) -> str:
+    """SHA-256 of a code object's byte code, names and constants, the same in every process
+    (a nested code object, e.g. a lambda's, by its own digest, not by its repr)."""
+    h = hashlib.sha256(code.co_code)
+    h.update(repr(code.co_names).encode())
+    for c in code.co_consts:
+        if hasattr(c, "co_code"):
+            h.update(_code_digest(c).encode())
+        elif isinstance(c, frozenset):     # its order follows string hashing, salted per process
+            h.update(repr(sorted(map(repr, c))).encode())
+        else:
+            h.update(repr(c).encode())
+    return h.hexdigest()[:16]
+
+
+def _stable_repr(v) -> str:
+    """A JSON stand-in for a parameter JSON cannot hold: its repr, unless that names a memory
+    address (``<... at 0x7f...>``), then its type and public attributes."""
+    text = repr(v)
+    if " at 0x" in text:
+        attrs = {k: x for k, x in sorted(getattr(v, "__dict__", {}).items()) if not k.startswith("_")}
+        text = f"{type(v).__module__}.{type(v).__qualname__}" + json.dumps(attrs, sort_keys=True, default=_stable_repr)
+    return text
 
 
 def _plain(v):

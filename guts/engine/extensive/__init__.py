@@ -1,5 +1,7 @@
 """Extensive-form games: poker-shaped public trees over private types, sequence-form LP,
-CFR+ / DCFR, fictitious play, best response, exploitability and NashConv.
+CFR+ / DCFR, fictitious play, best response, exploitability and NashConv, team games
+(:func:`solve_team`: a team against one adversary with communication, correlation or
+neither).
 
 See ``docs/engine.md`` (the contract every game family codes against) and :mod:`.tree` for the representation.
 
@@ -18,10 +20,13 @@ __getattr__, __dir__ = lazy_exports(__name__, {
     **dict.fromkeys(("best_response", "exploitability", "expected_values", "nash_conv"), ".evaluate"),
     **dict.fromkeys(("LP_CERT_TOL", "LP_TOL", "sequence_form", "solve_lp", "solve_sequence_form_lp"), ".lp"),
     "cfr_plus": ".cfr",
+    **dict.fromkeys(("solve_team", "merged_game", "TeamResult", "TEAM_REGIMES"), ".team"),
     "fictitious_play": ".fictitious",
     **dict.fromkeys(("ExplicitChance", "ExplicitDecision", "ExplicitGame", "ExplicitTerminal"), ".explicit"),
     **dict.fromkeys(("OpenSpielLink", "from_openspiel", "openspiel_link", "to_openspiel_policy"), ".openspiel"),
     **dict.fromkeys(("efg_text", "read_efg", "write_efg"), ".efg"),
+    "load_solution": ".persist",
+    "game_fingerprint": ".fingerprint",
 })
 
 __all__ = [
@@ -32,8 +37,10 @@ __all__ = [
     "solve_lp", "solve_sequence_form_lp", "sequence_form",
     "PROB_TOL", "ZERO_SUM_TOL", "LP_TOL", "LP_CERT_TOL",
     "cfr_plus", "fictitious_play", "pool",
+    "solve_team", "merged_game", "TeamResult", "TEAM_REGIMES",
     "ExplicitDecision", "ExplicitChance", "ExplicitTerminal", "ExplicitGame",
     "GameSize", "estimate_size",
     "from_openspiel", "to_openspiel_policy", "openspiel_link", "OpenSpielLink",
     "read_efg", "write_efg", "efg_text",
+    "load_solution", "game_fingerprint",
 ]

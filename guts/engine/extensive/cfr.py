@@ -47,13 +47,16 @@ from ..._validate import check_choice, check_int, check_positive_float
 from . import _atomics, _fused, _whole
 from . import _kernels as K
 from ._interrupt import checkpoint, deferred_signals
+from .fingerprint import remember_game
 from ._threads import (ThreadTuner, check_seconds, check_threads, current_threads, set_threads, threads_now,
                        using_threads)
+from ..tolerances import MAX_ITERATIONS
 from .result import ExtensiveResult
 from .strategies import _check_game, from_flat, normalise_blocks, uniform_flat
 from .types import Game
 
-__all__ = ["cfr_plus", "DEFAULT_ITERATIONS", "MAX_ITERATIONS_WITH_TARGET"]
+__all__ = ["cfr_plus", "DEFAULT_ITERATIONS", "MAX_ITERATIONS_WITH_TARGET", "MAX_ITERATIONS", "check_iterations",
+           "check_target_scale"]
 
 #: Iterations when neither ``max_iterations``, ``target`` nor ``time_limit`` is given.
 DEFAULT_ITERATIONS = 1000
@@ -84,7 +87,7 @@ class _CFRState:
         self.alpha, self.beta, self.gamma = alpha, beta, gamma
         self.B = [uniform_flat(pt) for pt in cg.players]
         self.R = [K.reach(pt, B) for pt, B in zip(cg.players, self.B)]
-        # float32 for big games (issue 21: memory): the regrets only steer regret matching,
+        # float32 for big games (memory): the regrets only steer regret matching,
         # and the average is normalised and certified in float64 (:meth:`average`)
         dt = accumulator_dtype(cg)
         self.regret = [np.zeros(B.shape, dtype=dt) for B in self.B]
@@ -100,10 +103,14 @@ class _CFRState:
         for t in range(t_first, t_first + count):
             self.iterate(t)
 
-    def iterate(self, t: int):
+    #: (iteration, players updated in it): what a signal interrupted (:meth:`complete`).
+    done = (0, 0)
+
+    def iterate(self, t: int, first: int = 0):
+        """Iteration ``t`` (its players from ``first`` on: :meth:`complete`)."""
         cg = self.cg
         for p, pt in enumerate(cg.players):
-            if pt.num_decisions == 0:
+            if pt.num_decisions == 0 or p < first:
                 continue
             B = self.B[p]
             g = K.terminal_values(cg, p, self.R, work=self.work)
@@ -125,7 +132,8 @@ class _CFRState:
                 del V, Vdec
             del g
             self.R[p] = K.reach(pt, self.B[p], out=self.R[p])
-            checkpoint()        # a Ctrl-C is seen here, between two kernel calls (issue 20)
+            self.done = (t, p + 1)
+            checkpoint()        # a Ctrl-C is seen here, between two kernel calls
 
     def _update_numpy(self, p, pt, mode, w, fp, fn, V, Vdec):
         """Reference (numpy) form of :func:`._fused.backup_update` (same arithmetic: float64,
@@ -149,6 +157,14 @@ class _CFRState:
             np.maximum(reg, 0.0, out=X[1:])
         self.B[p][:] = normalise_blocks(pt, X)
 
+    def complete(self) -> int:
+        """Finish the iteration a signal stopped between two players' updates; returns the
+        last complete iteration (the state is then that of its end, for a checkpoint)."""
+        t, first = self.done
+        if t and first < len(self.cg.players):
+            self.iterate(t, first)
+        return t
+
     def refresh_reaches(self):
         """R from B again (after :meth:`check` lent the R arrays to the best-response pass)."""
         for p, pt in enumerate(self.cg.players):
@@ -156,7 +172,7 @@ class _CFRState:
 
     def check(self):
         """(average, values, best-response values) of the average strategy, in float64; the
-        reach arrays are reused for the average's reaches (peak memory, issue 21)."""
+        reach arrays are reused for the average's reaches (peak memory)."""
         flat = self.average()
         reaches = [K.reach(pt, f, out=R) for pt, f, R in zip(self.cg.players, flat, self.R)]
         try:
@@ -259,7 +275,8 @@ class _WholeState(_CFRState):
             # at once: waiting at a barrier would never end)
             self._run(_whole.iterations_serial, blocks, t_first, count)
         dt = time.perf_counter() - t0
-        checkpoint()            # a Ctrl-C is seen here, between two calls (issue 20)
+        self.done = (t_first + count - 1, len(self.cg.players))
+        checkpoint()            # a Ctrl-C is seen here, between two calls
         if t_first > 1:
             self.chunk = int(min(self.MAX_CHUNK, max(1, self.CHUNK_SECONDS * count / max(dt, 1e-9))))
         else:
@@ -310,9 +327,29 @@ def _next_check(history, target, step):
     return t + max(1, int(gap))
 
 
+def check_iterations(name, value) -> int:
+    """An iteration budget: an integer (not a float: ``1e300`` is no count) in 1..:data:`MAX_ITERATIONS`."""
+    if isinstance(value, bool) or not isinstance(value, (numbers.Integral, np.integer)) \
+            or not 1 <= value <= MAX_ITERATIONS:
+        raise GutsInputError(f"{name} {value!r}; accepted: integers 1..{MAX_ITERATIONS}")
+    return int(value)
+
+
+def check_target_scale(cg, target, what="target"):
+    """Refuse a ``target`` larger than the payoff range ``2 max|payoff|`` of compiled game ``cg``:
+    every strategy profile's exploitability (and any player's regret) is at most that, so such
+    a target would be met by any strategies and certify nothing."""
+    scale = float(cg.payoff_scale)
+    if target is not None and scale > np.finfo(float).tiny and target > 2 * scale:
+        raise GutsInputError(f"{what} {target:g} is larger than the game's payoff range {2 * scale:g} "
+                             f"(payoffs within +-{scale:g}), so any strategies would meet it; accepted: "
+                             f"a target in (0, {2 * scale:g}]")
+    return target
+
+
 def _budget(iterations, target, time_limit):
     if iterations is not None:
-        iterations = check_int("max_iterations", iterations, 1)
+        iterations = check_iterations("max_iterations", iterations)
     if target is not None:
         target = check_positive_float("target", target)
     if time_limit is not None:
@@ -326,7 +363,7 @@ def _budget(iterations, target, time_limit):
 def cfr_plus(game: Game, *, max_iterations=None, target=None, time_limit=None,
              variant: str = "cfr+", report_every: int = 10, progress: bool = False,
              alpha: float = 1.5, beta: float = 0.0, gamma: float = 2.0, check: str = "fixed",
-             threads=None) -> ExtensiveResult:
+             threads=None, checkpoint=None, checkpoint_every=None, resume=None) -> ExtensiveResult:
     """CFR+ or DCFR average strategies for an n-player game (zero-sum or not).
 
     Parameters
@@ -359,40 +396,87 @@ def cfr_plus(game: Game, *, max_iterations=None, target=None, time_limit=None,
         thread and every core numba may use (:class:`._threads.ThreadTuner`: small games and
         loaded machines run faster on one). The result is bit-identical whatever the number
         of threads.
+    checkpoint : str or Path, optional
+        Keep the solver's state in this file (:mod:`.checkpoint`: regrets, averages,
+        behaviour, iteration, history; written atomically) every ``checkpoint_every``
+        seconds, at the end, and when a Ctrl-C or SIGTERM stops the solve (the iteration
+        it stopped in is finished first; the signal is then raised again).
+    checkpoint_every : float, optional
+        Seconds between two checkpoints (default: only at the end and on a signal).
+    resume : str or Path, optional
+        Continue the solve kept in this checkpoint (same game, variant and schedule
+        parameters, else ``GutsInputError``): ``max_iterations`` counts from the start of
+        the original solve, ``history`` and ``seconds`` continue it, ``time_limit`` is this
+        call's. The iterates are bit-identical to an uninterrupted solve's. ``resume`` and
+        ``checkpoint`` may name the same file.
 
     Returns
     -------
     ExtensiveResult
-        ``converged`` = the target was reached (with a target) / the iteration budget
-        was completed (without one; False when stopped by ``time_limit``).
+        ``converged`` = the target was reached; without a target always False (the budget
+        was spent, the exploitability is reported, nothing was certified at a target).
     """
     cg = _check_game(game)
     variant = check_choice("variant", variant, ("cfr+", "dcfr", "pcfr+"))
     check = check_choice("check", check, ("fixed", "adaptive"))
     threads = check_threads(threads)
     iterations, target, time_limit = _budget(max_iterations, target, time_limit)
+    check_target_scale(cg, target)
     report_every = check_int("report_every", report_every, 1)
     for name, v in (("alpha", alpha), ("beta", beta), ("gamma", gamma)):
         if isinstance(v, bool) or not isinstance(v, numbers.Real) or not math.isfinite(v):
             raise GutsInputError(f"{name} must be a finite number; got {v!r}")
+    if checkpoint_every is not None:
+        checkpoint_every = check_positive_float("checkpoint_every", checkpoint_every)
+        if checkpoint is None:
+            raise GutsInputError(f"checkpoint_every={checkpoint_every!r} without a file; accepted: "
+                                 "checkpoint=FILE with it (where to write the checkpoints)")
     K.prepare(cg)
     n = cg.num_players
+    if n == 1:      # a decision problem: the best response (to nobody) is the exact solution
+        return _one_player(game, cg, variant, target)
+    schedule = (variant, float(alpha), float(beta), float(gamma))
+    budget = {"max_iterations": iterations, "target": target, "time_limit": time_limit, "variant": variant,
+              "alpha": float(alpha), "beta": float(beta), "gamma": float(gamma), "check": check,
+              "report_every": report_every}
+    saved = None
+    if resume is not None:
+        from .checkpoint import read_checkpoint
+
+        saved = read_checkpoint(resume, game, *schedule, accumulator_dtype(cg))
+    ckpt = None
+    if checkpoint is not None:
+        from .checkpoint import Checkpointer
+
+        ckpt = Checkpointer(checkpoint, checkpoint_every, game, *schedule)
     t0 = time.perf_counter()
+    t_call = t0             # the time limit is this call's
     history = []
     bar = None
     if progress:
         bar = progress_bar(total=iterations, desc=variant, enabled=True)
     reached = False
-    timed_out = False
     t = 0
     last = None
     adaptive = check == "adaptive" and target is not None
     next_check = report_every
     step = 0
+    state = None
     try:
         with using_threads(threads), deferred_signals():
             state = (_WholeState if _whole.applicable(cg) else _CFRState)(
                 cg, variant, float(alpha), float(beta), float(gamma))
+            if saved is not None:
+                from .checkpoint import restore_state
+
+                restore_state(state, saved.pop("arrays"))
+                t = saved["iteration"]
+                state.done = (t, n)
+                history = list(saved["history"])
+                t0 -= saved["seconds"]                      # seconds continue the original solve's
+                next_check = max(saved["next_check"], t + 1)
+                if bar is not None:
+                    bar.update(min(t, iterations))
             # the tuner counts calls of state.run, not iterations: a call is one iteration,
             # or ~20 ms of them for a small game compiled whole, and a probe of the other
             # thread count is one call (counted in iterations, a chunked solve probed every
@@ -443,19 +527,27 @@ def cfr_plus(game: Game, *, max_iterations=None, target=None, time_limit=None,
                         reached = True
                         break
                     next_check = _next_check(history, target, report_every) if adaptive else t + report_every
-                if time_limit is not None and time.perf_counter() - t0 >= time_limit:
-                    timed_out = True
+                if time_limit is not None and time.perf_counter() - t_call >= time_limit:
                     break
+                if ckpt is not None and ckpt.due():
+                    ckpt.write(state, t, next_check, history, time.perf_counter() - t0)
             if last is None or last[0] != t:
                 flat, ev, br = state.check()
-                history.append((t, float(np.sum(br - ev)) / n, time.perf_counter() - t0))
+                if not history or history[-1][0] != t:
+                    history.append((t, float(np.sum(br - ev)) / n, time.perf_counter() - t0))
             else:
                 _, flat, ev, br = last
+            if ckpt is not None:
+                ckpt.write(state, t, next_check, history, time.perf_counter() - t0)
+    except KeyboardInterrupt:           # Ctrl-C, or SIGTERM as the command line raises it
+        if ckpt is not None and state is not None:
+            _final_checkpoint(ckpt, state, next_check, history, t0)
+        raise
     finally:
         if bar is not None:
             bar.close()
     del state, last        # regrets and averages are not needed any more: free them before
-    nc = float(np.sum(br - ev))   # the strategy tables are built (peak memory, issue 21)
+    nc = float(np.sum(br - ev))   # the strategy tables are built (peak memory)
     if target is not None:
         converged = reached
         if not reached:
@@ -463,8 +555,39 @@ def cfr_plus(game: Game, *, max_iterations=None, target=None, time_limit=None,
                 f"{variant}: exploitability {nc / n:.3g} after {t} iterations is above the "
                 f"target {target:.3g}", ConvergenceWarning, stacklevel=2)
     else:
-        converged = not timed_out
-    return ExtensiveResult(
+        # an iteration budget (or a time limit) alone certifies nothing: the exploitability
+        # is reported, but "converged" means a certificate met at a target
+        converged = False
+    return remember_game(ExtensiveResult(
         value=float(ev[0]), values=ev, strategies=from_flat(game, flat), exploitability=nc / n,
         nash_conv=nc, converged=bool(converged), num_iter=t, history=tuple(history),
-        seconds=time.perf_counter() - t0, method=variant, br_values=br)
+        seconds=time.perf_counter() - t0, method=variant, br_values=br, budget=budget), game)
+
+
+def _final_checkpoint(ckpt, state, next_check, history, t0):
+    """After a signal: finish the iteration it stopped and keep the state. A second signal
+    meanwhile, or a failed write, leaves the previous checkpoint as it was."""
+    try:
+        t = state.complete()
+        if t:
+            ckpt.write(state, t, next_check, history, time.perf_counter() - t0)
+    except BaseException:       # noqa: BLE001 - the first signal is raised again by the caller
+        pass
+
+
+def _one_player(game, cg, variant, target):
+    """A one-player game: the player's best response to nobody is optimal, its exploitability
+    0 (CFR's average would only approach it).  ``converged`` as for any solve: the certificate
+    met at a target, so False without one."""
+    from .evaluate import best_response, expected_values
+
+    t0 = time.perf_counter()
+    br = best_response(game, from_flat(game, [uniform_flat(pt) for pt in cg.players]), 0)
+    strategies = (br.strategy,)
+    ev = np.asarray(expected_values(game, strategies), dtype=float)
+    nc = max(0.0, float(br.value - ev[0]))
+    seconds = time.perf_counter() - t0
+    return ExtensiveResult(
+        value=float(ev[0]), values=ev, strategies=strategies, exploitability=nc, nash_conv=nc,
+        converged=target is not None and nc <= target, num_iter=0, history=((0, nc, seconds),), seconds=seconds,
+        method=variant, br_values=np.array([br.value]))

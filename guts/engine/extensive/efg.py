@@ -32,11 +32,22 @@ from fractions import Fraction
 
 import numpy as np
 
+from .._textfile import line_col, parse_number, read_text_file
 from ...errors import GutsInputError
+from ..tolerances import MAX_PAYOFF_MAGNITUDE
 from .explicit import ExplicitChance, ExplicitDecision, ExplicitGame, ExplicitTerminal
 from .tree import Chance, Decision, PublicTreeGame, Terminal, _GameBase
 
-__all__ = ["read_efg", "write_efg", "efg_text"]
+__all__ = ["read_efg", "write_efg", "efg_text", "MAX_EFG_BYTES", "MAX_EFG_DEPTH"]
+
+#: Largest ``.efg`` file (or text) read: at most this many bytes are ever read from a file.
+MAX_EFG_BYTES = 64 * 2**20
+#: Deepest tree read (nodes on one path from the root).  The reader is iterative, but the
+#: engine keeps every node's history (its path), so a chain of depth d costs d**2 / 2 entries:
+#: 2000 deep, about 16 MB.
+MAX_EFG_DEPTH = 2000
+#: Most digits of an integer field (outcome, information-set and player numbers).
+MAX_EFG_INT_DIGITS = 18
 
 _TOKEN = re.compile(r'\s*(?:"((?:[^"\\]|\\.)*)"|([{},])|([^\s{},"]+))', re.S)
 
@@ -67,14 +78,13 @@ def _tokens(text, where=None):
     return out
 
 
-def _number(tok, what):
+def _number(tok, what, max_abs=MAX_PAYOFF_MAGNITUDE):
+    """A decimal or ``p/q`` token as a float, its text checked first (:func:`guts.engine._textfile.parse_number`:
+    length, exponent, ``|value| <= max_abs``)."""
     kind, val = tok
     if kind != "w":
         raise GutsInputError(f".efg: expected a number for {what}; got {val!r}")
-    try:
-        return float(Fraction(val))
-    except (ValueError, ZeroDivisionError):
-        raise GutsInputError(f".efg: {what} must be a number (decimal or p/q); got {val!r}") from None
+    return float(parse_number(val, f".efg: {what}", max_abs=max_abs))
 
 
 class _Reader:
@@ -106,11 +116,13 @@ class _Reader:
     def int(self, what, lo=0):
         kind, val = self.next(what)
         try:
-            v = int(val)
+            v = int(val) if len(str(val)) <= MAX_EFG_INT_DIGITS else None
         except (TypeError, ValueError):
             v = None
         if kind != "w" or v is None or v < lo:
-            raise GutsInputError(f".efg: {what} must be an integer >= {lo}; got {val!r}")
+            shown = val if len(str(val)) <= 40 else f"{str(val)[:20]}... ({len(str(val))} characters)"
+            raise GutsInputError(f".efg: {what} must be an integer >= {lo} of at most {MAX_EFG_INT_DIGITS} "
+                                 f"digits; got {shown!r}")
         return v
 
     def brace(self, what):
@@ -140,23 +152,26 @@ def read_efg(path_or_text):
     # text if it looks like one (a header, braces or several lines), else a path
     if not (text.lstrip().startswith("EFG") or "{" in text or "\n" in text):
         try:
-            with open(os.fspath(path_or_text), encoding="utf-8") as fh:
-                text = fh.read()
-        except OSError as exc:
-            raise GutsInputError(f".efg: cannot read {path_or_text!r} ({exc.strerror}); "
-                                 "accepted: a path to a .efg file or its text") from None
+            text = read_text_file(path_or_text, "Gambit .efg", MAX_EFG_BYTES)
+        except GutsInputError as exc:
+            raise GutsInputError(f".efg: {exc}") from None
+    elif len(text) > MAX_EFG_BYTES:
+        raise GutsInputError(f".efg: the text has {len(text)} characters; accepted: at most {MAX_EFG_BYTES}")
     source = "the .efg text" if text is path_or_text or "\n" in str(path_or_text) else repr(os.fspath(path_or_text))
     where = []
     try:
         return _read(text, where)
     except GutsInputError as exc:
-        # name the line (of the token being read) and the accepted format, once
+        # name the line and column (of the token being read) and the accepted format, once
         msg = str(exc)
-        at = where[-1] if where and _Reader.last is not None and _Reader.last < len(where) else None
-        line = text.count("\n", 0, where[_Reader.last]) + 1 if at is not None else None
+        at = where[_Reader.last] if where and _Reader.last is not None and _Reader.last < len(where) else None
+        pos = "" if at is None else ", line {}, column {}".format(*line_col(text, at))
         if "; accepted:" not in msg:
             msg += "; accepted: Gambit's .efg format (header EFG 2 R, then c/p/t nodes in depth-first order)"
-        raise GutsInputError(f"{source}" + (f", line {line}" if line else "") + f": {msg}") from None
+        raise GutsInputError(f"{source}{pos}: {msg}") from None
+    except RecursionError:      # pragma: no cover - the reader and the engine's passes are iterative
+        raise GutsInputError(f"{source}: the game tree is nested too deeply for this Python; accepted: trees "
+                             f"at most {MAX_EFG_DEPTH} nodes deep") from None
 
 
 def _read(text, where):
@@ -206,16 +221,24 @@ def _read(text, where):
             pay = outcomes[num]
         return pay, name
 
-    def node(acc, depth):
-        if depth > 100_000:
-            raise GutsInputError(".efg: tree deeper than 100000 nodes")
+    decisions = []                   # every decision node, its key set once the names are known
+
+    def node_head(acc):
+        """Read one node up to its children: a finished terminal, or an open frame
+        ``[kind, player, labels, probs, acc, children]`` whose children come next."""
         kind, val = r.next("a node ('c', 'p' or 't')")
         if kind != "w" or val not in ("c", "p", "t"):
             raise GutsInputError(f".efg: expected a node type 'c', 'p' or 't'; got {val!r}")
         r.string("the node name")
         if val == "t":
             pay, _ = outcome("a terminal node")
-            return ExplicitTerminal(acc + pay)
+            total = acc + pay          # with the outcomes of the nodes above
+            if np.abs(total).max() > MAX_PAYOFF_MAGNITUDE:
+                raise GutsInputError(f".efg: a terminal's payoffs with the outcomes above it sum to "
+                                     f"{np.abs(total).max():g} in magnitude; accepted: |payoff| <= "
+                                     f"{MAX_PAYOFF_MAGNITUDE:g}")
+            return ExplicitTerminal(total)
+        pl = None
         if val == "p":
             pl = r.int("the player of a personal node", 1)
             if pl > n:
@@ -228,7 +251,8 @@ def _read(text, where):
             while not r.closes():
                 labels.append(r.string("an action name"))
                 if val == "c":
-                    probs.append(_number(r.next("a probability"), f"the probability of chance action {labels[-1]!r}"))
+                    probs.append(_number(r.next("a probability"), f"the probability of chance action {labels[-1]!r}",
+                                         max_abs=1))
         if val == "c":
             if labels:
                 chance_sets[num] = (labels, probs)
@@ -255,39 +279,49 @@ def _read(text, where):
             # the engine keys actions by name, so repeats get "#k" (k = position from 1)
             labels = [lab if labels.count(lab) == 1 else f"{lab}#{k + 1}" for k, lab in enumerate(labels)]
         pay, _ = outcome("a non-terminal node")
-        acc = acc + pay
-        children = [node(acc, depth + 1) for _ in labels]
+        return [val, (pl, num), labels, probs, acc + pay, []]
+
+    def close(frame):
+        val, key, labels, probs, _, children = frame
         if val == "c":
             return ExplicitChance({lab: (pr, ch) for lab, pr, ch in zip(labels, probs, children)})
-        return ("P", pl - 1, num, dict(zip(labels, children)))
+        d = ExplicitDecision(key[0] - 1, key, dict(zip(labels, children)))
+        decisions.append(d)
+        return d
 
-    import sys
-
-    old = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(old, 50_000))
-    try:
-        raw = node(np.zeros(n), 0)
-    finally:
-        sys.setrecursionlimit(old)
+    # depth-first, with an explicit stack of open nodes (no recursion: a deep chain of
+    # decisions cannot exhaust Python's stack)
+    stack, acc, raw = [], np.zeros(n), None
+    while raw is None:
+        if len(stack) >= MAX_EFG_DEPTH:
+            raise GutsInputError(f".efg: the tree is deeper than {MAX_EFG_DEPTH} nodes; accepted: trees at most "
+                                 f"{MAX_EFG_DEPTH} nodes deep")
+        got = node_head(acc)
+        if isinstance(got, list):
+            stack.append(got)
+            acc = got[4]
+            continue
+        while True:             # a finished node: hand it to its parent, close the finished parents
+            if not stack:
+                raw = got
+                break
+            top = stack[-1]
+            top[5].append(got)
+            if len(top[5]) < len(top[2]):
+                acc = top[4]
+                break
+            got = close(stack.pop())
     if r.i != len(r.toks):
         raise GutsInputError(f".efg: unexpected text after the tree: {r.toks[r.i][1]!r}")
     names = [info_names.get(k, "") for k in personal_sets]
     use_names = all(names) and len(set(names)) == len(names)
-
-    def key_of(p, num):
-        return info_names[(p + 1, num)] if use_names else f"P{p + 1}:{num}"
-
-    def convert(nd):
-        if isinstance(nd, tuple):
-            _, p, num, acts = nd
-            return ExplicitDecision(p, key_of(p, num), {lab: convert(c) for lab, c in acts.items()})
-        if isinstance(nd, ExplicitChance):
-            return ExplicitChance({lab: (pr, convert(c)) for lab, (pr, c) in nd.outcomes.items()})
-        return nd
+    for d in decisions:
+        pl, num = d.infoset
+        d.infoset = info_names[(pl, num)] if use_names else f"P{pl}:{num}"
 
     _Reader.last = None             # errors from here on concern the whole game, not a line
     try:
-        g = ExplicitGame(convert(raw), n, name=title)
+        g = ExplicitGame(raw, n, name=title)
     except GutsInputError as exc:
         raise GutsInputError(f"{exc}; accepted: a finite game with perfect recall whose chance "
                              "probabilities sum to one") from None

@@ -47,11 +47,12 @@ import numpy as np
 
 from ..._names import renamed
 from ...errors import ConvergenceWarning, GutsInputError
-from ..._validate import check_choice, check_int, check_positive_float
+from ..._validate import check_choice, check_positive_float
 from ..progress import progress_bar
 from ..tolerances import FP_EPSILON, FP_TIE_REL
 from . import _kernels as K
 from ._interrupt import deferred_signals
+from .cfr import check_iterations, check_target_scale
 from ._threads import check_threads, using_threads
 from .result import ExtensiveResult
 from .strategies import _check_game, from_flat, normalise_blocks, uniform_flat
@@ -149,8 +150,8 @@ def fictitious_play(game: Game, *, target: float = FP_EPSILON, max_iterations: i
     """
     cg = _check_game(game)
     threads = check_threads(threads)
-    epsilon = check_positive_float("target", target)
-    max_iterations = check_int("max_iterations", max_iterations, 1)
+    epsilon = check_target_scale(cg, check_positive_float("target", target))
+    max_iterations = check_iterations("max_iterations", max_iterations)
     if time_limit is not None:
         time_limit = check_positive_float("time_limit", time_limit)
     averaging = check_choice("averaging", averaging, AVERAGING)
@@ -161,7 +162,7 @@ def fictitious_play(game: Game, *, target: float = FP_EPSILON, max_iterations: i
     try:
         run = _realisation if averaging == "realisation" else _behavioural
         K.prepare(cg)
-        with using_threads(threads), deferred_signals():     # Ctrl-C between kernel calls (issue 20)
+        with using_threads(threads), deferred_signals():     # Ctrl-C between kernel calls
             return run(game, cg, epsilon, max_iterations, time_limit, action_priority, bar)
     finally:
         if bar is not None:

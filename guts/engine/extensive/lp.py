@@ -14,7 +14,7 @@ when it has fewer inequality rows (they are one per opponent sequence x type).  
 :func:`guts.engine.highs.sequence_form_maxmin`; the status is checked.  Large LPs (``method="auto"``
 above ``LP_IPM_NNZ`` payoff non-zeros) go to the interior-point method, whose interior solution
 is certified as it is: crossover to a vertex (which the certificate does not need) only when it
-fails (issue 21: 2P-MMH with a check, 1.6e6 non-zeros, in about two minutes).  Certificate: the exploitability of the
+fails (2P-MMH with a check, 1.6e6 non-zeros, in about two minutes).  Certificate: the exploitability of the
 returned behaviour pair computed by the independent best-response pass
 (:mod:`.evaluate`), required ``<= LP_CERT_TOL * payoff scale``.
 """
@@ -33,6 +33,7 @@ from ..tolerances import (LP_BYTES_BASE, LP_BYTES_PER_NONZERO, LP_BYTES_PER_ROW,
                           LP_HIPO_BYTES_PER_NONZERO, LP_HIPO_BYTES_PER_ROW, LP_IPM_BYTES_PER_NONZERO,
                           LP_HIPO_NNZ, LP_IPM_BYTES_PER_ROW, LP_IPM_NNZ, LP_MEMORY_LIMIT, LP_TOL)
 from . import _kernels as K
+from .fingerprint import remember_game
 from .result import ExtensiveResult
 from .strategies import _check_game, from_flat, normalise_blocks
 from .types import Game
@@ -293,10 +294,10 @@ def solve_sequence_form_lp(game: Game, *, tol: float = LP_TOL, method: str = "au
         warnings.warn(
             f"sequence-form LP: exploitability of the returned pair {nc / 2:.3g} exceeds the "
             f"certificate bound {bound:.3g}", ConvergenceWarning, stacklevel=2)
-    return ExtensiveResult(
+    return remember_game(ExtensiveResult(
         value=float(ev[0]), values=ev, strategies=from_flat(game, flat), exploitability=nc / 2,
         nash_conv=nc, converged=bool(converged), num_iter=nit, history=(),
-        seconds=time.perf_counter() - t0, method="lp", br_values=br)
+        seconds=time.perf_counter() - t0, method="lp", br_values=br), game)
 
 
 #: The former name of :func:`solve_sequence_form_lp` (kept for compatibility).

@@ -58,6 +58,10 @@ class ExtensiveResult(Result):
     method: str = ""
     br_values: np.ndarray = field(default=None, repr=False)
     regrets: np.ndarray = field(default=None, repr=False)
+    #: :func:`.fingerprint.game_fingerprint` of the game solved (set when read back from a file).
+    game_fingerprint: dict = field(default=None, repr=False, compare=False)
+    #: What the solver was asked for (iterations, target, time limit, schedule), if recorded.
+    budget: dict = field(default=None, repr=False, compare=False)
 
     @property
     def certificate(self) -> ResultCertificate:
@@ -67,6 +71,18 @@ class ExtensiveResult(Result):
         return ResultCertificate(kind, exploitability=float(self.exploitability),
                            nash_conv=float(self.nash_conv),
                            max_regret=float(np.max(gains)) if gains is not None and gains.size else float("nan"))
+
+    def to_openspiel_policy(self, game, os_game=None, *, link=None):
+        """``strategies`` as an OpenSpiel ``TabularPolicy`` (:func:`.openspiel.to_openspiel_policy`)."""
+        from .openspiel import to_openspiel_policy
+
+        return to_openspiel_policy(game, self.strategies, os_game, link=link)
+
+    def to_gambit(self, game) -> str:
+        """``strategies`` as a Gambit behaviour profile line (:func:`.gambit.gambit_behaviour_profile`)."""
+        from .gambit import gambit_behaviour_profile
+
+        return gambit_behaviour_profile(game, self.strategies)
 
     def history_frame(self):
         """``history`` as a DataFrame (iteration, exploitability, seconds)."""

@@ -26,7 +26,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from guts._names import renamed
-from guts._validate import check_choice, check_int, check_memory, check_positive_float
+from guts._validate import (check_bool, check_choice, check_int, check_memory, check_positive_float,
+                            check_random_state)
 from guts.games.guts.strategies import STRUCTURES, coalition_profiles, count_profiles, resolve_grid
 from guts.engine.recursive import (METHODS, SOLVERS, Certificate, FixedPointResult,
                                    solve_both_sides, support)
@@ -215,7 +216,8 @@ def solve_coalition(size: int, mesh=101, structure: str = "pseudo-bloc", solver:
     random_state : int or numpy.random.Generator, optional
         Tie-breaking seed for fictitious play.
     certify_result : bool
-        Compute the Theorem 1.2 certificates (cheap).
+        Compute the Theorem 1.2 certificates (cheap); without them ``converged`` is False
+        (nothing certifies the values).
 
     Returns
     -------
@@ -223,6 +225,8 @@ def solve_coalition(size: int, mesh=101, structure: str = "pseudo-bloc", solver:
     """
     t0 = time.perf_counter()
     size = check_int("size", size, 1)
+    certify_result = check_bool("certify_result", certify_result)
+    random_state = check_random_state("random_state", random_state)
     check_choice("solver", solver, SOLVERS)
     check_choice("method", method, METHODS)
     check_positive_float("tol", tol, maximum=MAX_FIXED_POINT_TOL)

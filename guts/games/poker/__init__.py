@@ -17,13 +17,15 @@ import os
 from dataclasses import replace
 from pathlib import Path
 
+from guts.engine._textfile import read_text_file
 from guts.errors import GutsInputError
 
 from .build import MAX_DEALS, build_poker, hand_rank, poker_rules
-from .spec import PokerRound, PokerSpec, acpc_text, read_acpc, read_poker_toml
+from .indexer import HandIndexer
+from .spec import MAX_DESCRIPTION_BYTES, PokerRound, PokerSpec, acpc_text, read_acpc, read_poker_toml
 
 __all__ = ["load_poker", "read_poker", "build_poker", "poker_rules", "descriptions", "PokerSpec", "PokerRound",
-           "read_acpc", "read_poker_toml", "acpc_text", "hand_rank", "MAX_DEALS"]
+           "read_acpc", "read_poker_toml", "acpc_text", "hand_rank", "MAX_DEALS", "HandIndexer"]
 
 
 #: folder of the poker descriptions shipped with the package (package data)
@@ -59,14 +61,14 @@ def _read(path_or_text) -> PokerSpec:
             return read_poker_toml(path_or_text)
         if ext in (".game", ".acpc", ".gamedef"):
             return read_acpc(path_or_text)
-        if not os.path.isfile(text):
+        if not os.path.exists(text):
             if not ext and (DESCRIPTIONS / f"{text}.toml").is_file():
                 return read_poker_toml(str(DESCRIPTIONS / f"{text}.toml"))
             raise GutsInputError(f"poker file {text!r} does not exist; accepted: a .toml description, "
                                  "an ACPC .game definition, their text, or a shipped description: "
                                  + ", ".join(descriptions()))
-        with open(text, encoding="utf-8") as fh:
-            head = fh.read(4096)
+        # a regular UTF-8 file of bounded size (a FIFO or a device is refused before it is opened)
+        head = read_text_file(text, "poker description or ACPC definition", MAX_DESCRIPTION_BYTES)[:4096]
         return read_acpc(path_or_text) if head.lstrip().upper().startswith("GAMEDEF") else read_poker_toml(path_or_text)
     first = next((ln.strip() for ln in text.splitlines() if ln.strip() and not ln.strip().startswith("#")), "")
     return read_acpc(text) if first.upper() == "GAMEDEF" else read_poker_toml(text)

@@ -29,7 +29,7 @@ from guts.errors import GutsInputError
 
 from .builder import MAX_ACTION_DEPTH, TreeCount, build_game, check_tree_memory, estimate_build_bytes
 from .cards import Deck
-from .evaluators import holdem_evaluator, mercer_evaluator
+from .evaluators import holdem_evaluator, mercer_evaluator, three_card_rank
 from .rules import Round, Rules
 from .spec import PokerSpec
 
@@ -138,8 +138,9 @@ class _Builder:
             s = self.spec
             # element by element: np.array of equal-length tuples would make a 2-D array
             st = np.empty(len(self.hands), dtype=object)
+            rank = three_card_rank if s.evaluator == "rhode_island" else hand_rank
             for i, hd in enumerate(self.hands):
-                st[i] = hand_rank(hd + key, s.suits, s.ranks)
+                st[i] = rank(hd + key, s.suits, s.ranks)
             self._strength[key] = st
         return self._strength[key]
 
@@ -237,7 +238,7 @@ class _Builder:
 
 def count_poker(spec: PokerSpec) -> TreeCount:
     """Sizes of the limit-betting tree :func:`build_poker` would build, counted from ``spec``
-    without building a node (the pre-flight of issue 20; fixed betting: :func:`~.builder.count_tree`).
+    without building a node (the pre-flight; fixed betting: :func:`~.builder.count_tree`).
 
     The betting of a round depends on the chips only through who has matched the largest
     contribution (a call joins them, a raise leaves the raiser alone), so it is counted once

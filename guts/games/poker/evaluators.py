@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from guts._validate import check_int
 from guts.errors import GutsInputError
 
-__all__ = ["HandEvaluator", "mercer_evaluator", "holdem_evaluator"]
+__all__ = ["HandEvaluator", "mercer_evaluator", "holdem_evaluator", "three_card_rank", "THREE_CARD_CATEGORIES"]
 
 # category order (index = strength of the category)
 _HIGH, _PAIR, _TWO_PAIR, _TRIPS, _STRAIGHT, _FLUSH, _FULL, _QUADS, _SFLUSH, _FIVE = range(10)
@@ -134,3 +134,57 @@ def mercer_evaluator() -> HandEvaluator:
 def holdem_evaluator() -> HandEvaluator:
     """Five-card hold'em-style evaluator: best five cards, straights and flushes count."""
     return HandEvaluator(5, straights=True, flushes=True)
+
+
+#: Categories of three-card poker, weakest first (Shi and Littman, "Abstraction methods for
+#: game theoretic poker", 2001; the ranking of Rhode Island hold'em as played by Gilpin and
+#: Sandholm, "Lossless abstraction of imperfect information games", 2007): with three cards
+#: a straight is rarer than a flush and three of a kind rarer than a straight.
+THREE_CARD_CATEGORIES = ("high card", "pair", "flush", "straight", "three of a kind", "straight flush")
+
+
+def three_card_rank(cards, suits_in_deck: int, ranks_in_deck: int) -> tuple:
+    """Comparable strength of the best three-card hand among ``cards`` (ACPC card numbers,
+    ``card = rank * suits_in_deck + suit``, rank 0 the lowest): Rhode Island hold'em's ranking.
+
+    Returns ``(category, tie-breaks...)`` with ``category`` an index into
+    :data:`THREE_CARD_CATEGORIES` (straight flush > three of a kind > straight > flush > pair >
+    high card).  Tie-breaks: the top card of a straight (flush); the rank of trips; the pair's
+    rank then the kicker; for a flush and high card the ranks from the highest down.  Three
+    consecutive ranks make a straight; with all 13 ranks the ace also plays low in A-2-3 (three
+    high), the 48 straight flushes of the 52-card deck (Gilpin and Sandholm's probability
+    0.00217 = 48 / C(52, 3)).  Equal tuples tie.
+
+    Examples
+    --------
+    >>> card = lambda rank, suit: rank * 4 + suit              # rank 0 = deuce, 12 = ace
+    >>> three_card_rank([card(0, 0), card(1, 1), card(2, 2)], 4, 13)[0]   # 2-3-4: a straight
+    3
+    >>> three_card_rank([card(0, 0), card(5, 0), card(9, 0)], 4, 13)[0]   # a flush
+    2
+    >>> three_card_rank([card(12, 0), card(0, 1), card(1, 1)], 4, 13)     # A-2-3: three high
+    (3, 1)
+    """
+    cards = [int(c) for c in cards]
+    if len(cards) < 3:
+        raise GutsInputError(f"a three-card hand needs at least 3 cards; got {len(cards)}")
+    if len(cards) > 3:
+        return max(three_card_rank(c, suits_in_deck, ranks_in_deck) for c in itertools.combinations(cards, 3))
+    ranks = sorted((c // suits_in_deck for c in cards), reverse=True)
+    flush = len({c % suits_in_deck for c in cards}) == 1
+    straight_top = None
+    if len(set(ranks)) == 3:
+        if ranks[0] - ranks[2] == 2:
+            straight_top = ranks[0]
+        elif ranks_in_deck == 13 and ranks == [12, 1, 0]:
+            straight_top = 1                       # A-2-3: the ace plays low
+    if straight_top is not None:
+        return (5 if flush else 3, straight_top)
+    if ranks[0] == ranks[2]:
+        return (4, ranks[0])
+    if flush:
+        return (2, *ranks)
+    if ranks[0] == ranks[1] or ranks[1] == ranks[2]:
+        pair, kicker = (ranks[1], ranks[2]) if ranks[0] == ranks[1] else (ranks[1], ranks[0])
+        return (1, pair, kicker)
+    return (0, *ranks)

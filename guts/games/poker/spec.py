@@ -74,7 +74,10 @@ the same; board cards are then dealt one at a time (public chance); the hand end
 one player is left or at the showdown after the last round, where the best hand wins the
 pot (ties split).  Hands are ranked as in poker (best five cards when there are five or
 more; with fewer, by pairs, trips and quads then high cards; straights need five cards,
-the ace plays low in A-2-3-4-5 when the deck has all 13 ranks).
+the ace plays low in A-2-3-4-5 when the deck has all 13 ranks).  ``evaluator =
+"rhode_island"`` ranks the best three cards instead, as in Rhode Island hold'em (straight
+flush > three of a kind > straight > flush > pair > high card; shipped:
+``descriptions/rhode_island.toml``); it has no ACPC form.
 """
 from __future__ import annotations
 
@@ -83,22 +86,34 @@ import os
 import re
 from dataclasses import dataclass, field
 
+from guts.engine._textfile import parse_number, read_text_file
+from guts.engine.tolerances import MAX_PAYOFF_MAGNITUDE
 from guts.errors import GutsInputError
 
 __all__ = ["PokerSpec", "PokerRound", "read_acpc", "read_poker_toml", "acpc_text", "RANK_CHARS", "SUIT_CHARS",
-           "MAX_PLAYERS", "BETTING", "EVALUATORS"]
+           "MAX_PLAYERS", "BETTING", "EVALUATORS", "LIMIT_EVALUATORS", "FIXED_EVALUATORS"]
 
 RANK_CHARS = "23456789TJQKA"
 SUIT_CHARS = "cdhs"          # the ACPC server's suit order (card = rank * suits + suit)
 MAX_PLAYERS = 10
+#: Largest description file (ACPC or TOML) read; at most this many bytes are ever read.
+MAX_DESCRIPTION_BYTES = 2**20
+#: Deepest nesting of arrays and inline tables in a TOML description (a description needs 2:
+#: ``bets = [4]`` in a ``[[rounds]]`` table).
+MAX_TOML_DEPTH = 16
 #: ``"limit"``: the ACPC rules (module docstring); ``"fixed"``: Mercer hold'em's model (each
 #: active player puts in one of the allowed amounts, or checks, or folds, once per orbit;
 #: :mod:`guts.games.poker.rules`)
 BETTING = ("limit", "fixed")
 #: hand rankings by name: ``"acpc"`` (module docstring, limit betting), ``"mercer"`` (the
-#: four-card suitless ranking of Mercer hold'em) and ``"holdem"`` (best five cards, straights
-#: and flushes), the last two from :mod:`guts.games.poker.evaluators`
-EVALUATORS = ("acpc", "mercer", "holdem")
+#: four-card suitless ranking of Mercer hold'em), ``"holdem"`` (best five cards, straights
+#: and flushes) and ``"rhode_island"`` (best three cards, straight flush > three of a kind >
+#: straight > flush > pair > high card: Rhode Island hold'em, limit betting), the last three
+#: from :mod:`guts.games.poker.evaluators`
+EVALUATORS = ("acpc", "mercer", "holdem", "rhode_island")
+#: the rankings each betting model's builder takes
+LIMIT_EVALUATORS = ("acpc", "rhode_island")
+FIXED_EVALUATORS = ("mercer", "holdem")
 
 
 @dataclass(frozen=True)
@@ -147,7 +162,7 @@ class PokerSpec:
         whole("hole cards", self.hole_cards, 1, 5)
         if self.betting not in BETTING:
             raise GutsInputError(f"{self._where()}betting {self.betting!r}; accepted: {', '.join(BETTING)}")
-        ok = EVALUATORS[1:] if fixed else EVALUATORS[:1]
+        ok = FIXED_EVALUATORS if fixed else LIMIT_EVALUATORS
         if self.evaluator not in ok:
             raise GutsInputError(f"{self._where()}evaluator {self.evaluator!r} with {self.betting} betting; "
                                  f"accepted: {', '.join(ok)}")
@@ -168,6 +183,10 @@ class PokerSpec:
                                      "one per player")
         deck = self.deck_size
         need = n * self.hole_cards + sum(r.board_cards for r in self.rounds)
+        if self.evaluator == "rhode_island" and need - (n - 1) * self.hole_cards < 3:
+            raise GutsInputError(f"{self._where()}evaluator 'rhode_island' ranks three-card hands; a player has "
+                                 f"{need - (n - 1) * self.hole_cards} cards at the showdown; accepted: hole and "
+                                 "board cards making at least 3")
         if need > deck:
             copies = f" x {self.copies} copies" if self.copies > 1 else ""
             raise GutsInputError(f"{self._where()}a deck of {deck} cards ({self.ranks} ranks x {self.suits} "
@@ -222,27 +241,45 @@ _ACPC_INTS = {"numplayers": "numPlayers", "numrounds": "numRounds", "numsuits": 
 
 
 def _read_text(path_or_text, what):
+    """(text, source) of a description given as its text or as a path: a regular file of at most
+    :data:`MAX_DESCRIPTION_BYTES`, UTF-8 (:func:`guts.engine._textfile.read_text_file`)."""
     text = str(path_or_text)
     if "\n" in text:
+        if len(text) > MAX_DESCRIPTION_BYTES:
+            raise GutsInputError(f"the {what} text has {len(text)} characters; accepted: at most "
+                                 f"{MAX_DESCRIPTION_BYTES}")
         return text, f"the {what} text"
-    try:
-        with open(os.fspath(path_or_text), encoding="utf-8") as fh:
-            return fh.read(), repr(os.fspath(path_or_text))
-    except OSError as exc:
-        raise GutsInputError(f"cannot read {path_or_text!r} ({exc.strerror}); accepted: a {what} file") from None
+    return read_text_file(path_or_text, what, MAX_DESCRIPTION_BYTES), repr(os.fspath(path_or_text))
+
+
+_DECIMAL = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?\Z")
+
+
+def _acpc_numbers(src, line, key, values):
+    """An ACPC line's values, each text checked before it is converted (no ``nan``, ``1e400``,
+    ``1e999999999``: :func:`guts.engine._textfile.parse_number`)."""
+    out = []
+    for token in values.split():
+        if not _DECIMAL.match(token):
+            raise GutsInputError(f"{src}, line {line}: {key} = {values!r} is not a list of numbers ({token!r}); "
+                                 "accepted: numbers separated by spaces")
+        out.append(float(parse_number(token, f"{src}, line {line}: {key}", max_abs=MAX_PAYOFF_MAGNITUDE,
+                                      rational=False)))
+    return out
 
 
 def read_acpc(path_or_text) -> PokerSpec:
     """Read an ACPC game definition (limit betting) as a :class:`PokerSpec`."""
     text, src = _read_text(path_or_text, "ACPC game definition")
-    lines = [ln.split("#", 1)[0].strip() for ln in text.splitlines()]
-    lines = [ln for ln in lines if ln]
+    numbered = [(i + 1, ln.split("#", 1)[0].strip()) for i, ln in enumerate(text.splitlines())]
+    numbered = [(i, ln) for i, ln in numbered if ln]
+    lines = [ln for _, ln in numbered]
     if not lines or lines[0].upper() != "GAMEDEF":
         raise GutsInputError(f"{src}: an ACPC game definition starts with GAMEDEF; accepted: GAMEDEF ... END GAMEDEF")
     betting = None
     vals = {}
     ended = False
-    for ln in lines[1:]:
+    for lineno, ln in numbered[1:]:
         low = ln.lower()
         if low in ("end gamedef", "endgamedef"):
             ended = True
@@ -257,11 +294,7 @@ def read_acpc(path_or_text) -> PokerSpec:
         if key not in _ACPC_INT_LISTS and key not in _ACPC_INTS:
             known = ", ".join(sorted(set(_ACPC_INT_LISTS.values()) | set(_ACPC_INTS.values())))
             raise GutsInputError(f"{src}: unknown key {m.group(1)!r}; accepted: {known}")
-        try:
-            nums = [float(x) for x in m.group(2).split()]
-        except ValueError:
-            raise GutsInputError(f"{src}: {m.group(1)} = {m.group(2)!r} is not a list of numbers; "
-                                 "accepted: numbers separated by spaces") from None
+        nums = _acpc_numbers(src, lineno, m.group(1), m.group(2))
         if not nums:
             raise GutsInputError(f"{src}: {m.group(1)} has no value; accepted: numbers separated by spaces")
         vals[key] = nums
@@ -317,6 +350,9 @@ def acpc_text(spec: PokerSpec) -> str:
         raise GutsInputError(f"{spec.betting} betting has no ACPC form; accepted: limit games")
     if spec.antes and any(spec.antes):
         raise GutsInputError("antes have no ACPC form; accepted: games with blinds only")
+    if spec.evaluator != "acpc":
+        raise GutsInputError(f"the {spec.evaluator!r} hand ranking has no ACPC form (the ACPC server ranks "
+                             "hands as in poker); accepted: games with evaluator 'acpc'")
     rs = spec.rounds
 
     def g(x):
@@ -348,6 +384,12 @@ def read_poker_toml(path_or_text) -> PokerSpec:
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise GutsInputError(f"{src}: not valid TOML ({exc}); accepted: a TOML poker description") from None
+    except RecursionError:
+        raise GutsInputError(f"{src}: arrays or inline tables nested too deeply; accepted: nesting at most "
+                             f"{MAX_TOML_DEPTH} deep") from None
+    except ValueError as exc:       # e.g. an integer of more digits than Python converts
+        raise GutsInputError(f"{src}: not a readable TOML value ({exc}); accepted: a TOML poker description") from None
+    _check_toml_values(doc, src)
     for where, got, known in (("", doc, _TOML_TOP), ("[deck] ", doc.get("deck", {}), _TOML_DECK)):
         if not isinstance(got, dict):
             raise GutsInputError(f"{src}: {where or 'the file'} must be a table; accepted: see docs/your_own_game.md")
@@ -382,3 +424,25 @@ def read_poker_toml(path_or_text) -> PokerSpec:
                      antes=tuple(doc.get("antes", ())), name=str(doc.get("name", "")), source=src,
                      copies=deck.get("copies", 1), betting=betting,
                      evaluator=doc.get("evaluator", "mercer" if betting == "fixed" else "acpc"))
+
+
+def _check_toml_values(doc, src):
+    """Refuse nesting deeper than :data:`MAX_TOML_DEPTH` and numbers that are not finite or
+    beyond :data:`~guts.engine.tolerances.MAX_PAYOFF_MAGNITUDE` (by key, iteratively)."""
+    stack = [((), doc)]
+    while stack:
+        path, v = stack.pop()
+        where = ".".join(map(str, path)) or "the file"
+        if len(path) > MAX_TOML_DEPTH:
+            raise GutsInputError(f"{src}: {where} is nested {len(path)} deep; accepted: nesting at most "
+                                 f"{MAX_TOML_DEPTH} deep")
+        if isinstance(v, dict):
+            stack.extend((path + (k,), x) for k, x in v.items())
+        elif isinstance(v, list):
+            stack.extend((path + (i,), x) for i, x in enumerate(v))
+        elif isinstance(v, (int, float)) and not isinstance(v, bool):
+            if not math.isfinite(v) or abs(v) > MAX_PAYOFF_MAGNITUDE:
+                shown = f"{v:g}" if isinstance(v, float) else (str(v) if abs(v) < 10**40 else f"an integer of "
+                                                                f"{len(str(abs(v)))} digits")
+                raise GutsInputError(f"{src}: {where} = {shown} is out of range; accepted: finite numbers with "
+                                     f"|value| <= {MAX_PAYOFF_MAGNITUDE:g}")

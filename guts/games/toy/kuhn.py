@@ -1,6 +1,9 @@
 """Kuhn poker (Kuhn 1950) for 2 or 3 players, with OpenSpiel's rules and labels.
 
-Deck of ``players + 1`` cards (0 = lowest), one card each, ante 1.  Players act in seat
+Deck of ``players + 1`` cards (0 = lowest) by default, or of ``ranks`` cards (one card of
+each rank, ``ranks >= players``: the same rules with a longer deck, as in the
+three-player Kuhn variants of Farina, Celli, Gatti and Sandholm, *Ex ante coordination and
+collusion in zero-sum multi-player extensive-form games*, 2018), one card each, ante 1.  Players act in seat
 order with actions ``"p"`` (pass/check/fold) and ``"b"`` (bet/call, one chip).  If
 nobody bets in the first round, the highest card wins the pot.  After the first bet,
 every other player acts once more (in seat order, wrapping around): ``"b"`` calls,
@@ -20,13 +23,15 @@ from ..._validate import check_int
 __all__ = ["kuhn_poker"]
 
 
-def kuhn_poker(players: int = 2) -> PublicTreeGame:
+def kuhn_poker(players: int = 2, *, ranks: int | None = None) -> PublicTreeGame:
     """Kuhn poker for ``players`` = 2 or 3 (OpenSpiel's rules; see the module docstring).
 
-    The two-player game value for the first player is -1/18.
+    ``ranks``: cards in the deck (one per rank, the highest wins), ``players`` to 13;
+    default ``players + 1`` (OpenSpiel's game).  Every ordered deal of distinct cards is
+    equally likely.  The two-player game value for the first player is -1/18.
     """
     n = check_int("players", players, 2, 3)
-    cards = n + 1
+    cards = check_int("ranks", n + 1 if ranks is None else ranks, n, 13)
     deals = list(itertools.permutations(range(cards), n))
     D = len(deals)
     info = np.array(deals, dtype=np.int64).T             # (n, D): player p holds card info[p, d]
@@ -70,4 +75,5 @@ def kuhn_poker(players: int = 2) -> PublicTreeGame:
         return Decision(player, children)
 
     root = build((), None, (1,) * n)
-    return PublicTreeGame(root, Deals(prob, info, labels), n, name=f"kuhn_poker({n})")
+    name = f"kuhn_poker({n})" if cards == n + 1 else f"kuhn_poker({n}, ranks={cards})"
+    return PublicTreeGame(root, Deals(prob, info, labels), n, name=name)
