@@ -40,7 +40,7 @@ from guts.studies.output import ensure_output_dir, write_csv, write_meta  # noqa
 def games(quick: bool, leduc_ranks: int, max_ranks: int):
     for r in range(3, (5 if quick else max_ranks) + 1):
         yield f"kuhn3 r={r}", r, (lambda r=r: kuhn_poker(3, ranks=r))
-    if not quick:
+    if not quick and leduc_ranks:
         yield f"leduc3 r={leduc_ranks}", leduc_ranks, (lambda: leduc_poker(3, ranks=leduc_ranks))
 
 
@@ -57,12 +57,13 @@ def main(argv=None):
     ap.add_argument("--quick", action="store_true", help="Kuhn with 3..5 ranks only")
     ap.add_argument("--time-limit", type=float, default=120.0, help="seconds per correlated solve")
     ap.add_argument("--max-ranks", type=int, default=8)
-    ap.add_argument("--leduc-ranks", type=int, default=3)
+    ap.add_argument("--leduc-ranks", type=int, default=3, help="0: no Leduc")
     ap.add_argument("--milp-max-ranks", type=int, default=5,
                     help="largest Kuhn deck timed with the MILP pricing too (it grows fastest)")
     args = ap.parse_args(argv)
     out = ensure_output_dir(args.out)
     rows = []
+    first = 0
     for name, ranks, make in games(args.quick, args.leduc_ranks, args.max_ranks):
         g = make()
         for adv in range(3):
@@ -83,14 +84,16 @@ def main(argv=None):
             t = time.perf_counter()
             ind = solve_team(g, team, "independent", correlated=cor, time_limit=args.time_limit)
             rows.append(row(name, ranks, adv, "independent", "coordinate-ascent", ind, time.perf_counter() - t))
-            for r in rows[-4:]:
+            for r in rows[first:]:
                 print(f"{r['game']:12s} adv {r['adversary']} {r['regime']:13s} {r['method']:24s} "
                       f"[{r['lower']:+.9f}, {r['upper']:+.9f}] {r['seconds']:7.2f}s", flush=True)
-    df = pd.DataFrame(rows)
-    target = out / "team_games.csv"
-    write_csv(df, target)
-    write_meta(target, dict(quick=args.quick, time_limit=args.time_limit, max_ranks=args.max_ranks,
-                            leduc_ranks=args.leduc_ranks, milp_max_ranks=args.milp_max_ranks))
+            first = len(rows)
+        df = pd.DataFrame(rows)             # after every game: an interrupted run keeps what it finished
+        target = out / "team_games.csv"
+        write_csv(df, target)
+        write_meta(target, dict(quick=args.quick, time_limit=args.time_limit, max_ranks=args.max_ranks,
+                                leduc_ranks=args.leduc_ranks, milp_max_ranks=args.milp_max_ranks,
+                                games_done=sorted(set(df.game))))
     return df
 
 

@@ -37,6 +37,11 @@ def add_subparser(subparsers):
                    help="folder for strategy.csv and solution.json (default: a fresh "
                         "results/runs/solve-game-<time>/)")
     p.add_argument("--efg", action="store_true", help="also write the game as game.efg")
+    ex = p.add_mutually_exclusive_group()
+    ex.add_argument("--exact", dest="exact", action="store_true", default=None,
+                    help="lp: prove the value as a fraction by exact best responses in rational arithmetic "
+                         "(default: automatic on public-tree games of at most 100 000 sequences)")
+    ex.add_argument("--no-exact", dest="exact", action="store_false", help="lp: skip the exact value")
     p.add_argument("--save", default=None, metavar="FILE",
                    help="also keep the solution in FILE (.npz; read it back with guts.load_solution; default: not kept)")
     p.add_argument("--checkpoint", default=None, metavar="FILE",
@@ -108,10 +113,18 @@ def run(args) -> int:
         return _run_team(args, game)
     keep = {k: getattr(args, k, None) for k in ("checkpoint", "checkpoint_every", "resume")}
     solved = solve_game(game, method=args.method, target=args.target, iterations=args.iterations,
-                        progress=not args.quiet, **keep)
+                        progress=not args.quiet, exact=getattr(args, "exact", None), **keep)
     r = solved.result
     print(f"method            {solved.method}" + (f", target {solved.target:g}" if solved.target else ""))
     print("values            " + "  ".join(f"{v:+.9f}" for v in r.values))
+    ex = getattr(solved, "exact", None)
+    if ex is not None:
+        if ex.value is not None:
+            print(f"exact value       {ex.value} (first player; exact best responses to the rational "
+                  f"strategies agree, {ex.seconds:.1f} s)")
+        else:
+            print(f"exact value       not reconstructed; exact bracket [{float(ex.lower):+.12g}, "
+                  f"{float(ex.upper):+.12g}]")
     print(f"exploitability    {certificate_text(r.exploitability)}   NashConv {certificate_text(r.nash_conv)}")
     # an iteration budget without a target: the exploitability above is the certificate
     status, code = verdict(r.converged, target_set=solved.method == "lp" or solved.target is not None)

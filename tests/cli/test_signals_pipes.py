@@ -85,7 +85,8 @@ def test_two_runs_on_one_out_never_mix(tmp_path, capsys):
         holder.wait()
     # the holder is gone: the lock is free, and its stale temporary is removed
     assert main(["table1", "--sizes", "1", "--mesh", "11", "--out", str(out), "--quiet"]) == 0
-    assert sorted(p.name for p in out.iterdir()) == ["table1.csv", "table1.manifest.json", "table1.meta.json"]
+    assert sorted(p.name for p in out.iterdir()) == ["table1.csv", "table1.manifest.json", "table1.meta.json",
+                                                     "table1.run.json"]
 
 
 def test_meta_file_checked_against_its_artefact(tmp_path):

@@ -15,6 +15,8 @@ def test_kuhn_from_openspiel_solved_and_written(tmp_path, capsys):
     assert main(["solve-game", "openspiel:kuhn_poker", "--out", str(out), "--efg", "--quiet"]) == 0
     text = capsys.readouterr().out
     assert "-0.055555556  +0.055555556" in text          # Kuhn (1950): -1/18
+    # the LP's value proved exactly: rational strategies whose exact best responses agree
+    assert "exact value       -1/18 (first player" in text
     assert "certified" in text
     doc = json.loads((out / "solution.json").read_text())
     assert doc["values"][0] == pytest.approx(-1 / 18, abs=1e-12) and doc["exploitability"] <= 1e-9
@@ -72,3 +74,12 @@ def test_bad_input_one_line_exit_2(argv, names, capsys, tmp_path, monkeypatch):
     assert len(err.splitlines()) == 1 and ERROR_LINE.match(err.strip()), err
     assert names in err and "Traceback" not in err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.efg", "nolimit.game", "small.game"]
+
+
+def test_exact_value_is_an_lp_option(tmp_path, capsys):
+    """--exact needs the LP and a public tree; --no-exact skips it."""
+    assert main(["solve-game", "openspiel:kuhn_poker", "--no-exact", "--out", str(tmp_path / "a"), "--quiet"]) == 0
+    assert "exact value" not in capsys.readouterr().out
+    assert main(["solve-game", "openspiel:kuhn_poker", "--exact", "--method", "cfr+", "--out",
+                 str(tmp_path / "b"), "--quiet"]) == 2
+    assert "an exact value comes from the LP" in capsys.readouterr().err
