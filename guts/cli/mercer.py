@@ -164,11 +164,14 @@ def run_solve(args) -> int:
         name += f", {r.collusion} collusion of seats {r.team[0]},{r.team[1]}"
     print(f"{name}: method {r.method}" + (f", epsilon {r.epsilon:g}" if r.epsilon else " (exact)"))
     print("values per seat   " + "  ".join(f"{v:+.6f}" for v in r.values))
-    if r.collusion:
-        line = f"team value        {r.team_value:+.6f}"
-        if r.collusion == "strong":
-            line += f"   team max-min value in [{r.certified_lower:+.6f}, {r.certified_upper:+.6f}]"
-        print(line)
+    if r.collusion == "strong":
+        print(f"team value        {r.team_value:+.6f}   team max-min value in "
+              f"[{r.certified_lower:+.6f}, {r.certified_upper:+.6f}]")
+    elif r.collusion:
+        # a Nash equilibrium of the three-player pooled game: the colluders' joint payoff there,
+        # not the team's max-min value (which only strong collusion, solved as one player, brackets)
+        print(f"colluders' payoff {r.team_value:+.6f}   (at this three-player equilibrium; not the team's "
+              "max-min value)")
     print(f"exploitability    {certificate_text(r.exploitability)}   NashConv {certificate_text(r.nash_conv)}   "
           f"max regret (Ullman's epsilon) {r.max_regret:.3e}")
     s = r.stats

@@ -314,6 +314,22 @@ class _WholeState(_CFRState):
         return flat, ev, br
 
 
+#: Steps of the progress bar of a solve with a target (percent of the way, log scale).
+TARGET_BAR_STEPS = 100
+_TARGET_BAR_FORMAT = "{desc}: {percentage:3.0f}%|{bar}| [{elapsed}<{remaining}{postfix}]"
+
+
+def _target_progress(first: float, now: float, target: float) -> int:
+    """Percent of the way from the first checked exploitability to the target, on a log scale
+    (the certificate of CFR falls roughly as a power of the iteration)."""
+    if not (now > target):
+        return TARGET_BAR_STEPS
+    if not (first > target) or not (now > 0):
+        return 0
+    frac = np.log(first / now) / np.log(first / target)
+    return int(np.clip(frac, 0.0, 1.0) * TARGET_BAR_STEPS)
+
+
 def _next_check(history, target, step):
     """Iteration of the next exploitability check (``check="adaptive"``, module docstring)."""
     t, e, _ = history[-1]
@@ -454,7 +470,12 @@ def cfr_plus(game: Game, *, max_iterations=None, target=None, time_limit=None,
     history = []
     bar = None
     if progress:
-        bar = progress_bar(total=iterations, desc=variant, enabled=True)
+        # with a target the bar measures the certificate's way to it (log scale, from the first
+        # check), not the iteration cap: the cap is a safety bound and its ETA meant nothing
+        # (hours shown for a run that met its target in a minute)
+        bar = (progress_bar(total=TARGET_BAR_STEPS, desc=f"{variant} to exploitability {target:.3g}",
+                            enabled=True, unit="%", bar_format=_TARGET_BAR_FORMAT)
+               if target is not None else progress_bar(total=iterations, desc=variant, enabled=True))
     reached = False
     t = 0
     last = None
@@ -475,7 +496,7 @@ def cfr_plus(game: Game, *, max_iterations=None, target=None, time_limit=None,
                 history = list(saved["history"])
                 t0 -= saved["seconds"]                      # seconds continue the original solve's
                 next_check = max(saved["next_check"], t + 1)
-                if bar is not None:
+                if bar is not None and target is None:
                     bar.update(min(t, iterations))
             # the tuner counts calls of state.run, not iterations: a call is one iteration,
             # or ~20 ms of them for a small game compiled whole, and a probe of the other
@@ -514,7 +535,7 @@ def cfr_plus(game: Game, *, max_iterations=None, target=None, time_limit=None,
                 if cur != tuner.choice and not tuner.probing:
                     set_threads(tuner.choice)
                     cur = tuner.choice
-                if bar is not None:
+                if bar is not None and target is None:
                     bar.update(count)
                 if t >= next_check or t == iterations:
                     flat, ev, br = state.check()
@@ -522,7 +543,9 @@ def cfr_plus(game: Game, *, max_iterations=None, target=None, time_limit=None,
                     last = (t, flat, ev, br)
                     history.append((t, expl, time.perf_counter() - t0))
                     if bar is not None:
-                        bar.set_postfix(exploitability=f"{expl:.3g}")
+                        if target is not None:
+                            bar.n = _target_progress(history[0][1], expl, target)
+                        bar.set_postfix(exploitability=f"{expl:.3g}", iteration=t)
                     if target is not None and expl <= target:
                         reached = True
                         break

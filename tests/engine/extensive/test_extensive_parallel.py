@@ -156,7 +156,9 @@ def test_cfr_plus_tunes_threads_per_call_on_a_game_compiled_whole(monkeypatch):
     cfr_plus(leduc_poker(2), max_iterations=3000, report_every=3000)
     steps = [t for t, _ in seen]
     assert steps == list(range(1, len(seen) + 1))            # one step per call
-    assert sum(i for _, i in seen) == 3000 and len(seen) < 100    # calls of many iterations
+    # calls of many iterations: a chunk is ~20 ms of work (~400 Leduc iterations on a quiet core);
+    # on average ten or more per call holds even on a machine many times slower (a busy host)
+    assert sum(i for _, i in seen) == 3000 and len(seen) <= 3000 // 10
 
 
 @pytest.mark.skipif(max_threads() < 2, reason="needs 2 numba threads")

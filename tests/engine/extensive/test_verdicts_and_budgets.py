@@ -90,3 +90,15 @@ def test_openspiel_catch_is_solved_or_refused_in_one_line():
         from_openspiel("catch")
     except GutsInputError as exc:       # its information states do not recall the player's moves
         assert "\n" not in str(exc) and "perfect recall" in str(exc)
+
+
+def test_progress_with_a_target_measures_the_certificate_not_the_cap():
+    """The bar of a solve with a target is the log-scale way from the first checked
+    exploitability to the target: halfway at the geometric mean, full once it is met."""
+    from guts.engine.extensive.cfr import TARGET_BAR_STEPS, _target_progress
+
+    assert _target_progress(1.0, 1e-2, 1e-4) == TARGET_BAR_STEPS // 2
+    assert _target_progress(1.0, 1.0, 1e-4) == 0
+    assert _target_progress(1.0, 1e-4, 1e-4) == TARGET_BAR_STEPS
+    assert _target_progress(1.0, 2.0, 1e-4) == 0                 # worse than the start: no progress
+    assert _target_progress(1e-5, 1e-5, 1e-4) == TARGET_BAR_STEPS  # met at the first check

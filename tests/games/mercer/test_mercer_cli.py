@@ -63,6 +63,17 @@ def test_solve_strong_collusion_cfr_prints_the_team_bracket(capsys):
     assert lo <= exact <= hi and "team vs victim" in out
 
 
+def test_weak_collusion_prints_no_team_value(capsys):
+    """Weak collusion is a three-player game: its equilibrium's pooled payoff is printed for
+    what it is, never under the headline "team value" (the team's max-min value is only
+    bracketed under strong collusion, where the team is one player)."""
+    _run(["mercer", "solve", "smh", "--players", "3", "--method", "cfr+", "--target", "0.05",
+          "--collusion", "weak", "--team", "0,1", "--quiet"])
+    out = capsys.readouterr().out
+    assert not any(x.startswith("team value") for x in out.splitlines())
+    assert "not the team's max-min value" in out
+
+
 def test_solve_help_documents_collusion_kinds_and_seats_from_0(capsys):
     with pytest.raises(SystemExit):
         _parser().parse_args(["mercer", "solve", "--help"])
