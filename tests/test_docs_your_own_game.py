@@ -26,4 +26,7 @@ def test_every_block_runs(tmp_path, monkeypatch, capsys):
                 argv = shlex.split(line, comments=True)
                 assert argv[0] == "guts"
                 assert main([*argv[1:], "--quiet"]) == 0, line
-    assert (tmp_path / "solved" / "strategy.csv").exists()
+    assert (tmp_path / "results" / "runs" / "guide" / "solved" / "strategy.csv").exists()
+    # the guide writes only into its gitignored scratch folder: nothing else in the working directory
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["results"]
+    assert sorted(p.name for p in (tmp_path / "results").iterdir()) == ["runs"]

@@ -150,10 +150,11 @@ def test_documented_command(tmp_path, monkeypatch, capsys):
     from guts.cli import main
 
     monkeypatch.chdir(tmp_path)
-    assert main(["solve-game", "openspiel:kuhn_poker", "--save", "kuhn.npz", "--out", "run"]) == 0
-    assert main(["view", "kuhn.npz", "--game", "openspiel:kuhn_poker"]) == 0
-    assert capsys.readouterr().out.strip().splitlines()[-1] == "kuhn.html"
-    _, d = _page(tmp_path / "kuhn.html")
+    assert main(["solve-game", "openspiel:kuhn_poker", "--save", "results/runs/kuhn.npz"]) == 0
+    assert main(["view", "results/runs/kuhn.npz", "--game", "openspiel:kuhn_poker"]) == 0
+    assert capsys.readouterr().out.strip().splitlines()[-1] == "results/runs/kuhn.html"
+    assert [p.name for p in tmp_path.iterdir()] == ["results"]      # nothing outside the scratch folder
+    _, d = _page(tmp_path / "results" / "runs" / "kuhn.html")
     assert d["np"] == 2 and sum(m >= 0 for m in d["mover"]) == 4      # Kuhn: four public decision nodes
 
 
