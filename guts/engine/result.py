@@ -86,7 +86,11 @@ class ResultCertificate:
         return bool(math.isfinite(m) and m <= target)
 
     def __format__(self, spec: str) -> str:
-        return f"{self.kind} {format(self.measure, spec or '.3g')}"
+        # a best-response gain is >= 0; rounding can compute -1e-17: shown as 0, the number beside it
+        m, spec = self.measure, spec or ".3g"
+        if m < 0:
+            return f"{self.kind} {format(0.0, spec)} (rounding: computed {m:.1e})"
+        return f"{self.kind} {format(m, spec)}"
 
 
 def interval(lower: float, upper: float) -> ResultCertificate:
