@@ -37,6 +37,9 @@ def add_subparser(subparsers):
                    help="folder for strategy.csv and solution.json (default: a fresh "
                         "results/runs/solve-game-<time>/)")
     p.add_argument("--efg", action="store_true", help="also write the game as game.efg")
+    p.add_argument("--max-nodes", type=int_arg("max-nodes", 1, None), default=None, metavar="N",
+                   help="openspiel:NAME: refuse games of more than N tree nodes, before or while expanding "
+                        "them (default: 1 000 000)")
     ex = p.add_mutually_exclusive_group()
     ex.add_argument("--exact", dest="exact", action="store_true", default=None,
                     help="lp: prove the value as a fraction by exact best responses in rational arithmetic "
@@ -99,7 +102,7 @@ def run(args) -> int:
     from guts.studies.solve_game import load_game, solve_game, write_solution
 
     t0 = time.perf_counter()
-    game = load_game(args.file)
+    game = load_game(args.file, max_nodes=getattr(args, "max_nodes", None), progress=not args.quiet)
     build = time.perf_counter() - t0
     s = game.size if hasattr(game, "size") else None
     size = f"{s.public_nodes} nodes x {s.deals} deals, {s.infosets} information sets" if s else ""

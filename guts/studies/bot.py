@@ -16,7 +16,7 @@ from guts.errors import GutsInputError
 from guts.games.guts.bot import BotStrategy, parse_support
 from guts.games.guts.strategies import STRUCTURES
 
-__all__ = ["load_bot_strategy", "recertify_table_row", "TABLE_CERT_TOL"]
+__all__ = ["load_bot_strategy", "strategy_from_row", "recertify_table_row", "TABLE_CERT_TOL", "VALUE_COLUMNS"]
 
 
 def load_bot_strategy(path, size: int) -> BotStrategy:
@@ -25,15 +25,28 @@ def load_bot_strategy(path, size: int) -> BotStrategy:
     The coalition's mixture comes from column ``coalition_support``, player 1's from
     ``player1_support`` and the value from ``value_lower``.
     """
-    import pandas as pd
+    from guts.studies.table_trust import read_results_csv, table_set_status
 
     size = check_int("opponents", size, 1)
     path = Path(path)
-    _warn_if_not_published(path)
-    try:
-        df = pd.read_csv(path)
-    except (OSError, ValueError) as exc:
-        raise GutsInputError(f"cannot read table {str(path)!r}: {exc}") from None
+    # a regular file of a set that finished (or of none); its row is re-certified below either way
+    _warn_if_not_published(path, table_set_status(path, "table"))
+    return strategy_from_row(read_results_csv(path, "table"), size, path)
+
+
+#: Columns of a Table 1 CSV that hold player 1's value (``opponent_value`` with the other sign):
+#: each must lie in the interval the row's own strategies certify.
+VALUE_COLUMNS = ("value_lower", "value_upper", "opponent_value")
+
+
+def strategy_from_row(df, size: int, path) -> BotStrategy:
+    """The :class:`BotStrategy` of row ``N = size`` of a Table 1 DataFrame, every number re-certified.
+
+    The row's mixtures are re-certified (:func:`recertify_table_row`); each of its values
+    (:data:`VALUE_COLUMNS`: ``value_lower``, ``value_upper``, ``-opponent_value``) must lie
+    within :data:`TABLE_CERT_TOL` of the recomputed interval, else :class:`GutsInputError`.
+    """
+    size = check_int("opponents", size, 1)
     need = {"N", "mesh", "structure", "value_lower", "player1_support", "coalition_support"}
     if not need <= set(df.columns):
         raise GutsInputError(f"{str(path)!r} is not a Table 1 CSV: missing columns {sorted(need - set(df.columns))}")
@@ -56,10 +69,20 @@ def load_bot_strategy(path, size: int) -> BotStrategy:
     p1, p1w = parse_support(row.player1_support, 1)
     lo, hi = recertify_table_row(size, mesh, structure, p1.ravel(), p1w, profiles, weights)
     slack = TABLE_CERT_TOL * (1.0 + abs(value))
-    if not lo - slack <= value <= hi + slack:
-        raise GutsInputError(f"{where}: value_lower {value:.12g} is not certified by the row's own strategies "
-                             f"(recomputed Theorem 1.2 interval [{lo:.12g}, {hi:.12g}]); accepted: a table "
-                             "whose values its strategies certify (regenerate it with guts table1)")
+    for column in VALUE_COLUMNS:
+        if column not in row.index:
+            continue
+        try:
+            v = float(row[column]) * (-1.0 if column == "opponent_value" else 1.0)
+        except (TypeError, ValueError, OverflowError):
+            v = math.nan
+        if not (math.isfinite(v) and lo - slack <= v <= hi + slack):
+            shown = row[column] if not isinstance(row[column], float) else f"{row[column]:.12g}"
+            raise GutsInputError(f"{where}: {column} {shown} is not certified by the row's own strategies "
+                                 f"(recomputed Theorem 1.2 interval [{lo:.12g}, {hi:.12g}] for player 1"
+                                 f"{', opponent_value with the other sign' if column == 'opponent_value' else ''})"
+                                 "; accepted: a table whose values its strategies certify (regenerate it with "
+                                 "guts table1)")
     return BotStrategy(
         size=size, mesh=mesh, structure=structure, profiles=profiles, weights=weights,
         player1_thresholds=p1.ravel(), player1_weights=p1w, value=value,
@@ -67,15 +90,12 @@ def load_bot_strategy(path, size: int) -> BotStrategy:
     )
 
 
-def _warn_if_not_published(path: Path) -> None:
-    """Warn when ``path`` belongs to a set whose publication did not finish or was changed since
-   ; the row is re-certified below whatever the file's history."""
+def _warn_if_not_published(path: Path, st) -> None:
+    """Warn when ``path`` belongs to a set changed since its manifest was written (``st``, its
+    :class:`guts._atomic.SetStatus`); the row is re-certified whatever the file's history."""
     import warnings
 
-    from guts.studies.output import set_status
-
-    st = set_status(path)
-    if st.state in ("incomplete", "modified", "withdrawn"):
+    if st.state == "modified":
         warnings.warn(f"table {str(path)!r} is not part of a complete published set ({st.detail}); its row "
                       "is re-certified from its own strategies before use", UserWarning, stacklevel=3)
 

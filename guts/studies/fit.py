@@ -361,6 +361,7 @@ def value_curve_datasets(table1=None, large_n=None) -> dict:
     import pandas as pd
 
     from guts.studies.table1 import paper_table1
+    from guts.studies.table_trust import read_results_csv
 
     def load(src):
         if src is None:
@@ -370,10 +371,7 @@ def value_curve_datasets(table1=None, large_n=None) -> dict:
         p = Path(src)
         if not p.exists():
             return None
-        try:
-            return pd.read_csv(p)
-        except (OSError, ValueError) as exc:
-            raise GutsInputError(f"cannot read {str(p)!r} ({exc})") from None
+        return read_results_csv(p, "input")  # a regular file, bounded, before pandas parses it
 
     out = {}
     paper = paper_table1().query("N >= 2 and N <= 15")
@@ -416,20 +414,54 @@ def _sha256(path) -> str:
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
-def _input_status(path, given: bool, what: str, allow_partial: bool, notes: list) -> str:
-    """Check one input of :func:`run_fit`; return ``"full"``, ``"partial"``, ``"unknown"`` or ``"missing"``."""
-    from guts.studies.output import artefact_status, check_full
+def _input_status(path, given: bool, what: str, allow_partial: bool, notes: list, recertify: bool = False) -> str:
+    """Check one input of :func:`run_fit`; return ``"full"``, ``"partial"``, ``"unknown"`` or ``"missing"``.
+
+    With ``recertify`` (a Table 1 CSV), a file that no complete, verified set holds is used
+    only when its own strategies certify every value of its rows N = 2..15
+    (:func:`_recertify_table1`).
+    """
+    from guts.studies.output import artefact_status, check_full, set_status
+    from guts.studies.table_trust import check_regular_file
 
     if isinstance(path, str) or isinstance(path, Path):
+        if Path(path).exists():
+            check_regular_file(path, what)  # before any hashing: /dev/zero or a FIFO never ends
         status = artefact_status(path)
         if status == "missing" and not given:
             notes.append(f"{what} {str(path)!r} not found: its fits are skipped (partial fit)")
             return status
         check_full(path, what, strict=not allow_partial, warn=notes.append)  # missing/unreadable: error
+        if recertify and not set_status(path).ok:
+            _recertify_table1(path, what)
+            notes.append(f"{what} {str(path)!r} is in no complete, verified set: its rows N = 2..15 were "
+                         "re-certified from their own strategies")
         if status == "unknown":
             notes.append(f"{what} {str(path)!r} has no meta file: cannot tell whether it is a full run")
         return status
     return "unknown"  # a DataFrame
+
+
+def _recertify_table1(path, what: str) -> None:
+    """Re-certify every row N = 2..15 of the Table 1 CSV ``path`` from its own strategies.
+
+    Raises :class:`GutsInputError` (one line naming the row and column) when a value is not
+    in the interval the row's strategies certify (Theorem 1.2 of Buck et al., 2022).
+    """
+    import pandas as pd
+
+    from guts.studies.bot import strategy_from_row
+    from guts.studies.table_trust import read_results_csv
+
+    df = read_results_csv(path, what)
+    if "N" not in df.columns:
+        raise GutsInputError(f"{what} {str(path)!r} has no N column (is it a guts table1 CSV?)")
+    sizes = pd.to_numeric(df["N"], errors="coerce")
+    if sizes.isna().any():
+        raise GutsInputError(f"{what} {str(path)!r}: column N holds {df['N'][sizes.isna()].iloc[0]!r}; accepted: "
+                             "integers (a guts table1 CSV)")
+    for n in sorted({int(n) for n in sizes if 2 <= n <= 15}):
+        strategy_from_row(df.assign(N=sizes), n, path)
 
 
 def run_fit(out=AUTO, table1=None, large_n=None, bootstrap: int = 1000, level: float = 0.95,
@@ -472,7 +504,7 @@ def run_fit(out=AUTO, table1=None, large_n=None, bootstrap: int = 1000, level: f
     table1 = base / "table1.csv" if table1 is None else table1
     large_n = base / "large_n.csv" if large_n is None else large_n
     notes: list[str] = []
-    status = {"table1": _input_status(table1, given["table1"], "--table1", allow_partial, notes),
+    status = {"table1": _input_status(table1, given["table1"], "--table1", allow_partial, notes, recertify=True),
               "large_n": _input_status(large_n, given["large_n"], "--large-n", allow_partial, notes)}
     if echo is not None:
         for n in notes:

@@ -24,6 +24,7 @@ import numpy as np
 import pandas as pd
 
 from guts.engine.extensive import cfr_plus, fictitious_play, read_efg, solve_lp, strategy_table
+from guts.engine.extensive.lp import constant_sum
 from guts.engine.result import Result
 from guts.errors import ConvergenceWarning, GutsInputError
 
@@ -37,8 +38,10 @@ METHODS = ("lp", "cfr+", "dcfr", "fp")
 DEFAULT_TARGET = 1e-3
 
 
-def load_game(spec: str):
-    """The engine game named by ``spec`` (see the module docstring)."""
+def load_game(spec: str, *, max_nodes: int | None = None, progress: bool = False):
+    """The engine game named by ``spec`` (see the module docstring); ``max_nodes``: the node
+    budget of an OpenSpiel import (default ``guts.engine.extensive.openspiel.MAX_IMPORT_NODES``),
+    ``progress``: its progress bar."""
     spec = str(spec)
     if spec.startswith("openspiel:"):
         from guts.engine.extensive import from_openspiel
@@ -51,7 +54,7 @@ def load_game(spec: str):
             import pyspiel  # noqa: F401
         except ImportError:
             raise GutsInputError(f"{spec!r} needs OpenSpiel; accepted: pip install open_spiel") from None
-        return from_openspiel(name)
+        return from_openspiel(name, max_nodes=max_nodes, progress=progress)
     ext = os.path.splitext(spec)[1].lower()
     if ext in (".toml", ".game", ".acpc"):
         if not os.path.exists(spec):     # a FIFO, a folder: the reader says what it is, without opening it
@@ -119,7 +122,8 @@ def solve_game(game, method: str | None = None, target: float | None = None,
     (default 1e-3); ignored by the LP, whose certificate is its exploitability
     (:data:`guts.engine.extensive.LP_CERT_TOL` x payoff scale).
     """
-    two_zero = game.num_players == 2 and game.zero_sum
+    # constant-sum games (payoffs summing to one constant) are zero-sum up to a shift: the LP takes them
+    two_zero = game.num_players == 2 and (game.zero_sum or constant_sum(game) is not None)
     if method is None:
         method = "lp" if two_zero else "cfr+"
     if method not in METHODS:
@@ -158,7 +162,8 @@ def solve_game(game, method: str | None = None, target: float | None = None,
         if exact and not public:
             raise GutsInputError(f"an exact value needs a public-tree game; {game.name or 'this game'} is an "
                                  "explicit tree (a Gambit file or an OpenSpiel game that is not poker-shaped)")
-        if public and (exact or game.size.sequences <= EXACT_AUTO_MAX_SEQUENCES):
+        # automatic only on zero-sum games: the exact certificate is for those (a constant-sum game asks for it)
+        if public and (exact or (game.zero_sum and game.size.sequences <= EXACT_AUTO_MAX_SEQUENCES)):
             from guts.engine.extensive.rational import certify_exact
 
             cert = certify_exact(game, r.strategies)

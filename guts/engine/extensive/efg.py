@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import os
 import re
+import unicodedata
 from fractions import Fraction
 
 import numpy as np
@@ -38,7 +39,7 @@ from ..tolerances import MAX_PAYOFF_MAGNITUDE
 from .explicit import ExplicitChance, ExplicitDecision, ExplicitGame, ExplicitTerminal
 from .tree import Chance, Decision, PublicTreeGame, Terminal, _GameBase
 
-__all__ = ["read_efg", "write_efg", "efg_text", "MAX_EFG_BYTES", "MAX_EFG_DEPTH"]
+__all__ = ["read_efg", "write_efg", "efg_text", "efg_label", "MAX_EFG_BYTES", "MAX_EFG_DEPTH"]
 
 #: Largest ``.efg`` file (or text) read: at most this many bytes are ever read from a file.
 MAX_EFG_BYTES = 64 * 2**20
@@ -330,8 +331,38 @@ def _read(text, where):
     return g
 
 
+def efg_label(s) -> str:
+    """``s`` as a label Gambit accepts: printable ASCII, single inner spaces, none at either end.
+
+    Gambit's reader (The Gambit Project, *Gambit: software tools for game theory*, version
+    16) refuses any other label.  Accents are dropped (NFKD, ``"é"`` -> ``"e"``), other
+    non-ASCII characters are written ``<U+XXXX>``, every run of whitespace (newlines, tabs)
+    becomes one space, backslashes become ``/`` (Gambit does not read them back as
+    written); double quotes stay (:func:`efg_text` escapes them as ``\\"``).
+    """
+    out = []
+    for ch in unicodedata.normalize("NFKD", str(s)):
+        if unicodedata.combining(ch):
+            continue
+        if ch.isspace():
+            out.append(" ")
+        elif ch == "\\":
+            out.append("/")
+        elif " " < ch <= "~":
+            out.append(ch)
+        else:
+            out.append(f"<U+{ord(ch):04X}>")
+    return " ".join("".join(out).split())
+
+
 def _q(s) -> str:
-    return '"' + str(s).replace('"', '\\"') + '"'
+    return '"' + efg_label(s).replace('"', '\\"') + '"'
+
+
+def _unique(labels) -> list:
+    """Sanitised labels of one node, repeats (after sanitising) numbered ``#k`` by position."""
+    labs = [efg_label(lab) for lab in labels]
+    return [lab if labs.count(lab) == 1 else f"{lab} #{k + 1}".lstrip() for k, lab in enumerate(labs)]
 
 
 def _num(x: float) -> str:
@@ -396,12 +427,12 @@ def efg_text(game) -> str:
             elif isinstance(nd, ExplicitChance):
                 chance_no[0] += 1
                 acts = " ".join(f"{_q(lab)} {pr}" for lab, pr in
-                                zip(nd.outcomes, _probs([float(pr) for pr, _ in nd.outcomes.values()])))
+                                zip(_unique(nd.outcomes), _probs([float(pr) for pr, _ in nd.outcomes.values()])))
                 lines.append(f'{ind}c "" {chance_no[0]} "" {{ {acts} }} 0')
                 stack.extend((c, depth + 1) for _, c in reversed(list(nd.outcomes.values())))
             else:
                 num, new = info_number(nd.player, nd.infoset)
-                acts = " ".join(_q(lab) for lab in nd.actions)
+                acts = " ".join(_q(lab) for lab in _unique(nd.actions))
                 lines.append(f'{ind}p "" {nd.player + 1} {num} {_q(nd.infoset)} {{ {acts} }} 0')
                 stack.extend((c, depth + 1) for c in reversed(list(nd.actions.values())))
     elif isinstance(game, PublicTreeGame):
@@ -422,7 +453,7 @@ def efg_text(game) -> str:
                     terminal(nd.payoff(D)[:, d] if nd.table is not None else nd.offset, ind)
                 elif isinstance(nd, Chance):
                     chance_no[0] += 1
-                    acts = " ".join(f"{_q(lab)} {pr}" for lab, pr in zip(nd.outcomes, _probs(
+                    acts = " ".join(f"{_q(lab)} {pr}" for lab, pr in zip(_unique(nd.outcomes), _probs(
                         [float(pr if np.ndim(pr) == 0 else pr[d]) for pr, _ in nd.outcomes.values()])))
                     lines.append(f'{ind}c "" {chance_no[0]} "" {{ {acts} }} 0')
                     stack.extend((c, hist + (lab,), depth + 1) for lab, (_, c) in reversed(list(nd.outcomes.items())))
@@ -430,7 +461,7 @@ def efg_text(game) -> str:
                     p = nd.player
                     key = f"{'/'.join(map(str, hist))}|{labels[p][deals.info[p, d]]}"
                     num, _ = info_number(p, key)
-                    acts = " ".join(_q(lab) for lab in nd.actions)
+                    acts = " ".join(_q(lab) for lab in _unique(nd.actions))
                     lines.append(f'{ind}p "" {p + 1} {num} {_q(key)} {{ {acts} }} 0')
                     stack.extend((c, hist + (lab,), depth + 1) for lab, c in reversed(list(nd.actions.items())))
                 else:
@@ -444,7 +475,11 @@ def write_efg(game, path) -> str:
     Explicit games keep their information-set keys as information-set names; a public
     tree is expanded: the root chance node deals (one action per deal, named by the
     players' type labels), and player p's information set at public history h with type
-    t is named ``"h|t"``.  Returns the path written.
+    t is named ``"h|t"``.  Every label is made one Gambit accepts (:func:`efg_label`:
+    printable ASCII, single spaces, none at the ends; repeats within a node after that are
+    numbered), so that Gambit opens every file written; information sets are numbered,
+    so the game read back (by :func:`read_efg` or Gambit) is the same game, only its
+    labels may differ.  Returns the path written.
     """
     text = efg_text(game)
     path = os.fspath(path)

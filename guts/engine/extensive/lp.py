@@ -31,7 +31,8 @@ from ...errors import ConvergenceWarning, GutsInputError, SolverError
 from ..highs import hipo_available, sequence_form_maxmin
 from ..tolerances import (LP_BYTES_BASE, LP_BYTES_PER_NONZERO, LP_BYTES_PER_ROW, LP_CERT_TOL,
                           LP_HIPO_BYTES_PER_NONZERO, LP_HIPO_BYTES_PER_ROW, LP_IPM_BYTES_PER_NONZERO,
-                          LP_HIPO_NNZ, LP_IPM_BYTES_PER_ROW, LP_IPM_NNZ, LP_MEMORY_LIMIT, LP_TOL)
+                          LP_HIPO_NNZ, LP_IPM_BYTES_PER_ROW, LP_IPM_NNZ, LP_MEMORY_LIMIT, LP_TOL,
+                          ZERO_SUM_TOL)
 from . import _kernels as K
 from .fingerprint import remember_game
 from .result import ExtensiveResult
@@ -39,7 +40,7 @@ from .strategies import _check_game, from_flat, normalise_blocks
 from .types import Game
 
 __all__ = ["solve_sequence_form_lp", "solve_lp", "LP_TOL", "LP_CERT_TOL", "LP_IPM_NNZ",
-           "sequence_form", "lp_memory_estimate", "lp_method", "LP_METHODS"]
+           "sequence_form", "lp_memory_estimate", "lp_method", "LP_METHODS", "constant_sum"]
 
 #: The ``method`` values of :func:`solve_sequence_form_lp`.
 LP_METHODS = ("auto", "highs", "highs-ds", "highs-ipm", "highs-hipo")
@@ -86,10 +87,46 @@ def _constraints(pt):
     return E, e
 
 
-def sequence_form(game: Game, player: int = 0):
-    """Sparse sequence-form data ``(A, E, e, F, f)``; ``A`` = payoffs of ``player``.
+def _terminal_payoffs(cg, c, player):
+    """Payoffs of ``player`` at the terminals of chunk ``c``, array ``(terminals, deals)``."""
+    if c.single_table >= 0:
+        U = c.scale[:, None] * cg.tables[c.single_table][player][None, :]
+    else:
+        U = c.scale[:, None] * np.stack([t[player] for t in cg.tables])[c.tid]
+    return U + c.offset[player][:, None]
+
+
+def _constant_sum(cg):
+    """The constant ``c`` when the two players' payoffs sum to ``c`` at every terminal that
+    chance can reach (to ``ZERO_SUM_TOL`` of the payoff scale), else None."""
+    lo, hi = np.inf, -np.inf
+    for c in cg.chunks:
+        reach = (cg.ctx[c.vid] * c.scal[:, None]) != 0
+        if reach.any():
+            tot = (_terminal_payoffs(cg, c, 0) + _terminal_payoffs(cg, c, 1))[reach]
+            lo, hi = min(lo, float(tot.min())), max(hi, float(tot.max()))
+    if not np.isfinite(lo) or hi - lo > ZERO_SUM_TOL * max(cg.payoff_scale, 1.0):
+        return None
+    return 0.5 * (lo + hi)
+
+
+def constant_sum(game: Game):
+    """``c`` when ``game`` is a two-player constant-sum game (payoffs summing to ``c`` at every
+    terminal chance can reach, to ``ZERO_SUM_TOL`` of the payoff scale; ``0.0`` for a
+    zero-sum game), else None."""
+    cg = _check_game(game)
+    if cg.num_players != 2:
+        return None
+    if game.zero_sum:
+        return 0.0
+    return _constant_sum(cg)
+
+
+def sequence_form(game: Game, player: int = 0, shift: float = 0.0):
+    """Sparse sequence-form data ``(A, E, e, F, f)``; ``A`` = payoffs of ``player`` minus ``shift``.
 
     Row index of ``A`` = ``seq_1 * T_1 + type_1``, column = ``seq_2 * T_2 + type_2``.
+    ``shift`` = c/2 turns a constant-sum game (payoffs summing to c) into a zero-sum one.
     """
     cg = _check_game(game)
     if cg.num_players != 2:
@@ -100,11 +137,9 @@ def sequence_form(game: Game, player: int = 0):
     r_all, c_all, v_all = [], [], []
     for c in cg.chunks:
         W = cg.ctx[c.vid] * c.scal[:, None]
-        if c.single_table >= 0:
-            U = c.scale[:, None] * cg.tables[c.single_table][player][None, :]
-        else:
-            U = c.scale[:, None] * np.stack([t[player] for t in cg.tables])[c.tid]
-        U += c.offset[player][:, None]
+        U = _terminal_payoffs(cg, c, player)
+        if shift:
+            U = U - float(shift)
         W *= U
         nzr, nzc = np.nonzero(W)
         r_all.append(c.seq[0][nzr] * T0 + info0[nzc])
@@ -176,12 +211,18 @@ def solve_sequence_form_lp(game: Game, *, tol: float = LP_TOL, method: str = "au
                            time_limit: float | None = None,
                            memory_limit: float | None = LP_MEMORY_LIMIT,
                            crossover: bool | None = None) -> ExtensiveResult:
-    """Exact equilibrium of a two-player zero-sum game by the sequence-form LP.
+    """Exact equilibrium of a two-player zero-sum (or constant-sum) game by the sequence-form LP.
 
     Parameters
     ----------
     game : PublicTreeGame
-        Two players, zero-sum (``game.zero_sum``).
+        Two players, zero-sum (``game.zero_sum``) or constant-sum: payoffs summing to one
+        constant ``c`` at every terminal chance can reach (to ``ZERO_SUM_TOL`` of the
+        payoff scale, :func:`constant_sum`).  A constant-sum game is solved as the
+        zero-sum game ``u0 - c/2``, ``u1 - c/2`` (same equilibria: a constant added to a
+        player's payoffs changes no best response), and the values are reported for the
+        original payoffs, ``value0 + c/2`` and ``value1 + c/2``; the exploitability is the
+        same for both games.
     tol : float
         HiGHS primal and dual feasibility tolerance.
     method : {"auto", "highs", "highs-ds", "highs-ipm", "highs-hipo"}
@@ -212,7 +253,7 @@ def solve_sequence_form_lp(game: Game, *, tol: float = LP_TOL, method: str = "au
     Raises
     ------
     GutsInputError
-        Not two players, or not zero-sum, or the LP's memory estimate exceeds
+        Not two players, or not constant-sum, or the LP's memory estimate exceeds
         ``memory_limit`` (nothing is built).
     SolverError
         HiGHS reports anything but optimal.
@@ -220,8 +261,13 @@ def solve_sequence_form_lp(game: Game, *, tol: float = LP_TOL, method: str = "au
     cg = _check_game(game)
     if cg.num_players != 2:
         raise GutsInputError(f"solve_lp needs a 2-player game; got {cg.num_players} players")
+    shift = 0.0
     if not game.zero_sum:
-        raise GutsInputError("solve_lp needs a zero-sum game (payoffs must sum to 0 at every terminal)")
+        total = _constant_sum(cg)
+        if total is None:
+            raise GutsInputError("solve_lp needs a zero-sum or constant-sum game (the payoffs must sum to 0, "
+                                 "or to one constant, at every terminal); accepted: such a game, or cfr_plus")
+        shift = 0.5 * total
     try:
         tol = float(tol)
     except (TypeError, ValueError):
@@ -241,7 +287,7 @@ def solve_sequence_form_lp(game: Game, *, tol: float = LP_TOL, method: str = "au
                 f"(now {memory_limit / 2**30:.2f} GiB), or an iterative method (CFR+)")
     method = lp_method(game, method)
     t0 = time.perf_counter()
-    A, E, e, F, f = sequence_form(game, 0)
+    A, E, e, F, f = sequence_form(game, 0, shift)
     p0, p1 = cg.players
     if crossover is None:
         crossover = method not in _IPMS

@@ -35,11 +35,21 @@ from ...errors import GutsInputError
 from .explicit import ExplicitChance, ExplicitDecision, ExplicitGame, ExplicitTerminal
 from .tree import Chance, Deals, Decision, PublicTreeGame, Terminal
 
-__all__ = ["from_openspiel", "to_openspiel_policy", "OpenSpielLink", "MAX_OPENSPIEL_STATES"]
+__all__ = ["from_openspiel", "to_openspiel_policy", "OpenSpielLink", "MAX_IMPORT_NODES", "MAX_OPENSPIEL_STATES",
+           "estimate_tree_size"]
 
-#: Default cap on the number of OpenSpiel states walked by :func:`from_openspiel`
-#: (overridable with ``max_states``); the walk stops with ``GutsInputError`` beyond it.
-MAX_OPENSPIEL_STATES = 2_000_000
+#: Default budget of OpenSpiel states (game-tree nodes) walked by :func:`from_openspiel`
+#: (overridable with ``max_nodes``): games estimated far above it are refused before the
+#: walk, and the walk stops with ``GutsInputError`` as soon as it is exceeded.  About a
+#: million nodes is a few tens of seconds of walking and a few GB of Python objects.
+MAX_IMPORT_NODES = 1_000_000
+#: Former name of :data:`MAX_IMPORT_NODES`.
+MAX_OPENSPIEL_STATES = MAX_IMPORT_NODES
+#: Random root-to-leaf paths of the pre-flight size estimate (:func:`estimate_tree_size`).
+PREFLIGHT_PROBES = 32
+#: The pre-flight refuses a game whose estimated size exceeds the budget by this factor
+#: (the estimate is unbiased but noisy; the walk's own count catches the games in between).
+PREFLIGHT_MARGIN = 10.0
 
 
 @dataclass(frozen=True)
@@ -92,19 +102,107 @@ def _labels(names, ids):
     return tuple(names) if len(set(names)) == len(names) else tuple(str(a) for a in ids)
 
 
+def _nodes_text(n) -> str:
+    return f"{int(n):,}".replace(",", " ")
+
+
+#: Nodes between two updates of the import's progress bar (shown only past this many
+#: nodes: small games import silently in well under a second).
+_PROGRESS_STEP = 50_000
+
+
 class _Counter:
-    def __init__(self, cap):
+    def __init__(self, cap, progress=False, desc="OpenSpiel import"):
         self.n, self.cap = 0, int(cap)
+        self.bar, self.desc = None, None
+        self.show(progress, desc)
+
+    def show(self, progress, desc):
+        """Show a progress bar (nodes walked against the budget) from ``_PROGRESS_STEP`` nodes on."""
+        if progress:
+            self.desc = desc
+
+    def _update(self):
+        if self.bar is None:
+            from ..progress import progress_bar
+
+            self.bar = progress_bar(total=self.cap, desc=f"{self.desc} (nodes, budget)", enabled=True, leave=False)
+        self.bar.update(_PROGRESS_STEP)
+
+    def close(self):
+        if self.bar is not None:
+            self.bar.close()
+            self.bar = None
 
     def tick(self, name):
         self.n += 1
+        if self.desc is not None and self.n % _PROGRESS_STEP == 0:
+            self._update()
         if self.n > self.cap:
+            self.close()
             raise GutsInputError(
-                f"OpenSpiel game {name!r} has more than max_states={self.cap} states; "
-                "accepted: pass a larger max_states (memory grows with it)")
+                f"OpenSpiel game {name!r} stopped after {_nodes_text(self.n - 1)} nodes, the budget; accepted: "
+                f"games under max_nodes={self.cap} (--max-nodes on guts solve-game; memory grows with it)")
 
 
-def from_openspiel(os_game, *, form: str = "auto", max_states: int = MAX_OPENSPIEL_STATES):
+def estimate_tree_size(os_game, *, probes: int = PREFLIGHT_PROBES, random_state=0, stop_above=None) -> float:
+    """Estimated number of nodes of an OpenSpiel game tree, from random root-to-leaf paths.
+
+    Knuth's estimator (D. E. Knuth, *Estimation of the efficiency of backtrack programs*,
+    1975): along a path that picks a uniformly random child at every node, the sum over
+    depths of the product of the branching factors met so far is an unbiased estimate of
+    the number of nodes; the mean over ``probes`` paths is returned.  Chance nodes count
+    their outcomes as children (the tree, not its probability).  ``stop_above``: return as
+    soon as the mean is known to exceed it (one path alone can show it), so that games such
+    as chess are refused after a few plies.
+    """
+    rng = np.random.default_rng(random_state)
+    total = 0.0
+    limit = None if stop_above is None else float(stop_above) * probes
+    for _ in range(int(probes)):
+        state = os_game.new_initial_state()
+        width, est = 1.0, 1.0
+        while not state.is_terminal():
+            if state.is_chance_node():
+                moves = [a for a, _ in state.chance_outcomes()]
+            else:
+                moves = state.legal_actions()
+            if not moves:
+                break
+            width *= len(moves)
+            est += width
+            if limit is not None and total + est > limit:
+                return (total + est) / probes
+            state.apply_action(moves[int(rng.integers(len(moves)))])
+        total += est
+    return total / probes
+
+
+def _preflight(os_game, budget):
+    """Refuse at once a game whose tree is obviously far above ``budget`` nodes."""
+    length = int(os_game.max_game_length())
+    try:                                 # max_game_length() counts only the players' moves
+        length += int(os_game.max_chance_nodes_in_history())
+    except Exception:                    # not every game answers: probe then
+        length += 20
+    branch = max(int(os_game.num_distinct_actions()), int(os_game.max_chance_outcomes()), 1)
+    # a tree of depth L and branching b has at most (b^(L+1) - 1)/(b - 1) nodes
+    bound = length + 1 if branch == 1 else (float(branch) ** min(length + 1, 20) - 1) / (branch - 1)
+    if bound <= budget:
+        return
+    threshold = PREFLIGHT_MARGIN * budget
+    est = estimate_tree_size(os_game, stop_above=threshold)
+    if est > threshold:
+        name = os_game.get_type().short_name
+        raise GutsInputError(
+            f"OpenSpiel game {name!r} has an estimated 10^{np.log10(est):.1f} nodes or more (random paths; "
+            f"max_game_length {length}, {os_game.num_distinct_actions()} distinct actions, "
+            f"{os_game.max_chance_outcomes()} chance outcomes), refused before expanding it; accepted: "
+            f"games under max_nodes={int(budget)} (--max-nodes on guts solve-game)")
+
+
+def from_openspiel(os_game, *, form: str = "auto", max_nodes: int | None = None, max_states: int | None = None,
+                   progress: bool = False):
     """An OpenSpiel game as an engine game.
 
     Parameters
@@ -117,8 +215,17 @@ def from_openspiel(os_game, *, form: str = "auto", max_states: int = MAX_OPENSPI
         ``"public"``: the vectorised public tree (``GutsInputError`` when the game is not
         poker-shaped, see the module docstring); ``"explicit"``: the explicit form;
         ``"auto"``: the public tree when the game has that shape, else explicit.
-    max_states : int
-        Refuse games with more OpenSpiel states (the walk builds Python objects per state).
+    max_nodes : int, optional
+        Budget of OpenSpiel states walked (default :data:`MAX_IMPORT_NODES`; the walk
+        builds Python objects per state).  Before walking, a game whose size estimated
+        from its ``max_game_length()``, ``num_distinct_actions()``,
+        ``max_chance_outcomes()`` and random paths (:func:`estimate_tree_size`) is far
+        above it is refused at once; the walk stops as soon as it exceeds it.  Either way
+        one ``GutsInputError`` naming the game and the budget.
+    max_states : int, optional
+        Former name of ``max_nodes``.
+    progress : bool
+        A progress bar of the nodes walked against the budget (:mod:`guts.engine.progress`).
 
     Returns
     -------
@@ -127,28 +234,33 @@ def from_openspiel(os_game, *, form: str = "auto", max_states: int = MAX_OPENSPI
     """
     pyspiel, os_game = _check_pyspiel_game(os_game)
     form = check_choice("form", form, ("auto", "public", "explicit"))
+    if max_nodes is not None and max_states is not None:
+        raise GutsInputError("max_nodes and max_states are the same budget; accepted: one of them")
+    max_states = MAX_IMPORT_NODES if max_nodes is None and max_states is None else \
+        (max_nodes if max_nodes is not None else max_states)
     if isinstance(max_states, bool) or not isinstance(max_states, (int, np.integer)) or max_states < 1:
-        raise GutsInputError(f"max_states must be an integer >= 1; got {max_states!r}")
+        raise GutsInputError(f"max_nodes must be an integer >= 1; got {max_states!r}")
     if form in ("auto", "public"):
         try:
-            return _public(pyspiel, os_game, max_states)
+            return _public(pyspiel, os_game, max_states, progress)
         except _NotPublic as exc:
             if form == "public":
                 raise GutsInputError(
                     f"OpenSpiel game {os_game.get_type().short_name!r} has no clean public tree: {exc}; "
                     "accepted: form='explicit' for this game") from None
-    return _explicit(pyspiel, os_game, max_states)
+    return _explicit(pyspiel, os_game, max_states, progress)
 
 
 def _infostate(state, p, perfect):
     return str(state) if perfect else state.information_state_string(p)
 
 
-def _explicit(pyspiel, os_game, max_states):
+def _explicit(pyspiel, os_game, max_states, progress=False):
     n = os_game.num_players()
     gt = os_game.get_type()
     perfect = not gt.provides_information_state_string
-    counter = _Counter(max_states)
+    _preflight(os_game, max_states)
+    counter = _Counter(max_states, progress, f"{gt.short_name} import")
     infosets, actions = {}, {}
 
     def build(state):
@@ -178,6 +290,7 @@ def _explicit(pyspiel, os_game, max_states):
         root = build(os_game.new_initial_state())
     finally:
         sys.setrecursionlimit(old)
+        counter.close()
     g = ExplicitGame(root, n, name=str(os_game))
     g.openspiel = OpenSpielLink(os_game, infosets, actions)
     return g
@@ -187,7 +300,7 @@ class _NotPublic(Exception):
     """The game has no clean public tree (reason in the message)."""
 
 
-def _public(pyspiel, os_game, max_states):
+def _public(pyspiel, os_game, max_states, progress=False):
     n = os_game.num_players()
     gt = os_game.get_type()
     if not gt.provides_information_state_string:
@@ -210,6 +323,7 @@ def _public(pyspiel, os_game, max_states):
         raise _NotPublic("no private deal at the start")
     if any(s.is_terminal() for _, s in deals):
         raise _NotPublic("a deal ends the game")
+    _preflight(os_game, max_states)
     info = np.zeros((n, D), dtype=np.int64)
     type_labels = []
     for p in range(n):
@@ -259,8 +373,12 @@ def _public(pyspiel, os_game, max_states):
         for lab, a in zip(labs, ids):
             walk(state.child(a), hist + (lab,), d)
 
-    for d, (_, s) in enumerate(deals):
-        walk(s, (), d)
+    counter.show(progress, f"{gt.short_name} import")
+    try:
+        for d, (_, s) in enumerate(deals):
+            walk(s, (), d)
+    finally:
+        counter.close()
     infosets, actions = {}, {}
     for hist, rec in nodes.items():
         if rec[0] == "D":

@@ -9,6 +9,7 @@ from guts.engine.extensive import (
     to_openspiel_policy, uniform_strategy,
 )
 from guts.errors import GutsInputError
+from guts.engine.extensive.openspiel import MAX_IMPORT_NODES
 
 pyspiel = pytest.importorskip("pyspiel")
 from open_spiel.python.algorithms import exploitability as os_expl  # noqa: E402
@@ -107,7 +108,7 @@ def test_public_form_refused_when_not_poker_shaped():
 
 
 def test_bad_input():
-    with pytest.raises(GutsInputError, match="max_states"):
+    with pytest.raises(GutsInputError, match="max_nodes=100"):
         from_openspiel("leduc_poker", max_states=100)
     with pytest.raises(GutsInputError, match="sequential"):
         from_openspiel("matrix_rps")
@@ -115,3 +116,37 @@ def test_bad_input():
         from_openspiel("no_such_game")
     with pytest.raises(GutsInputError, match="form"):
         from_openspiel("kuhn_poker", form="tree")
+
+
+def test_huge_game_refused_before_expanding():
+    # chess has more than 30^6 nodes within six plies: the random-path estimate refuses it
+    # before the walk builds anything (which would take minutes and gigabytes)
+    import time
+
+    t0 = time.perf_counter()
+    with pytest.raises(GutsInputError) as err:
+        from_openspiel("chess")
+    assert time.perf_counter() - t0 < 20
+    msg = str(err.value)
+    assert "\n" not in msg and "'chess'" in msg and f"max_nodes={MAX_IMPORT_NODES}" in msg
+
+
+def test_node_budget_stops_the_walk():
+    # Kuhn's tree: root deal (1) + 3 + 6 deal nodes, then per deal 9 public nodes: 64 > 20
+    with pytest.raises(GutsInputError, match="stopped after 20 nodes.*max_nodes=20") as err:
+        from_openspiel("kuhn_poker", max_nodes=20)
+    assert "'kuhn_poker'" in str(err.value)
+    g = from_openspiel("kuhn_poker", max_nodes=64)
+    assert isinstance(g, PublicTreeGame)
+    with pytest.raises(GutsInputError, match="max_nodes=63"):
+        from_openspiel("kuhn_poker", max_nodes=63)
+
+
+def test_tree_size_estimate_is_exact_on_uniform_trees():
+    # Knuth's estimator is exact when every node at one depth has the same branching:
+    # Kuhn's tree has 1 + 3 + 6 (deal) + 6 * 9 (betting) = 64 nodes, but its betting is
+    # not uniform; matching pennies turned sequential has 1 + 2 + 4 nodes exactly
+    from guts.engine.extensive.openspiel import estimate_tree_size
+
+    osg = pyspiel.convert_to_turn_based(pyspiel.load_game("matrix_mp"))
+    assert estimate_tree_size(osg, probes=3) == pytest.approx(7.0, abs=1e-12)
