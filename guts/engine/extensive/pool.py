@@ -33,6 +33,21 @@ from .tree import Chance, Deals, Decision, PublicTreeGame, Terminal
 __all__ = ["pool"]
 
 
+def check_seats(team, num_players: int) -> tuple:
+    """``team`` as a tuple of distinct seats (ints in ``[0, num_players)``), or ``GutsInputError``."""
+    try:
+        seats = tuple(team)
+    except TypeError:
+        raise GutsInputError(f"team must be a sequence of seats; got {team!r}") from None
+    for s in seats:
+        if isinstance(s, bool) or not isinstance(s, (numbers.Integral, np.integer)) or not 0 <= s < num_players:
+            raise GutsInputError(f"team seats must be integers in [0, {num_players - 1}]; got {s!r}")
+    seats = tuple(int(s) for s in seats)
+    if len(set(seats)) != len(seats):
+        raise GutsInputError(f"team seats must be distinct; got {seats!r}")
+    return seats
+
+
 def pool(game, team, *, rule: str = "split", share_information: bool = False) -> PublicTreeGame:
     """The game with ``team``'s payoffs pooled (and optionally its information shared).
 
@@ -49,15 +64,8 @@ def pool(game, team, *, rule: str = "split", share_information: bool = False) ->
     if not isinstance(game, PublicTreeGame):
         raise GutsInputError(f"pool needs a PublicTreeGame; got {type(game).__name__}")
     n = game.num_players
-    try:
-        team = tuple(team)
-    except TypeError:
-        raise GutsInputError(f"team must be a sequence of seats; got {team!r}") from None
-    for s in team:
-        if isinstance(s, bool) or not isinstance(s, (numbers.Integral, np.integer)) or not 0 <= s < n:
-            raise GutsInputError(f"team seats must be integers in [0, {n - 1}]; got {s!r}")
-    team = tuple(int(s) for s in team)
-    if len(set(team)) != len(team) or len(team) < 2:
+    team = check_seats(team, n)
+    if len(team) < 2:
         raise GutsInputError(f"team must hold at least two distinct seats; got {team!r}")
     rule = check_choice("rule", rule, ("split", "sum"))
     M = np.eye(n)

@@ -40,7 +40,6 @@ strategy (communication, correlated) or the correlated upper bound (independent)
 """
 from __future__ import annotations
 
-import numbers
 import time
 from dataclasses import dataclass, field
 
@@ -51,10 +50,11 @@ from ..._validate import check_choice, check_int, check_positive_float
 from ...errors import GutsInputError
 from ..highs import milp, sequence_form_maxmin
 from ..progress import progress_bar
-from ..result import Result, ResultCertificate, interval
+from ..result import Solution, interval
 from ..tolerances import TEAM_DP_STATES, TEAM_IMPROVEMENT_TOL, TEAM_SUPPORT_TOL, TEAM_TARGET
 from ._fused import njit
 from .lp import _constraints, solve_lp
+from .pool import check_seats
 from .strategies import _check_game, from_flat, normalise_blocks, to_flat, uniform_flat
 from .tree import Chance, Deals, Decision, PublicTreeGame, Terminal
 
@@ -80,7 +80,7 @@ _MAX_ITER = {"correlated": 1000, "independent": 200}
 
 
 @dataclass(frozen=True, kw_only=True)
-class TeamResult(Result):
+class TeamResult(Solution):
     """The team's max-min value in one regime, with its certified bracket.
 
     Attributes
@@ -115,14 +115,7 @@ class TeamResult(Result):
         adversary (seat 1).
     """
 
-    value: float
-    values: tuple
-    strategies: tuple = field(repr=False)
-    certificate: ResultCertificate
-    converged: bool
-    num_iter: int = 0
-    seconds: float = 0.0
-    method: str = ""
+    # the protocol's fields are Solution's
     regime: str = ""
     team: tuple = ()
     adversary: int = -1
@@ -143,16 +136,7 @@ class TeamResult(Result):
 # ----------------------------------------------------------------------- arguments
 def _check_team(cg, team):
     n = cg.num_players
-    try:
-        seats = tuple(team)
-    except TypeError:
-        raise GutsInputError(f"team must be a sequence of seats; got {team!r}") from None
-    for s in seats:
-        if isinstance(s, bool) or not isinstance(s, (numbers.Integral, np.integer)) or not 0 <= s < n:
-            raise GutsInputError(f"team seats must be integers in [0, {n - 1}]; got {s!r}")
-    seats = tuple(int(s) for s in seats)
-    if len(set(seats)) != len(seats):
-        raise GutsInputError(f"team seats must be distinct; got {seats!r}")
+    seats = check_seats(team, n)
     if len(seats) != n - 1:
         raise GutsInputError(
             f"team must hold every seat but one (the adversary) of this {n}-player game; got team={seats!r} "
