@@ -24,7 +24,7 @@ from fractions import Fraction
 
 from guts.errors import GutsInputError
 
-__all__ = ["read_text_file", "decode_utf8", "parse_number", "line_col", "MAX_NUMBER_CHARS", "MAX_NUMBER_EXPONENT"]
+__all__ = ["read_text_file", "file_kind", "decode_utf8", "parse_number", "line_col", "MAX_NUMBER_CHARS", "MAX_NUMBER_EXPONENT"]
 
 #: Longest number text accepted (characters, sign and exponent included).
 MAX_NUMBER_CHARS = 100
@@ -35,7 +35,8 @@ MAX_NUMBER_EXPONENT = 324
 _NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE]([+-]?\d+))?\Z")
 
 
-def _kind(mode: int) -> str:
+def file_kind(mode: int) -> str:
+    """What a path that is not a regular file is ("a directory", "a FIFO (named pipe)", ...)."""
     for test, name in ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
                        (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
                        (stat.S_ISSOCK, "a socket")):
@@ -64,7 +65,7 @@ def read_text_file(path, what: str, max_bytes: int) -> str:
         reason = getattr(exc, "strerror", None) or str(exc)
         raise GutsInputError(f"cannot read {name!r} ({reason}); accepted: a {what} file") from None
     if not stat.S_ISREG(st.st_mode):
-        raise GutsInputError(f"{name!r} is {_kind(st.st_mode)}; accepted: a regular {what} file")
+        raise GutsInputError(f"{name!r} is {file_kind(st.st_mode)}; accepted: a regular {what} file")
     if st.st_size > max_bytes:
         raise GutsInputError(f"{name!r} has {_size(st.st_size)}; accepted: a {what} file of at most "
                              f"{_size(max_bytes)}")
@@ -75,7 +76,7 @@ def read_text_file(path, what: str, max_bytes: int) -> str:
         raise GutsInputError(f"cannot read {name!r} ({exc.strerror}); accepted: a {what} file") from None
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise GutsInputError(f"{name!r} is {_kind(os.fstat(fd).st_mode)}; accepted: a regular {what} file")
+            raise GutsInputError(f"{name!r} is {file_kind(os.fstat(fd).st_mode)}; accepted: a regular {what} file")
         with os.fdopen(fd, "rb", closefd=False) as fh:
             data = fh.read(max_bytes + 1)
     except OSError as exc:

@@ -22,6 +22,7 @@ import os
 import stat
 from pathlib import Path
 
+from guts.engine._textfile import file_kind, read_text_file
 from guts.errors import GutsInputError
 
 __all__ = ["MAX_RESULTS_CSV_BYTES", "check_regular_file", "read_results_csv", "table_set_status",
@@ -40,13 +41,6 @@ REFUSED_STATES = ("incomplete", "withdrawn")
 UNTRUSTED_STATES = ("legacy", "modified")
 
 
-def _kind(mode: int) -> str:
-    for test, name in ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
-                       (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
-                       (stat.S_ISSOCK, "a socket")):
-        if test(mode):
-            return name
-    return "not a regular file"
 
 
 def check_regular_file(path, what: str, max_bytes: int = MAX_RESULTS_CSV_BYTES) -> os.stat_result:
@@ -65,7 +59,7 @@ def check_regular_file(path, what: str, max_bytes: int = MAX_RESULTS_CSV_BYTES) 
         reason = getattr(exc, "strerror", None) or str(exc)
         raise GutsInputError(f"cannot read {what} {name!r} ({reason}); accepted: an existing, readable CSV file") from None
     if not stat.S_ISREG(st.st_mode):
-        raise GutsInputError(f"{what} {name!r} is {_kind(st.st_mode)}; accepted: a regular CSV file")
+        raise GutsInputError(f"{what} {name!r} is {file_kind(st.st_mode)}; accepted: a regular CSV file")
     if st.st_size > max_bytes:
         raise GutsInputError(f"{what} {name!r} has {st.st_size} bytes; accepted: a CSV file of at most "
                              f"{max_bytes} bytes ({max_bytes // 2**20} MiB)")
@@ -80,7 +74,6 @@ def read_results_csv(path, what: str, max_bytes: int = MAX_RESULTS_CSV_BYTES):
     """
     import pandas as pd
 
-    from guts.engine._textfile import read_text_file
 
     check_regular_file(path, what, max_bytes)
     text = read_text_file(path, f"{what} CSV", max_bytes)
