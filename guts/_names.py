@@ -1,5 +1,4 @@
-"""One vocabulary for the knobs every family shares, and the one helper that
-accepts their old names with a :class:`DeprecationWarning`.
+"""One vocabulary for the knobs every family shares.
 
 =====================  =====================================================================
 ``mesh``               discretisation: points of the threshold / hand mesh (was ``points``,
@@ -27,14 +26,12 @@ The table is the source of ``docs/engine.md``'s table (a test compares them).
 """
 from __future__ import annotations
 
-import functools
-import warnings
 
-from guts.errors import GutsInputError
 
-__all__ = ["VOCABULARY", "renamed"]
+__all__ = ["VOCABULARY"]
 
-#: canonical name -> old names it replaces (the decorator's mappings must agree with it)
+#: canonical name -> the old names it replaced (no longer accepted: a call with one fails with
+#: Python's ``TypeError`` naming the unexpected keyword)
 VOCABULARY = {
     "mesh": ("points", "hands"),
     "iterations": (),
@@ -45,32 +42,3 @@ VOCABULARY = {
     "progress": (),
     "callback": ("progress",),
 }
-
-
-def renamed(**old_to_new: str):
-    """Decorator: accept keyword ``old=`` for ``new=`` with a :class:`DeprecationWarning`.
-
-    ``@renamed(max_iter="max_iterations")``; giving both names is an error.  An optional
-    ``convert`` is not offered: a renamed knob keeps its meaning and units.
-    """
-    for old, new in old_to_new.items():
-        if old not in VOCABULARY.get(new, ()):
-            raise GutsInputError(f"{old!r} -> {new!r} is not a rename of guts._names.VOCABULARY")
-
-    def decorate(func):
-        @functools.wraps(func)
-        def wrapper(*args, **kwargs):
-            for old, new in old_to_new.items():
-                if old in kwargs:
-                    if new in kwargs:
-                        raise GutsInputError(f"{func.__name__}: give {new}= only ({old}= is its old name); "
-                                             f"got both")
-                    warnings.warn(f"{func.__name__}: {old}= is deprecated, use {new}= (same meaning)",
-                                  DeprecationWarning, stacklevel=2)
-                    kwargs[new] = kwargs.pop(old)
-            return func(*args, **kwargs)
-
-        wrapper.renamed_parameters = dict(old_to_new)
-        return wrapper
-
-    return decorate

@@ -37,7 +37,6 @@ from dataclasses import dataclass, replace
 import numpy as np
 from numpy.typing import ArrayLike
 
-from guts._names import renamed
 from guts._validate import check_choice, check_int, check_matrix
 from guts.engine.highs import dense_minimax
 from guts.engine.tolerances import (HIGHS_FEASIBILITY_TOL, LP_GAP_REL, ORACLE_GAP_TOL,
@@ -293,7 +292,6 @@ def solve_matrix_game(M: ArrayLike, solver: str = "lp", **kwargs) -> MatrixGameS
     return solve_lp(M, **kwargs) if solver == "lp" else solve_fp(M, **kwargs)
 
 
-@renamed(max_rounds="max_iterations")
 def double_oracle(get_rows, get_cols, shape, init_rows=(), init_cols=(), tol: float = ORACLE_IMPROVEMENT_TOL,
                   max_iterations: int = 500, gap_tol: float = ORACLE_GAP_TOL) -> tuple[MatrixGameSolution, np.ndarray, np.ndarray]:
     """Solve a large zero-sum game by row/column generation (double oracle).

@@ -47,7 +47,6 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
-from guts._names import renamed
 from guts._validate import GutsInputError, check_bool, check_choice, check_int, check_positive_float, check_random_state
 from guts.engine.tolerances import (ACCEPT_REL, CERT_ROUNDING, CERT_VALUE_TOL, FIXED_POINT_TOL,
                                     MAX_FIXED_POINT_TOL, NO_ENTRY_REL, ORACLE_STAGE_TOL, PROBABILITY_SUM_TOL,
@@ -208,7 +207,6 @@ class StageSolver:
         return float(sol.row_strategy[I] @ B @ sol.col_strategy)
 
 
-@renamed(max_iter="max_iterations", progress="callback")
 def fixed_point(A: ArrayLike | StageGame, B: ArrayLike | None = None, v0: float = -1.0, solver: str = "lp",
                 method: str = "iterate",
                 tol: float = FIXED_POINT_TOL, max_iterations: int = 10_000, cap: float | None = None,

@@ -18,7 +18,6 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from guts._names import renamed
 from guts.games.guts.fictitious import fictitious_play, payoff_tensor
 from guts.games.guts.payoffs import symmetric_equilibrium
 from guts.studies.figures import plot_fictitious_play
@@ -50,7 +49,6 @@ def variant_run(item):
                            tol=tol, progress=progress)
 
 
-@renamed(seed="random_state")
 def run(mesh: int = 101, iterations: int = 50_000, random_state: int = 0, out=AUTO, tol: float = 1e-3,
         echo=None, progress: bool = False, jobs: int = 1, backend: str | None = None,
         scheduler: str | None = None) -> pd.DataFrame:

@@ -40,7 +40,6 @@ import warnings
 
 import numpy as np
 
-from ..._names import renamed
 from ..progress import progress_bar
 from ...errors import ConvergenceWarning, GutsInputError
 from ..._validate import check_choice, check_int, check_positive_float
@@ -375,7 +374,6 @@ def _budget(iterations, target, time_limit):
     return iterations, target, time_limit
 
 
-@renamed(iterations="max_iterations", target_exploitability="target")
 def cfr_plus(game: Game, *, max_iterations=None, target=None, time_limit=None,
              variant: str = "cfr+", report_every: int = 10, progress: bool = False,
              alpha: float = 1.5, beta: float = 0.0, gamma: float = 2.0, check: str = "fixed",

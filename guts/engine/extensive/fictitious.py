@@ -45,7 +45,6 @@ import warnings
 
 import numpy as np
 
-from ..._names import renamed
 from ...errors import ConvergenceWarning, GutsInputError
 from ..._validate import check_choice, check_positive_float
 from ..progress import progress_bar
@@ -107,7 +106,6 @@ def preferred_best_actions(pt, V, Vdec, ranks, tie_rel: float = 0.0):
     return B
 
 
-@renamed(epsilon="target")
 def fictitious_play(game: Game, *, target: float = FP_EPSILON, max_iterations: int = FP_MAX_ITERATIONS,
                     progress: bool = False, time_limit: float | None = None,
                     averaging: str = "realisation", action_priority=None, threads=None) -> ExtensiveResult:

@@ -24,7 +24,6 @@ from dataclasses import dataclass, field
 import numpy as np
 import scipy.sparse as sp
 
-from guts._names import renamed
 from guts._validate import check_int
 from guts.engine import highs
 from guts.engine.extensive import Decision, PublicTreeGame, Terminal, solve_sequence_form_lp
@@ -288,7 +287,6 @@ class DiscretisedSolution(Result):
                                  nash_conv=float(self.nash_conv))
 
 
-@renamed(hands="mesh")
 def solve_discretised(min_bet: float, max_bet: float, mesh: int, sizes: int) -> DiscretisedSolution:
     """Build :func:`discretised_game` and solve it with the engine's sequence-form LP.
 

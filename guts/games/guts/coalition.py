@@ -25,7 +25,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from guts._names import renamed
 from guts._validate import (check_bool, check_choice, check_int, check_memory, check_positive_float,
                             check_random_state)
 from guts.games.guts.strategies import STRUCTURES, coalition_profiles, count_profiles, resolve_grid
@@ -185,7 +184,6 @@ def check_coalition_memory(size: int, mesh=101, structure: str = "pseudo-bloc", 
                  "use a smaller mesh or coalition" + ("" if solver == "oracle" else ", or solver='oracle'"))
 
 
-@renamed(max_iter="max_iterations")
 def solve_coalition(size: int, mesh=101, structure: str = "pseudo-bloc", solver: str = "oracle",
                     method: str = "newton", coalition_mesh=None, tol: float = FIXED_POINT_TOL,
                     max_iterations: int = 10_000, fp_iterations: int = 10_000, random_state=None,

@@ -35,7 +35,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from guts._names import renamed
 from guts._validate import GutsInputError, check_choice, check_int, check_positive_float, check_thresholds
 from guts.games.guts.strategies import STRUCTURES, coalition_profiles, count_profiles, resolve_grid
 from guts.games.guts.payoffs import _alpha
@@ -245,7 +244,6 @@ class TeamResult(CertifiedInterval):
 AUTO_DENSE_LIMIT = 2_000_000  # solver="auto": dense LP up to this many matrix entries, else double oracle
 
 
-@renamed(max_iter="max_iterations")
 def solve_teams(m: int, n: int, mesh=21, structure="full", solver: str = "auto", method: str = "newton",
                 tol: float = FIXED_POINT_TOL, max_iterations: int = 10_000, fp_iterations: int = 10_000,
                 random_state=None, certify_result: bool = True) -> TeamResult:

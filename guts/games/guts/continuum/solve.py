@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy.optimize import minimize
 
-from guts._names import renamed
 from guts._validate import check_int, check_positive_float, check_thresholds
 from guts.engine.recursive import certificate_problem, fixed_point
 from guts.engine.tolerances import SUPPORT_TOL
@@ -113,7 +112,6 @@ class ContinuumResult(OneVsCoalition):
         return sorted(self.coalition_strategy.items(), key=lambda kv: -kv[1])
 
 
-@renamed(max_rounds="max_iterations")
 def solve_continuum(size: int, tol: float = 1e-10, init_mesh: int = 21, max_iterations: int = 200,
                     certify_result: bool = True) -> ContinuumResult:
     """Value and optimal strategies of the 1 v. N pseudo-bloc recursive game on [0, 1].

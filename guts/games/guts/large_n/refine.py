@@ -10,7 +10,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from guts._names import renamed
 from guts._validate import check_int, check_positive_float
 from guts.engine.result import Result, ResultCertificate, interval
 from guts.errors import ConvergenceWarning
@@ -101,7 +100,6 @@ def _local_points(thresholds, delta: float, count: int) -> np.ndarray:
     return pts[(pts >= 0.0) & (pts <= 1.0)]
 
 
-@renamed(points="mesh", max_rounds="max_iterations")
 def solve_large_n(size: int, mesh: int = 100, max_iterations: int = 10, target_width: float = 1e-9,
                   s_min: float = 0.02, local: int = 4, warn: bool = True) -> LargeNValue:
     """Value of the 1 v. N pseudo-bloc game with continuous thresholds (paper §5, large N).

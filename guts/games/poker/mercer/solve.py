@@ -42,7 +42,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from guts._names import renamed
 from guts._validate import check_choice, check_int, check_positive_float
 from guts.engine.result import Result, ResultCertificate
 from guts.errors import ConvergenceWarning, GutsInputError
@@ -228,7 +227,6 @@ def _validate(variant, players, method, epsilon, collusion, team):
     return variant, players, method, epsilon, collusion, team
 
 
-@renamed(epsilon="target")
 def solve(variant: str = "smh", players: int = 2, method: str = "lp", target: float | None = None,
           collusion: str | None = None, team=None, *, max_iterations: int | None = None,
           time_limit: float | None = None, progress: bool = False, threads=None,
