@@ -1,4 +1,4 @@
-"""The engine's next order of magnitude (issue 21): bigger games, both cores, cold starts.
+"""The engine's next order of magnitude: bigger games, both cores, cold starts.
 
     python benchmarks/engine_scale.py [--quick] [--full-baseline] [--out results]
 
@@ -46,7 +46,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 TARGET = 0.01
 #: Iterations and best-response passes of the old code to NashConv <= 0.01 on 3P-MMH with a
-#: check (results/mercer/beyond.csv before issue 21: 150 iterations, a check every 10).
+#: check (results/mercer/beyond.csv earlier: 150 iterations, a check every 10).
 OLD_ITERATIONS_CHECK = 150
 OLD_CHECK_EVERY = 10
 #: The new solver's configuration (the Mercer study's; see docs/mercer.md).

@@ -1,4 +1,4 @@
-"""Scaling of the hold'em raise game (seed 001, issue 12) with the raise cap R.
+"""Scaling of the hold'em raise game (seed 001) with the raise cap R.
 
     python benchmarks/holdem_scaling.py [--caps 10,20,40,80,160] [--baseline-caps 10,20,40]
                                         [--engine-caps 10,20] [--out results/holdem]

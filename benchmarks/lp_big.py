@@ -1,11 +1,11 @@
-"""Big exact two-player LPs (issue 21): the Mercer hold'em games beyond the paper, old
+"""Big exact two-player LPs: the Mercer hold'em games beyond the paper, old
 path against new, each solve in a fresh subprocess (time and peak resident memory).
 
     PYTHONPATH=. python benchmarks/lp_big.py [--xlarge] [--time-limit S] [--only PATHS] [--csv NAME] [--out results]
 
 Per game: ``cfr+`` = the former path of ``guts mercer study beyond`` (predictive CFR+ to
 NashConv <= 1e-3, a bracket of the value from the best-response gains); ``lp-crossover`` =
-the sequence-form LP with the settings before issue 21 (HiGHS's interior-point method IPX
+the sequence-form LP with the earlier default settings (HiGHS's interior-point method IPX
 with crossover to a vertex); ``lp-ipx`` = IPX's interior solution without crossover,
 certified by the engine's exploitability (crossover only if that fails); ``lp`` = the
 default now (``method="auto"``: the same with HiPO, HiGHS's direct-factorisation IPM,

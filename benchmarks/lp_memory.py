@@ -1,4 +1,4 @@
-"""Peak memory of the sequence-form LP against its estimate (issue 20), each case in a
+"""Peak memory of the sequence-form LP against its estimate, each case in a
 fresh subprocess.
 
     PYTHONPATH=. python benchmarks/lp_memory.py [--quick] [--large] [--out results]

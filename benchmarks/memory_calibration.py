@@ -1,4 +1,4 @@
-"""Memory estimates against the measured peak resident memory (issue 20: the pre-flight).
+"""Memory estimates against the measured peak resident memory (the pre-flight).
 
     python benchmarks/memory_calibration.py [--quick] [--out results]
 

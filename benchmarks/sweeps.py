@@ -1,4 +1,4 @@
-"""Scale-out (issue 21): one study sweep through :func:`guts.studies.sweep.run_sweep` on one
+"""Scale-out: one study sweep through :func:`guts.studies.sweep.run_sweep` on one
 process, on two local processes, on a Dask cluster, and resumed from its cache.
 
     python benchmarks/sweeps.py [--quick] [--out results]      # needs pip install -e ".[dask]"

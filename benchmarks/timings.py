@@ -1,4 +1,4 @@
-"""Wall time of README commands with the CPU time and machine load beside it (issue 15).
+"""Wall time of README commands with the CPU time and machine load beside it.
 
 The machine the README's figures come from is shared (2 cores, other jobs running), so a
 wall time alone says little: each command is run as a subprocess and recorded with its

@@ -1,4 +1,4 @@
-"""Continuous poker (seed 000, issue 10) into results/continuous_poker/.
+"""Continuous poker (seed 000) into results/continuous_poker/.
 
 Figures 1-4 (bet/call functions, payoff squares, the value of limit poker over (L, U))
 and the convergence of the discretised game's LP value to the closed-form value:

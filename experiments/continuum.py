@@ -1,4 +1,4 @@
-"""The continuum limit of the 1 v. N pseudo-bloc game (issue 4) into results/.
+"""The continuum limit of the 1 v. N pseudo-bloc game into results/.
 
 Writes results/continuum.csv (N = 1..15: value without a mesh, certified interval,
 strategies), results/mesh_refinement.csv and results/mesh_refinement.png (mesh values

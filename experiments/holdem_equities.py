@@ -1,4 +1,4 @@
-"""Hold'em: summaries of the exact preflop equity table (issue 12) into results/holdem/.
+"""Hold'em: summaries of the exact preflop equity table into results/holdem/.
 
 Thin script over ``guts holdem equity-summaries`` (see ``--help``).
 """

@@ -1,4 +1,4 @@
-"""Hold'em raise game (the online note on a simplified heads-up hold'em; issue 12): the R = 40 artefacts into results/holdem/.
+"""Hold'em raise game (the online note on a simplified heads-up hold'em): the R = 40 artefacts into results/holdem/.
 
 Thin script over ``guts holdem raise-game`` (see ``--help``).
 """

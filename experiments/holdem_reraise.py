@@ -1,4 +1,4 @@
-"""Hold'em raise game where Bob re-raises (issue 12) into results/holdem/.
+"""Hold'em raise game where Bob re-raises into results/holdem/.
 
 Thin script over ``guts holdem reraise`` (see ``--help``).
 """

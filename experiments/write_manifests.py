@@ -1,4 +1,4 @@
-"""Write the manifests of the results/ files committed before manifests existed (issue 20).
+"""Write the manifests of the results/ files committed before manifests existed.
 
 Thin script over :func:`guts.studies.committed_sets.adopt_committed`: one manifest per set,
 marked ``"retroactive": true`` (the files' current hashes; nothing is recomputed). A set

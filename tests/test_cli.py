@@ -98,7 +98,7 @@ def test_memory_budget_is_documented_and_overridable(monkeypatch, capsys):
 
 def test_interrupted_multi_stage_command_publishes_nothing(tmp_path, monkeypatch, capsys):
     """Ctrl-C in continuum's second stage: its two stages are one set, so nothing is published
-    (the first stage's table is not left beside another run's refinement, issue 20)."""
+    (the first stage's table is not left beside another run's refinement)."""
     import guts.studies.continuum as study
 
     calls = []

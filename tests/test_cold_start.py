@@ -1,4 +1,4 @@
-"""Cold start (issue 21): a family import or ``guts --help`` loads only what it uses.
+"""Cold start: a family import or ``guts --help`` loads only what it uses.
 
 Structural, not timed: each check runs in a fresh interpreter and inspects ``sys.modules``.
 """
@@ -34,7 +34,7 @@ def test_guts_help_imports_no_solver_stack():
                                     "liars_dice"])
 def test_family_import_loads_no_other_family(family):
     mods = _modules_after(f"import guts.games.{family}")
-    # guts.games.mercer is an alias of guts.games.poker.mercer (issue 24): it loads its home
+    # guts.games.mercer is an alias of guts.games.poker.mercer: it loads its home
     home = ("poker",) if family == "mercer" else ()
     other = sorted(m for m in mods if m.startswith("guts.games.") and m.split(".")[2] not in (family, *home))
     assert other == []

@@ -1,4 +1,4 @@
-"""Smaller debts of issue 19, each a bug a test now pins: a study's documented return value,
+"""Smaller debts of the result protocol, each a bug a test now pins: a study's documented return value,
 and errors inside the errors.py contract (GutsInputError for bad input)."""
 import numpy as np
 import pytest

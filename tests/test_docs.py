@@ -1,4 +1,4 @@
-"""The user documentation is true: it builds, it cites, and every example in it runs (issue 23).
+"""The user documentation is true: it builds, it cites, and every example in it runs.
 
 Pages: ``README.md`` and every hand-written page under ``docs/``.  ``pycon`` blocks are
 doctests (their printed values are compared), ``python`` blocks are executed, and

@@ -148,7 +148,7 @@ def violations(edges) -> list[str]:
                 continue  # the games namespace package itself
             if a == ("games", "mercer") and b == ("games", "poker"):
                 # the one allowed exception: guts.games.mercer is a thin alias of
-                # guts.games.poker.mercer (Mercer hold'em moved into the poker family, issue 24)
+                # guts.games.poker.mercer (Mercer hold'em moved into the poker family)
                 continue
             bad.append(f"{src} -> {dst}: a game family imports only the engine, guts.errors and guts._validate")
         elif a[0] == "studies" and b[0] == "cli":
@@ -297,7 +297,7 @@ def presentation_calls(root: Path) -> list[str]:
     """``print``, ``input``, ``sys.exit``/``exit``/``quit`` calls and ``argparse`` imports in the library layers.
 
     The library raises and returns; only ``guts.cli`` talks to a terminal and picks exit codes
-    (issue 19).  ``print`` passed as a value (``echo=print``) counts too.
+   .  ``print`` passed as a value (``echo=print``) counts too.
     """
     found = []
     for layer_dir in ("engine", "games", "studies"):
@@ -370,7 +370,7 @@ def _check(root):
 
 
 def test_back_door_a_module_outside_the_layers(tmp_path):
-    """Before issue 19 any module outside the layers (here guts/helpers.py) was free: the
+    """Once, any module outside the layers (here guts/helpers.py) was free: the
     engine could reach a game through it.  Now it must be allow-listed, and is not."""
     root = _bad_package(tmp_path, {"helpers.py": "from guts.games.a import rules\n",
                                    "games/a/rules.py": "X = 1\n",

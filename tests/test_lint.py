@@ -1,5 +1,5 @@
 """ruff (configured in pyproject.toml) finds nothing in the package, the tests, the experiments
-and the benchmarks (issue 19): CI runs only pytest, so the linter runs here."""
+and the benchmarks: CI runs only pytest, so the linter runs here."""
 import shutil
 import subprocess
 import sys

@@ -1,4 +1,4 @@
-"""The memory estimates of the guards against the measured peak resident memory (issue 20).
+"""The memory estimates of the guards against the measured peak resident memory.
 
 Each case runs in a fresh process (``benchmarks/memory_calibration.py``: the increment of its
 peak RSS, ``VmHWM``, over its RSS just before the request). An estimate must not be below

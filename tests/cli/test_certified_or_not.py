@@ -1,6 +1,6 @@
-"""Issue 20, "wrong but confident": a result is converged only if its own certificate holds.
+"""Wrong but confident: a result is converged only if its own certificate holds.
 
-Each test reproduces a command of the issue that used to print a wrong number with
+Each test reproduces a command that used to print a wrong number with
 ``converged True`` (or exit 0), and checks the certificate is now what decides.
 """
 from __future__ import annotations
@@ -150,7 +150,7 @@ def test_genuine_table_recertifies():
     ["table1", "--fp-iterations=--"],
 ])
 def test_issue_commands_refused_before_work(argv, capsys, tmp_path, monkeypatch):
-    """Each command of issue 20 that hung, overflowed or allocated too much: one line, exit 2, at once."""
+    """Each command that once hung, overflowed or allocated too much: one line, exit 2, at once."""
     import time
 
     monkeypatch.chdir(tmp_path)

@@ -1,4 +1,4 @@
-"""The conventions every ``guts`` subcommand shares (issue 15), checked on the parser itself.
+"""The conventions every ``guts`` subcommand shares, checked on the parser itself.
 
 Subcommands, including nested groups (``guts poker continuous``), are discovered from
 ``build_parser()``: a new game family's command is covered without editing this file.

@@ -1,4 +1,4 @@
-"""A harness, not examples (issue 20): every subcommand and option, read from the parser,
+"""A harness, not examples: every subcommand and option, read from the parser,
 fed a table of adversarial values.
 
 Every case must end in exit 0 with finite output, or exit 2 with exactly one line

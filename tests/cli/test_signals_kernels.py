@@ -1,4 +1,4 @@
-"""Ctrl-C and SIGTERM inside a long CFR+ solve (issue 20): the numba kernels defer the
+"""Ctrl-C and SIGTERM inside a long CFR+ solve: the numba kernels defer the
 signal to the solver's next checkpoint (between two kernel calls), so a real
 ``guts mercer solve`` ends within about a second with one line and 130 / 143, and never
 through numba's ``SystemError``.

@@ -1,4 +1,4 @@
-"""Signals and pipes (issue 20): one line and the documented code, never a traceback.
+"""Signals and pipes: one line and the documented code, never a traceback.
 
 Subprocesses of ``python -m guts`` (the real entry point), a handful only: each costs a
 start-up of the interpreter and NumPy/SciPy.

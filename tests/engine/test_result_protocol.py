@@ -1,4 +1,4 @@
-"""One result protocol for every family (issue 19): value, values, strategies, certificate
+"""One result protocol for every family: value, values, strategies, certificate
 (with its kind), converged, num_iter, seconds, method, read the same way for every
 (family, method) pair by :func:`guts.studies.overview.solver_overview`."""
 import math

@@ -110,7 +110,7 @@ def test_mercer_collusion_epsilon_figure_is_legible():
 
 
 def test_the_unfixed_collusion_figure_is_caught():
-    """The committed figure before issue 23 (no tight layout) cut off its x label: the check sees it."""
+    """The committed figure of an earlier version (no tight layout) cut off its x label: the check sees it."""
     from guts.studies.mercer import plot_collusion_epsilon
 
     fig = plot_collusion_epsilon(pd.read_csv(RESULTS / "mercer" / "collusion_epsilon.csv"))

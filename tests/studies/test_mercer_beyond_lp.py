@@ -1,4 +1,4 @@
-"""Beyond the paper (issue 21): the two-player rows are exact sequence-form LPs when the
+"""Beyond the paper: the two-player rows are exact sequence-form LPs when the
 LP's memory and size estimates allow it, and the LP value lies inside the bracket an
 independent method (CFR+, best-response gains) gives for the same game."""
 import pytest

@@ -1,4 +1,4 @@
-"""A command's files are published as one set (issue 20): staged privately, renamed into place,
+"""A command's files are published as one set: staged privately, renamed into place,
 manifest written last; readers accept a file only as part of a complete set.
 
 The interruption is simulated at every step of a publication (a raise where

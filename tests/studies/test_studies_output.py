@@ -1,5 +1,5 @@
 """Outputs: a partial run never replaces a full artefact, readers refuse partial inputs,
-files get the permissions of a normal write (issue 15)."""
+files get the permissions of a normal write."""
 import json
 import os
 import stat

@@ -95,7 +95,7 @@ def test_parse_sizes():
 
 
 def test_cache_entries_are_data_and_a_crafted_pickle_is_never_run(tmp_path):
-    """Issue 20: the cache held pickles, and a crafted file in the folder ran a shell command."""
+    """The cache once held pickles, and a crafted file in the folder ran a shell command."""
     import pickle
 
     cache = tmp_path / "cache"

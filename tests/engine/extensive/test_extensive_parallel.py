@@ -1,4 +1,4 @@
-"""Both cores (issue 21): the parallel and type-tensor kernels equal the reference numpy
+"""Both cores: the parallel and type-tensor kernels equal the reference numpy
 pass, results are bit-identical whatever the thread count, and the new CFR options
 (predictive CFR+, adaptive checks) reach certified targets."""
 import numpy as np

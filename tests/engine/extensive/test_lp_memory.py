@@ -1,5 +1,5 @@
 """The sequence-form LP's memory estimate against the peak resident memory measured in a
-fresh process (issue 20: the former estimate was several times low on small LPs).
+fresh process (the former estimate was several times low on small LPs).
 
 Each case runs in a new interpreter: build the game, read the resident memory, solve
 with ``method="auto"`` (the simplex on the first two, the interior-point method on the

@@ -1,4 +1,4 @@
-"""Both cores (issue 21): the numba level passes (reach, expected-value and best-response
+"""Both cores: the numba level passes (reach, expected-value and best-response
 backups) equal the numpy reference, bit for bit with 1 and 2 threads, and float32
 accumulators leave the certificate in float64."""
 import numpy as np

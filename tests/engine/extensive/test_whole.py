@@ -1,4 +1,4 @@
-"""Small games' CFR iterations compiled whole (:mod:`guts.engine.extensive._whole`, issue 21:
+"""Small games' CFR iterations compiled whole (:mod:`guts.engine.extensive._whole`:
 both cores on Leduc-size games): the same iterates, bit for bit, as the level-by-level
 kernels, with one thread or several, for every variant, two and three players."""
 import numpy as np

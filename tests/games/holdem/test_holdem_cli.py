@@ -62,7 +62,7 @@ def test_equities_writes_and_compares_checksum(tmp_path, capsys, monkeypatch):
 
 
 def test_solve_without_out_never_writes_into_the_committed_folder(tmp_path, monkeypatch, capsys):
-    """An exploratory solve goes to results/runs/ (issue 23: it left 12 files in results/holdem/)."""
+    """An exploratory solve goes to results/runs/ (it left 12 files in results/holdem/)."""
     monkeypatch.chdir(tmp_path)
     assert run(["holdem", "solve", "--max-raise", "3", "--quiet"]) == 0
     assert not (tmp_path / "results" / "holdem").exists()

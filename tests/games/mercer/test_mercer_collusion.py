@@ -19,7 +19,7 @@ TEAMS = ((0, 1), (0, 2), (1, 2))
 #: Rounding of the LP's own value (its certificate is ~1e-15).
 TOL = 1e-9
 #: 3P-MMH victim's value at the team's max-min, by team: an independent replica's merged-team
-#: LP (the outside check of issue 22, printed to 3 decimals); our merged-team LP gives
+#: LP (an outside check, printed to 3 decimals); our merged-team LP gives
 #: +0.2215 / -0.3045 / -0.4789 (results/mercer/collusion_methods.csv; ~1 min per seating, too
 #: slow for the suite).
 MMH_VICTIM_AT_TEAM_MAXMIN = {(0, 1): +0.222, (0, 2): -0.304, (1, 2): -0.479}

@@ -1,4 +1,4 @@
-"""Issue 21 in the Mercer family: shared terminal nodes leave the game unchanged, and the
+"""The engine's scale in the Mercer family: shared terminal nodes leave the game unchanged, and the
 study's solver options (predictive CFR+, adaptive checks, threads) give certified results."""
 import numpy as np
 

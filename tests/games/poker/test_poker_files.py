@@ -156,7 +156,7 @@ def test_bad_files_one_clear_message(text, match):
 
 
 def test_the_issue_entry_point_loads_leduc_by_name(tmp_path, monkeypatch):
-    """``load_poker("leduc.game")`` (issue 24's entry point) from a folder without such a file reads the
+    """``load_poker("leduc.game")`` (the documented entry point) from a folder without such a file reads the
     shipped ACPC definition; its exact LP value is Leduc's, as the hand-built toy game gives it."""
     from guts.engine.extensive import solve_lp
     from guts.games.toy import leduc_poker

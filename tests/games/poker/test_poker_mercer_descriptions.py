@@ -1,4 +1,4 @@
-"""Mercer hold'em as poker descriptions (issue 24): the shipped ``mercer_smh.toml`` and
+"""Mercer hold'em as poker descriptions: the shipped ``mercer_smh.toml`` and
 ``mercer_mmh.toml`` build the same game as :mod:`guts.games.poker.mercer` (Ullman 2015,
 "Solving Mercer Hold'em", §4.2) for 2 and 3 players: same sizes, same NashConv of random
 policies to 1e-12, and the 2-player LP values of the study (2P-SMH −0.104194, printed −0.1

@@ -1,4 +1,4 @@
-"""The tree-size pre-flight (issue 20): counting the public tree from the rules.
+"""The tree-size pre-flight: counting the public tree from the rules.
 
 Oracle: the built game. ``count_tree`` must give exactly the builder's :class:`TreeStats`
 (and ``count_poker`` the engine's ``estimate_size`` of the ACPC builder's tree), on variants
