@@ -186,8 +186,12 @@ def _update_block(p, b, tb, te, mode, w, fp, fn, game, state):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _weights(variant, t, alpha, beta, gamma):
-    """(mode, w, pos_factor, neg_factor) of iteration t (:meth:`.cfr._CFRState.iterate`)."""
+def _weights(variant, t, alpha, beta, gamma, table, it):
+    """(mode, w, pos_factor, neg_factor) of iteration t (:meth:`.cfr._CFRState.iterate`); for a
+    hyperparameter schedule (variants 3, HS-DCFR, and 4, HS-PCFR+) row ``it`` of ``table``, the
+    call's scalars computed beforehand (:class:`._schedules.HyperSchedule`)."""
+    if variant >= 3:
+        return (1 if variant == 3 else 2), table[it, 0], table[it, 1], table[it, 2]
     if variant == 0:
         return 0, float(t), 1.0, 1.0
     if variant == 2:
@@ -198,13 +202,14 @@ def _weights(variant, t, alpha, beta, gamma):
 
 
 @njit(cache=True, nogil=True)
-def iterations_serial(t_first, count, variant, alpha, beta, gamma, blocks, game, state):
+def iterations_serial(t_first, count, variant, alpha, beta, gamma, table, blocks, game, state):
     """CFR iterations ``t_first .. t_first + count - 1`` on the calling thread (alternating
     updates, players in order; ``blocks[p]``: the bounds of the blocks of p's types).
+    ``table``: ``(count, 3)`` scalars of a scheduled variant (else unused, may be empty).
     ``game``, ``state``: :func:`pack`."""
     active = game[0]
     for it in range(count):
-        mode, w, fp, fn = _weights(variant, t_first + it, alpha, beta, gamma)
+        mode, w, fp, fn = _weights(variant, t_first + it, alpha, beta, gamma, table, it)
         for p in range(active.shape[0]):
             if active[p]:
                 bounds = blocks[p]
@@ -214,7 +219,7 @@ def iterations_serial(t_first, count, variant, alpha, beta, gamma, blocks, game,
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def iterations_barrier(ctl, t_first, count, variant, alpha, beta, gamma, blocks, game, state):
+def iterations_barrier(ctl, t_first, count, variant, alpha, beta, gamma, table, blocks, game, state):
     """:func:`iterations_serial` in *one* parallel region: block b of every player's types on
     the region's b-th thread, the threads meeting at a spinning barrier after each player's
     update (:mod:`._atomics`). ``ctl``: a fresh control array (:func:`._atomics.control`).
@@ -233,7 +238,7 @@ def iterations_barrier(ctl, t_first, count, variant, alpha, beta, gamma, blocks,
             st = (R, G, VD, REG, AVG, B, RL)
             gen = 0
             for it in range(count):
-                mode, w, fp, fn = _weights(variant, t_first + it, alpha, beta, gamma)
+                mode, w, fp, fn = _weights(variant, t_first + it, alpha, beta, gamma, table, it)
                 for p in range(active.shape[0]):
                     if active[p]:
                         bounds = blocks[p]

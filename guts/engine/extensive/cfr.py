@@ -18,6 +18,12 @@ tree per player and iteration computes the counterfactual values of *all* types 
   at zero as in CFR+, but the next strategy is regret matching on ``[R_t + m]^+`` with
   the prediction ``m`` = the last instantaneous regret; iteration ``t`` weighs
   ``t^gamma`` (quadratic by default) in the average; alternating updates.
+* ``"hs-dcfr"``, ``"hs-pcfr+"`` (hyperparameter schedules; Zhang, McAleer & Sandholm 2024,
+  *Faster Game Solving via Hyperparameter Schedules*): DCFR with ``alpha_t = 1 + 3t/T``,
+  ``beta_t = -1 - 2t/T``, ``gamma_t = 30 - 5t/T`` and PCFR+ with that ``gamma_t``, where ``T``
+  is the run's ``horizon`` (default: the iteration budget); the average sums are discounted by
+  ``(t/(t+1))^gamma_t`` after iteration ``t`` (:mod:`._schedules`, which says how these
+  formulas were established). Accumulators in float64 (weights up to ``t^30``).
 
 When to compute the exploitability of the average (a best-response pass costs about one
 iteration): every ``report_every`` iterations (``check="fixed"``, the pre-issue-21
@@ -46,6 +52,7 @@ from ..._validate import check_choice, check_int, check_positive_float
 from . import _atomics, _fused, _whole
 from . import _kernels as K
 from ._interrupt import checkpoint, deferred_signals
+from ._schedules import HS_VARIANTS, HyperSchedule
 from .fingerprint import remember_game
 from ._threads import (ThreadTuner, check_seconds, check_threads, current_threads, set_threads, threads_now,
                        using_threads)
@@ -54,8 +61,8 @@ from .result import ExtensiveResult
 from .strategies import _check_game, from_flat, normalise_blocks, uniform_flat
 from .types import Game
 
-__all__ = ["cfr_plus", "DEFAULT_ITERATIONS", "MAX_ITERATIONS_WITH_TARGET", "MAX_ITERATIONS", "check_iterations",
-           "check_target_scale"]
+__all__ = ["cfr_plus", "VARIANTS", "DEFAULT_ITERATIONS", "MAX_ITERATIONS_WITH_TARGET", "MAX_ITERATIONS",
+           "check_iterations", "check_target_scale"]
 
 #: Iterations when neither ``max_iterations``, ``target`` nor ``time_limit`` is given.
 DEFAULT_ITERATIONS = 1000
@@ -71,8 +78,15 @@ ACCUMULATOR_DTYPE = np.float32
 ACCUMULATOR_MIN_ENTRIES = 1_000_000
 
 
-def accumulator_dtype(cg):
-    """The dtype of the regret and average arrays of game ``cg`` (float32 for big games)."""
+#: Every ``variant=`` of :func:`cfr_plus`.
+VARIANTS = ("cfr+", "dcfr", "pcfr+") + HS_VARIANTS
+
+
+def accumulator_dtype(cg, variant=None):
+    """The dtype of the regret and average arrays of game ``cg`` (float32 for big games; always
+    float64 for a hyperparameter schedule, whose average weights reach ``t^30``)."""
+    if variant in HS_VARIANTS:
+        return np.float64
     entries = sum(pt.num_seqs * pt.num_types for pt in cg.players)
     return ACCUMULATOR_DTYPE if entries >= ACCUMULATOR_MIN_ENTRIES else np.float64
 
@@ -80,15 +94,16 @@ def accumulator_dtype(cg):
 class _CFRState:
     """Regrets, cumulative strategies and current behaviour of every player."""
 
-    def __init__(self, cg, variant, alpha, beta, gamma):
+    def __init__(self, cg, variant, alpha, beta, gamma, horizon=None):
         self.cg = cg
         self.variant = variant
         self.alpha, self.beta, self.gamma = alpha, beta, gamma
+        self.sched = _hyper_schedule(variant, horizon)
         self.B = [uniform_flat(pt) for pt in cg.players]
         self.R = [K.reach(pt, B) for pt, B in zip(cg.players, self.B)]
         # float32 for big games (memory): the regrets only steer regret matching,
         # and the average is normalised and certified in float64 (:meth:`average`)
-        dt = accumulator_dtype(cg)
+        dt = accumulator_dtype(cg, variant)
         self.regret = [np.zeros(B.shape, dtype=dt) for B in self.B]
         self.avg = [np.zeros(B.shape, dtype=dt) for B in self.B]
         # sequence -> decision maps, per player
@@ -113,7 +128,9 @@ class _CFRState:
                 continue
             B = self.B[p]
             g = K.terminal_values(cg, p, self.R, work=self.work)
-            if self.variant == "cfr+":
+            if self.sched is not None:
+                mode, w, fp, fn = self.sched.at(t)
+            elif self.variant == "cfr+":
                 mode, w, fp, fn = 0, float(t), 1.0, 1.0
             elif self.variant == "pcfr+":
                 mode, w, fp, fn = 2, float(t) ** self.gamma, 1.0, 1.0
@@ -216,25 +233,28 @@ class _WholeState(_CFRState):
     #: and in a probe of the other thread count (divided by how much slower that count was
     #: when last timed, :attr:`._threads.ThreadTuner.slowdown`).
     PROBE_SHARE = 0.25
-    VARIANTS = {"cfr+": 0, "dcfr": 1, "pcfr+": 2}
+    VARIANTS = {"cfr+": 0, "dcfr": 1, "pcfr+": 2, "hs-dcfr": 3, "hs-pcfr+": 4}
+    #: The ``table`` of a call without a hyperparameter schedule (not read).
+    NO_TABLE = np.zeros((0, 3))
     #: Seconds before a refused barrier (:func:`._atomics.start`) is tried again, doubling up
     #: to the maximum while it keeps being refused (a refusal costs the start's spins).
     BARRIER_BACKOFF = 1.0
     BARRIER_MAX_BACKOFF = 60.0
 
-    def __init__(self, cg, variant, alpha, beta, gamma):
+    def __init__(self, cg, variant, alpha, beta, gamma, horizon=None):
         from ._threads import max_threads
 
         self.cg = cg
         self.variant = variant
         self.alpha, self.beta, self.gamma = alpha, beta, gamma
+        self.sched = _hyper_schedule(variant, horizon)
         self.data = _whole.static_data(cg)
         self.game = _whole.pack(self.data)
         tr = lambda xs: tuple(np.ascontiguousarray(x.T) for x in xs)        # noqa: E731
         B = [uniform_flat(pt) for pt in cg.players]
         self.Bt = tr(B)
         self.Rt = tr([K.reach(pt, b) for pt, b in zip(cg.players, B)])
-        dt = accumulator_dtype(cg)
+        dt = accumulator_dtype(cg, variant)
         self.REG = tuple(np.zeros(b.shape, dtype=dt) for b in self.Bt)
         self.AVG = tuple(np.zeros(b.shape, dtype=dt) for b in self.Bt)
         self.G = tuple(np.zeros(b.shape) for b in self.Bt)
@@ -287,8 +307,9 @@ class _WholeState(_CFRState):
 
     def _run(self, kernel, blocks, t_first, count, *ctl):
         state = (self.Rt, self.G, self.VD, self.REG, self.AVG, self.Bt, self.RL)
-        return kernel(*ctl, t_first, count, self.VARIANTS[self.variant], self.alpha, self.beta, self.gamma, blocks,
-                      self.game, state)
+        table = self.NO_TABLE if self.sched is None else self.sched.table(t_first, count)
+        return kernel(*ctl, t_first, count, self.VARIANTS[self.variant], self.alpha, self.beta, self.gamma, table,
+                      blocks, self.game, state)
 
     def iterate(self, t: int):
         self.run(t, 1)
@@ -311,6 +332,14 @@ class _WholeState(_CFRState):
         reaches = [K.reach(pt, f) for pt, f in zip(self.cg.players, flat)]
         ev, br, _ = K.values_and_br(self.cg, flat, reaches=reaches, keep=False, work=self.work)
         return flat, ev, br
+
+
+def _hyper_schedule(variant, horizon):
+    """The :class:`._schedules.HyperSchedule` of a scheduled variant (horizon default
+    :data:`DEFAULT_ITERATIONS`), else None."""
+    if variant not in HS_VARIANTS:
+        return None
+    return HyperSchedule(variant, DEFAULT_ITERATIONS if horizon is None else horizon)
 
 
 #: Steps of the progress bar of a solve with a target (percent of the way, log scale).
@@ -377,8 +406,10 @@ def _budget(iterations, target, time_limit):
 def cfr_plus(game: Game, *, max_iterations=None, target=None, time_limit=None,
              variant: str = "cfr+", report_every: int = 10, progress: bool = False,
              alpha: float = 1.5, beta: float = 0.0, gamma: float = 2.0, check: str = "fixed",
-             threads=None, checkpoint=None, checkpoint_every=None, resume=None) -> ExtensiveResult:
-    """CFR+ or DCFR average strategies for an n-player game (zero-sum or not).
+             threads=None, checkpoint=None, checkpoint_every=None, resume=None,
+             horizon=None) -> ExtensiveResult:
+    """CFR+, DCFR, PCFR+ or their hyperparameter schedules: average strategies for an n-player
+    game (zero-sum or not).
 
     Parameters
     ----------
@@ -392,7 +423,9 @@ def cfr_plus(game: Game, *, max_iterations=None, target=None, time_limit=None,
         ConvergenceWarning if the budget ends first.  Was ``target_exploitability``.
     time_limit : float, optional
         Wall-clock budget in seconds (checked every iteration).
-    variant : {"cfr+", "dcfr", "pcfr+"}
+    variant : {"cfr+", "dcfr", "pcfr+", "hs-dcfr", "hs-pcfr+"}
+        The last two: DCFR and PCFR+ with the hyperparameter schedules of Zhang, McAleer and
+        Sandholm (2024) (module docstring; ``alpha``, ``beta``, ``gamma`` are then unused).
     report_every : int
         Compute the exploitability of the average every ``report_every`` iterations
         (into ``history``; the final one is always computed); with ``check="adaptive"``
@@ -401,7 +434,7 @@ def cfr_plus(game: Game, *, max_iterations=None, target=None, time_limit=None,
         a progress bar on stderr (:mod:`guts.engine.progress`).
     alpha, beta, gamma : float
         DCFR discount parameters (``gamma`` also the averaging exponent of PCFR+;
-        ignored by CFR+).
+        ignored by CFR+ and the scheduled variants).
     check : {"fixed", "adaptive"}
         Schedule of the exploitability checks (module docstring); ``"adaptive"`` needs
         ``target_exploitability`` (without one it is ``"fixed"``).
@@ -423,6 +456,10 @@ def cfr_plus(game: Game, *, max_iterations=None, target=None, time_limit=None,
         the original solve, ``history`` and ``seconds`` continue it, ``time_limit`` is this
         call's. The iterates are bit-identical to an uninterrupted solve's. ``resume`` and
         ``checkpoint`` may name the same file.
+    horizon : int, optional
+        The ``T`` of a scheduled variant's exponents (``t / T``, clipped at 1): the iterations
+        the run is planned for. Default: the iteration budget (``max_iterations``, or its
+        default), or the checkpoint's when resuming. Ignored by the other variants.
 
     Returns
     -------
@@ -431,10 +468,12 @@ def cfr_plus(game: Game, *, max_iterations=None, target=None, time_limit=None,
         was spent, the exploitability is reported, nothing was certified at a target).
     """
     cg = _check_game(game)
-    variant = check_choice("variant", variant, ("cfr+", "dcfr", "pcfr+"))
+    variant = check_choice("variant", variant, VARIANTS)
     check = check_choice("check", check, ("fixed", "adaptive"))
     threads = check_threads(threads)
     iterations, target, time_limit = _budget(max_iterations, target, time_limit)
+    if horizon is not None:
+        horizon = check_iterations("horizon", horizon)
     check_target_scale(cg, target)
     report_every = check_int("report_every", report_every, 1)
     for name, v in (("alpha", alpha), ("beta", beta), ("gamma", gamma)):
@@ -450,19 +489,26 @@ def cfr_plus(game: Game, *, max_iterations=None, target=None, time_limit=None,
     if n == 1:      # a decision problem: the best response (to nobody) is the exact solution
         return _one_player(game, cg, variant, target)
     schedule = (variant, float(alpha), float(beta), float(gamma))
-    budget = {"max_iterations": iterations, "target": target, "time_limit": time_limit, "variant": variant,
-              "alpha": float(alpha), "beta": float(beta), "gamma": float(gamma), "check": check,
-              "report_every": report_every}
     saved = None
     if resume is not None:
         from .checkpoint import read_checkpoint
 
-        saved = read_checkpoint(resume, game, *schedule, accumulator_dtype(cg))
+        saved = read_checkpoint(resume, game, *schedule, accumulator_dtype(cg, variant), horizon=horizon)
+        horizon = saved["horizon"]
+    if variant not in HS_VARIANTS:
+        horizon = None
+    elif horizon is None:
+        horizon = iterations
+    budget = {"max_iterations": iterations, "target": target, "time_limit": time_limit, "variant": variant,
+              "alpha": float(alpha), "beta": float(beta), "gamma": float(gamma), "check": check,
+              "report_every": report_every}
+    if horizon is not None:
+        budget["horizon"] = horizon
     ckpt = None
     if checkpoint is not None:
         from .checkpoint import Checkpointer
 
-        ckpt = Checkpointer(checkpoint, checkpoint_every, game, *schedule)
+        ckpt = Checkpointer(checkpoint, checkpoint_every, game, *schedule, horizon=horizon)
     t0 = time.perf_counter()
     t_call = t0             # the time limit is this call's
     history = []
@@ -484,7 +530,7 @@ def cfr_plus(game: Game, *, max_iterations=None, target=None, time_limit=None,
     try:
         with using_threads(threads), deferred_signals():
             state = (_WholeState if _whole.applicable(cg) else _CFRState)(
-                cg, variant, float(alpha), float(beta), float(gamma))
+                cg, variant, float(alpha), float(beta), float(gamma), horizon)
             if saved is not None:
                 from .checkpoint import restore_state
 

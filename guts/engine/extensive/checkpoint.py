@@ -7,7 +7,8 @@ behaviour ``B``, reach ``R``, cumulative regrets and average-strategy weights, i
 layout ``(S_p + 1, T_p)`` whichever state class ran them and in their own dtype (float32
 accumulators for big games), with the last complete iteration ``t``, the iteration of the
 next exploitability check, the convergence history so far, the seconds spent, the variant
-and its schedule (``alpha``, ``beta``, ``gamma``), the game's fingerprint
+and its schedule (``alpha``, ``beta``, ``gamma``; the ``horizon`` of a hyperparameter
+schedule, :mod:`._schedules`), the game's fingerprint
 (:func:`.fingerprint.game_fingerprint`) and the package version.
 
 Iteration ``t + 1`` of a resumed solve reads exactly the arrays iteration ``t`` left, and
@@ -32,13 +33,14 @@ __all__ = ["CHECKPOINT_FORMAT", "Checkpointer", "read_checkpoint", "restore_stat
 #: ``format`` of a checkpoint file.
 CHECKPOINT_FORMAT = "guts-cfr-checkpoint"
 #: The schedule parameters each variant's iterates depend on.
-SCHEDULE = {"cfr+": (), "pcfr+": ("gamma",), "dcfr": ("alpha", "beta", "gamma")}
+SCHEDULE = {"cfr+": (), "pcfr+": ("gamma",), "dcfr": ("alpha", "beta", "gamma"), "hs-dcfr": ("horizon",),
+            "hs-pcfr+": ("horizon",)}
 _NAMES = ("B", "R", "regret", "avg")
 
 
-def _schedule(variant, alpha, beta, gamma) -> dict:
+def _schedule(variant, alpha, beta, gamma, horizon=None) -> dict:
     """The variant's schedule parameters, as exact float hex strings."""
-    vals = {"alpha": alpha, "beta": beta, "gamma": gamma}
+    vals = {"alpha": alpha, "beta": beta, "gamma": gamma, "horizon": horizon}
     return {k: float(vals[k]).hex() for k in SCHEDULE[variant]}
 
 
@@ -69,12 +71,12 @@ class Checkpointer:
     """Writes the checkpoints of one solve to ``path`` (every ``every`` seconds, or only when
     asked, ``every=None``)."""
 
-    def __init__(self, path, every, game, variant, alpha, beta, gamma):
+    def __init__(self, path, every, game, variant, alpha, beta, gamma, horizon=None):
         self.path = os.fspath(path)
         self.every = every
         self.fingerprint = game_fingerprint(game)
         self.variant = variant
-        self.schedule = _schedule(variant, alpha, beta, gamma)
+        self.schedule = _schedule(variant, alpha, beta, gamma, horizon)
         self.last = time.monotonic()
         self.written = 0
 
@@ -94,9 +96,10 @@ class Checkpointer:
         self.written += 1
 
 
-def read_checkpoint(path, game, variant, alpha, beta, gamma, dtype) -> dict:
+def read_checkpoint(path, game, variant, alpha, beta, gamma, dtype, horizon=None) -> dict:
     """The content of a checkpoint for this game and variant (``GutsInputError`` otherwise):
-    ``{"iteration", "next_check", "history", "seconds", "arrays"}``."""
+    ``{"iteration", "next_check", "history", "seconds", "arrays", "horizon"}``. A scheduled
+    variant's ``horizon=None`` takes the checkpoint's."""
     name = os.fspath(path)
     meta, arrays = read_container(name, CHECKPOINT_FORMAT, what="CFR checkpoint")
     mine = game_fingerprint(game)
@@ -107,7 +110,13 @@ def read_checkpoint(path, game, variant, alpha, beta, gamma, dtype) -> dict:
     if meta.get("variant") != variant:
         raise GutsInputError(f"checkpoint {name!r} is of variant {meta.get('variant')!r}, this solve of "
                              f"variant={variant!r}; accepted: variant={meta.get('variant')!r} (the checkpoint's)")
-    want = _schedule(variant, alpha, beta, gamma)
+    if "horizon" in SCHEDULE[variant] and horizon is None:
+        try:
+            horizon = int(float.fromhex((meta.get("schedule") or {})["horizon"]))
+        except (KeyError, TypeError, ValueError):
+            raise GutsInputError(f"checkpoint {name!r} of variant {variant!r} keeps no horizon; accepted: "
+                                 "a checkpoint written by this version") from None
+    want = _schedule(variant, alpha, beta, gamma, horizon)
     if meta.get("schedule") != want:
         got = {k: float.fromhex(v) for k, v in (meta.get("schedule") or {}).items()}
         asked = {k: float.fromhex(v) for k, v in want.items()}
@@ -127,4 +136,4 @@ def read_checkpoint(path, game, variant, alpha, beta, gamma, dtype) -> dict:
         raise GutsInputError(f"checkpoint {name!r}: iteration {t!r}; accepted: a count >= 0")
     return {"iteration": t, "next_check": int(meta.get("next_check", t + 1)),
             "history": [tuple(h) for h in meta.get("history", [])], "seconds": float(meta.get("seconds", 0.0)),
-            "arrays": arrays}
+            "arrays": arrays, "horizon": horizon if "horizon" in SCHEDULE[variant] else None}
