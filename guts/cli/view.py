@@ -1,12 +1,15 @@
-"""``guts view SOLUTION --game GAME``: a strategy explorer for a kept solution, in one HTML file.
+"""``guts view SOLUTION [--game GAME]``: a strategy explorer for a kept solution, in one HTML file.
 
     guts solve-game openspiel:kuhn_poker --save kuhn.npz
     guts view kuhn.npz --game openspiel:kuhn_poker            # writes kuhn.html
+    guts view mercer.npz                                      # a family's file names its game
 
 SOLUTION is a file written by ``result.save`` (``guts solve-game ... --save``); GAME is the
 game it solves, named as ``guts solve-game`` names it (``openspiel:NAME(params)``, ``.efg``,
-``.toml``, ``.game``).  The solution is checked against the game (fingerprint and
-certificate) before the page is written.  See docs/view.md.
+``.toml``, ``.game``).  A solution of Mercer hold'em, of the hold'em raise game, of a
+discretised continuous-poker game or of a 1 v. N or m v. n guts game records what was solved: its
+game is rebuilt from the file (no ``--game``).  The solution is checked against the game
+(fingerprint and certificate) before the page is written.  See docs/view.md.
 """
 from __future__ import annotations
 
@@ -17,8 +20,9 @@ def add_subparser(subparsers):
     p = subparsers.add_parser("view", help=HELP, description=HELP + " (docs/view.md)")
     p.add_argument("solution", metavar="SOLUTION",
                    help="a solution file written by result.save or guts solve-game --save (.npz)")
-    p.add_argument("--game", required=True, metavar="GAME",
-                   help="the game solved: FILE.efg, FILE.toml, FILE.game or openspiel:NAME(params)")
+    p.add_argument("--game", default=None, metavar="GAME",
+                   help="the game solved: FILE.efg, FILE.toml, FILE.game or openspiel:NAME(params) (default: the "
+                        "game a Mercer, hold'em, continuous-poker or guts solution file records)")
     p.add_argument("--out", default=None, metavar="FILE.html",
                    help="the page to write (default: SOLUTION with the suffix .html)")
     p.add_argument("--title", default=None,
@@ -30,10 +34,10 @@ def add_subparser(subparsers):
 def run(args) -> int:
     from pathlib import Path
 
-    from guts.engine.extensive.persist import load_solution
     from guts.errors import GutsInputError
     from guts.studies.solve_game import load_game
     from guts.studies.view import write_view
+    from guts.studies.view_families import load_for_view
 
     out = Path(args.out) if args.out is not None else Path(args.solution).with_suffix(".html")
     if out.suffix.lower() not in (".html", ".htm"):
@@ -46,7 +50,7 @@ def run(args) -> int:
     if not Path(args.solution).is_file():
         raise GutsInputError(f"solution file {args.solution!r} does not exist; accepted: a solution file written by "
                              "result.save or guts solve-game --save")
-    game = load_game(args.game)
-    solution = load_solution(args.solution, game=game)
-    print(write_view(solution, game, out, title=args.title))
+    game = load_game(args.game) if args.game is not None else None
+    solution, game, title = load_for_view(args.solution, game)
+    print(write_view(solution, game, out, title=args.title if args.title is not None else title))
     return 0

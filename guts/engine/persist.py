@@ -104,7 +104,8 @@ def _digest(meta: dict, arrays: dict) -> str:
     for name in sorted(arrays):
         a = np.ascontiguousarray(arrays[name])
         h.update(f"\0{name}\0{a.dtype.str}\0{a.shape}\0".encode())
-        h.update(memoryview(a).cast("B"))
+        if a.size:          # an empty array has no bytes (and memoryview cannot cast a zero shape)
+            h.update(memoryview(a).cast("B"))
     return h.hexdigest()
 
 

@@ -20,7 +20,7 @@ import pytest
 
 from guts.engine.extensive import Deals, Decision, PublicTreeGame, Terminal, read_efg, solve_lp, write_efg
 from guts.games.toy import kuhn_poker, leduc_poker
-from guts.studies.view import CHANCE, GROUP, PROB_UNITS, write_view
+from guts.studies.view import CHANCE, GROUP, PROB_UNITS, read_page, write_view
 
 DATA = re.compile(r'<script type="application/json" id="guts-data">(.*?)</script>', re.S)
 
@@ -28,8 +28,8 @@ DATA = re.compile(r'<script type="application/json" id="guts-data">(.*?)</script
 def _page(path):
     text = path.read_text(encoding="utf-8")
     m = DATA.search(text)
-    assert m is not None
-    return text, json.loads(m.group(1))
+    assert m is not None and json.loads(m.group(1))["format"] == 2
+    return text, read_page(text)
 
 
 def _histories(d):
@@ -54,7 +54,7 @@ def test_page_is_self_contained(solved):
     text, _ = _page(path)
     assert "http://" not in text and "https://" not in text
     assert not re.search(r"""(src|href)\s*=""", text)          # nothing loaded from anywhere
-    assert text.count("<script") == 2 and text.count("</script>") == 2
+    assert text.count("<script") == 3 and text.count("</script>") == 3       # data, probabilities, code
 
 
 def test_embedded_probabilities_are_the_solutions(solved):

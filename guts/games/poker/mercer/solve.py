@@ -157,6 +157,15 @@ class MercerResult(Result):
     regrets: np.ndarray | None = field(default=None, repr=False)
 
     @property
+    def budget(self) -> dict:
+        """What was solved, as ``save`` keeps it: the rules (deck, rounds, evaluator), the
+        collusion, the team, the method and its target (:mod:`guts.games.poker.mercer.persist`
+        rebuilds the game from it)."""
+        from .persist import solved_budget
+
+        return solved_budget(self)
+
+    @property
     def certificate(self) -> ResultCertificate:
         kind = {"lp": "exploitability", "cfr+": "nash_conv", "dcfr": "nash_conv", "fp": "max_regret",
                 "fp-realisation": "max_regret"}.get(
