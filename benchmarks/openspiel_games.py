@@ -11,6 +11,13 @@ Writes ``<out>/benchmarks_openspiel_games.csv`` (+ ``.meta.json``) and prints Ma
    ``cfr_plus`` (CFR+ and DCFR; our checks every k iterations included).  Ours is timed
    *cold* (a fresh process: imports done, numba compiling or loading its on-disk cache
    during the first call included) and *warm* (the same call again in that process).
+   The numba cache is the ``compile_cache`` column: ``default`` (whatever numba's default cache
+   holds: filled by earlier runs of the same code, else empty); with ``--cold-cache``, each variant runs first in
+   a fresh process whose ``NUMBA_CACHE_DIR`` is a new empty folder (``empty``: a true first
+   compile), then in a second fresh process on that folder, now filled (``filled``).
+   ``cpu_seconds`` / ``cpu_speedup_vs_openspiel``: the same with the processes' CPU time (all
+   their threads), the fairer ratio on a shared, loaded machine, where the wall times mostly
+   measure the wait for a core.
    ``openspiel_nash_conv`` is OpenSpiel's NashConv of our final policy (converted with
    ``to_openspiel_policy``).  The import time (``from_openspiel``) is reported apart.
 2. ``lp``: the sequence-form LP of ``.efg`` files of growing size (written by
@@ -27,6 +34,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -51,19 +59,20 @@ def openspiel_race(name, target, k, max_iterations):
     osg = pyspiel.load_game(name)
     n = osg.num_players()
     solver = pyspiel.CFRPlusSolver(osg)
-    t_iter = 0.0
+    t_iter = c_iter = 0.0
     it, expl = 0, np.inf
     while it < max_iterations:
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         solver.evaluate_and_update_policy()
         t_iter += time.perf_counter() - t
+        c_iter += time.process_time() - c
         it += 1
         if it % k == 0:
             expl = pyspiel.nash_conv(osg, solver.average_policy()) / n
             if expl <= target:
                 break
-    return dict(solver="OpenSpiel CFRPlusSolver (C++)", iterations=it, seconds=t_iter, exploitability=expl,
-                openspiel_nash_conv=expl * n)
+    return dict(solver="OpenSpiel CFRPlusSolver (C++)", iterations=it, seconds=t_iter, cpu_seconds=c_iter,
+                exploitability=expl, openspiel_nash_conv=expl * n)
 
 
 _OURS = r"""
@@ -77,28 +86,39 @@ t = time.perf_counter(); g = from_openspiel(osg); t_import = time.perf_counter()
 out = []
 for variant in ({variant!r},):
     for temp in ("cold", "warm"):
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             r = cfr_plus(g, variant=variant, target={target!r}, report_every={k!r},
-                         iterations={max_iterations!r})
-        wall = time.perf_counter() - t
+                         max_iterations={max_iterations!r})
+        wall, cpu = time.perf_counter() - t, time.process_time() - c
         nc = E.nash_conv(osg, to_openspiel_policy(g, r.strategies)) if temp == "warm" else float("nan")
         out.append(dict(solver=f"guts cfr_plus variant={{variant}} ({{temp}})", iterations=r.num_iter,
-                        seconds=wall, exploitability=r.exploitability, openspiel_nash_conv=nc,
+                        seconds=wall, cpu_seconds=cpu, exploitability=r.exploitability, openspiel_nash_conv=nc,
                         import_seconds=t_import, form=type(g).__name__))
 print(json.dumps(out))
 """
 
 
-def ours_race(name, target, k, max_iterations):
-    """One fresh process per variant, so that each variant's first call is really cold."""
+def ours_race(name, target, k, max_iterations, cold_cache=False):
+    """One fresh process per variant, so that each variant's first call is really cold; with
+    ``cold_cache``, two per variant: numba's cache folder new and empty, then filled by the first."""
     rows = []
     for variant in ("cfr+", "dcfr"):
         code = _OURS.format(root=str(ROOT), name=name, target=target, k=k, max_iterations=max_iterations,
                             variant=variant)
-        res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-        rows += json.loads(res.stdout.strip().splitlines()[-1])
+        with tempfile.TemporaryDirectory() as cache:
+            for state in (("empty", "filled") if cold_cache else ("default",)):
+                env = dict(os.environ, NUMBA_CACHE_DIR=cache) if cold_cache else None
+                res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+                if res.returncode:
+                    raise RuntimeError(f"our {variant} run failed:\n{res.stderr}")
+                got = json.loads(res.stdout.strip().splitlines()[-1])
+                for r in got:
+                    r["compile_cache"] = state
+                    if cold_cache:
+                        r["solver"] = r["solver"].replace(")", f", compile cache {state})")
+                rows += got
     return rows
 
 
@@ -158,29 +178,41 @@ def main(argv=None):
     ap.add_argument("--quick", action="store_true", help="smaller LP section")
     ap.add_argument("--check-every", type=int, default=10)
     ap.add_argument("--max-iterations", type=int, default=20000)
+    ap.add_argument("--cold-cache", action="store_true",
+                    help="also time our first call with an empty numba cache (a true first compile)")
+    ap.add_argument("--only", default=None, metavar="NAME",
+                    help="race only the games whose name contains NAME, no LP section; writes "
+                         "benchmarks_openspiel_games_NAME.csv")
     args = ap.parse_args(argv)
     out = ensure_output_dir(args.out)
     load = os.getloadavg()
     rows = []
     for name, target in GAMES:
+        if args.only is not None and args.only not in name:
+            continue
         os_row = openspiel_race(name, target, args.check_every, args.max_iterations)
         rows.append(dict(section="race", game=name, target=target, **os_row))
-        for r in ours_race(name, target, args.check_every, args.max_iterations):
+        for r in ours_race(name, target, args.check_every, args.max_iterations, args.cold_cache):
             r["speedup_vs_openspiel"] = os_row["seconds"] / r["seconds"]
+            r["cpu_speedup_vs_openspiel"] = os_row["cpu_seconds"] / r["cpu_seconds"]
             rows.append(dict(section="race", game=name, target=target, **r))
-    rows += lp_rows(out, args.quick)
+    if args.only is None:
+        rows += lp_rows(out, args.quick)
     df = pd.DataFrame(rows)
-    target = Path(out) / "benchmarks_openspiel_games.csv"
+    target = Path(out) / ("benchmarks_openspiel_games.csv" if args.only is None
+                          else f"benchmarks_openspiel_games_{args.only}.csv")
     write_csv(df, target)
-    write_meta(target, dict(quick=args.quick, check_every=args.check_every, max_iterations=args.max_iterations),
+    write_meta(target, dict(quick=args.quick, check_every=args.check_every, max_iterations=args.max_iterations,
+                            cold_cache=args.cold_cache, only=args.only),
                loadavg_before=list(load), loadavg_after=list(os.getloadavg()))
     race = df[df.section == "race"][["game", "solver", "iterations", "seconds", "exploitability",
-                                     "openspiel_nash_conv", "speedup_vs_openspiel", "import_seconds"]]
+                                     "openspiel_nash_conv", "speedup_vs_openspiel", "cpu_seconds",
+                                     "cpu_speedup_vs_openspiel", "import_seconds"]]
     race = race.assign(game=race.game.str.replace(r"universal_poker\(.*numRanks=(\d+).*", r"universal_poker limit, \1 ranks", regex=True))
     print(markdown(race))
     print()
-    lp = df[df.section == "lp"][["game", "efg_nodes", "seconds", "value", "exploitability", "pygambit_seconds",
-                                 "pygambit_value"]]
+    lp = df[df.section == "lp"].reindex(columns=["game", "efg_nodes", "seconds", "value", "exploitability",
+                                                  "pygambit_seconds", "pygambit_value"])
     print(markdown(lp.assign(game=lp.game.str.replace(r"universal_poker\(.*numRanks=(\d+).*", r"universal_poker limit, \1 ranks", regex=True))))
     print(f"\nload average before/after: {load} / {os.getloadavg()}")
 

@@ -38,7 +38,8 @@ DEFAULT_COMMANDS = [
 #: (``tests/test_docs.py`` checks that each documented command is here or run there), written
 #: exactly as documented.  ``--documented`` runs them all in a scratch copy of the repository
 #: (a detached git worktree of HEAD, so the committed ``results/`` are not touched), in a fresh
-#: process each -- imports and numba JIT compilation included: cold figures -- writes
+#: process each -- imports and numba JIT compilation included: cold figures; the worktree starts with
+#: numba's compile cache empty, so the first command to use a kernel compiles it, later ones load it -- writes
 #: ``results/timings.csv`` and rewrites the table between the markers in
 #: ``docs/performance.md``.  The stated times come from this one script.
 DOCUMENTED_COMMANDS = [

@@ -303,10 +303,30 @@ def _mkdtemp(folder: Path, prefix: str) -> str:
     return tempfile.mkdtemp(prefix=prefix, dir=folder)
 
 
+#: Largest manifest or lock file read (bytes); a larger one is unreadable, as a corrupt one.
+MAX_JSON_BYTES = 4 * 2**20
+
+
 def _read_json(path) -> dict | None:
+    """The JSON object in the regular file ``path``, or None (missing, not a regular file: a
+    FIFO would block and ``/dev/zero`` never end; over :data:`MAX_JSON_BYTES`; not a JSON object)."""
+    import stat
+
     try:
-        data = json.loads(Path(path).read_text())
-    except (OSError, ValueError):
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return None
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                return None
+            with os.fdopen(fd, "rb", closefd=False) as fh:
+                raw = fh.read(MAX_JSON_BYTES + 1)
+        finally:
+            os.close(fd)
+        if len(raw) > MAX_JSON_BYTES:
+            return None
+        data = json.loads(raw.decode("utf-8"))
+    except (OSError, ValueError, RecursionError):
         return None
     return data if isinstance(data, dict) else None
 
@@ -368,6 +388,10 @@ def set_status(path) -> SetStatus:
         m = _read_json(mp)
         if m is None:
             continue
+        if not isinstance(m.get("files", {}), dict) or not isinstance(m.get("withdrawn", []), list):
+            problems.append(SetStatus("modified", mp, f"{mp.name} is no manifest (files or withdrawn of the wrong "
+                                                      "type)"))
+            continue
         if p.name in m.get("files", {}):
             st = _check_set(mp, m)
             if st.ok:
@@ -382,6 +406,8 @@ def set_status(path) -> SetStatus:
 
 
 def _check_set(mp: Path, m: dict) -> SetStatus:
+    if not isinstance(m.get("files", {}), dict):
+        return SetStatus("modified", mp, f"{mp.name} is no manifest (its files are not a table)")
     if not m.get("complete", False):
         return SetStatus("incomplete", mp, f"{mp.name} says the publication started {m.get('started_utc', '?')} "
                                            "did not finish")

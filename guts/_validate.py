@@ -17,6 +17,7 @@ from guts.errors import GutsInputError
 
 def check_int(name: str, value, minimum: int, maximum: int | None = None) -> int:
     """Return ``value`` as an int in ``[minimum, maximum]`` or raise ``GutsInputError``."""
+    given = value  # named as given: 1e300 is not printed as its 301 digits
     if isinstance(value, bool) or not isinstance(value, (numbers.Integral, np.integer)):
         if isinstance(value, (float, np.floating)) and math.isfinite(value) and float(value).is_integer():
             value = int(value)
@@ -29,7 +30,8 @@ def check_int(name: str, value, minimum: int, maximum: int | None = None) -> int
     value = int(value)
     if value < minimum or (maximum is not None and value > maximum):
         rng = f">= {minimum}" if maximum is None else f"in [{minimum}, {maximum}]"
-        raise GutsInputError(f"{name} must be an integer {rng}; got {value}")
+        shown = float(given) if isinstance(given, (float, np.floating)) else value
+        raise GutsInputError(f"{name} must be an integer {rng}; got {shown}")
     return value
 
 
@@ -44,7 +46,10 @@ def check_choice(name: str, value, choices) -> str:
 
 def check_thresholds(name: str, values) -> np.ndarray:
     """Return ``values`` as a float array with every entry in [0, 1] (no NaN)."""
-    arr = np.asarray(values, dtype=float)
+    try:
+        arr = np.asarray(values, dtype=float)
+    except (TypeError, ValueError, OverflowError):
+        raise GutsInputError(f"{name} must be thresholds in [0, 1] (numbers); got {values!r}") from None
     if arr.size == 0:
         raise GutsInputError(f"{name} must not be empty")
     bad = ~np.isfinite(arr) | (arr < 0.0) | (arr > 1.0)
@@ -170,7 +175,8 @@ def memory_limits() -> dict:
         pass
     for path in ("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"):
         try:
-            text = open(path).read().strip()
+            with open(path) as f:
+                text = f.read().strip()
         except OSError:
             continue
         if text.isdigit() and int(text) < 2**60:
@@ -232,6 +238,32 @@ def available_cores() -> int:
         return max(1, len(os.sched_getaffinity(0)))
     except (AttributeError, OSError):  # pragma: no cover - not Linux
         return max(1, os.cpu_count() or 1)
+
+
+#: numba's thread-pool size, read once when numba is first imported.
+NUMBA_THREADS_ENV = "NUMBA_NUM_THREADS"
+
+
+def check_numba_env() -> None:
+    """Refuse (``GutsInputError``) a ``NUMBA_NUM_THREADS`` that is set but not an integer in
+    ``[1, os.cpu_count()]``.
+
+    Called before numba is imported and where the kernels' thread count is resolved: numba
+    itself fails to import at 0 or below (a ``ValueError`` traceback), silently falls back to
+    its default for a value ``int()`` cannot read (``abc``, ``1.5``), and takes any larger count,
+    whose threads would only wait for one another at every barrier of the kernels.
+    """
+    text = os.environ.get(NUMBA_THREADS_ENV)
+    if text is None:
+        return
+    cores = os.cpu_count() or 1
+    try:
+        n = int(text)  # numba's own reading of the variable
+    except ValueError:
+        n = None
+    if n is None or not 1 <= n <= cores:
+        raise GutsInputError(f"{NUMBA_THREADS_ENV}={text!r}; accepted: an integer in [1, {cores}] "
+                             f"(the machine's cores), or unset")
 
 
 def check_jobs(jobs) -> int:

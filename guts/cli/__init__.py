@@ -52,6 +52,7 @@ EXIT_IO_ERROR, EXIT_BROKEN_PIPE = 74, 141  # sysexits EX_IOERR; 128 + SIGPIPE
 #: ``(command, module)`` of every subcommand, in the order ``guts --help`` lists them.
 COMMANDS = (
     ("table1", "guts.cli.table1"),
+    ("table1-regimes", "guts.cli.table1_regimes"),
     ("solve", "guts.cli.solve"),
     ("play", "guts.cli.play"),
     ("simulate", "guts.cli.simulate"),

@@ -25,7 +25,7 @@ def player1_arg(text):
 def add_bot_options(p, seed_default, seed_what):
     add_size(p, MAX_OPPONENTS)
     add_mesh(p, default=None, maximum=1001,
-             help="mesh points of the solved game (>= 2; default 101, as the paper's bot; not with --table)")
+             help="mesh points of the solved game (>= 3; default 101, as the paper's bot; not with --table)")
     p.add_argument("--table", type=path_arg, default=None, metavar="CSV",
                    help="read the strategies from a Table 1 CSV (e.g. results/table1.csv) instead of solving "
                         "(default: solve on the spot)")

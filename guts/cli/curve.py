@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from guts.cli.options import add_out, add_quiet, add_sizes, add_sweep, number_arg, out_folder, sweep_args
+from guts.games.guts.large_n.refine import MAX_ROUNDS, MAX_TARGET_WIDTH
 from guts.studies.large_n import DEFAULT_SIZES, MAX_CURVE_SIZE
 
 HELP = "coalition values for large N (pseudo-bloc, refined meshes) into results/large_n.csv"
@@ -13,9 +14,11 @@ def add_subparser(subparsers):
     add_sizes(p, DEFAULT_CURVE_SIZES, maximum=MAX_CURVE_SIZE, help="coalition sizes N, e.g. 1-30,50,100,200")
     p.add_argument("--mesh", "--points", dest="points", type=number_arg("mesh", int, 10), default=100,
                    help="points of the initial scaled mesh (--points: its old name)")
-    p.add_argument("--target-width", type=number_arg("target-width", float, 0.0, strict=True), default=1e-9,
-                   help="refine until the certified bracket is this narrow")
-    p.add_argument("--max-iterations", "--max-rounds", dest="max_rounds", type=number_arg("max-iterations", int, 1),
+    p.add_argument("--target-width", type=number_arg("target-width", float, 0.0, strict=True,
+                                                     maximum=MAX_TARGET_WIDTH), default=1e-9,
+                   help=f"refine until the certified bracket is this narrow (at most {MAX_TARGET_WIDTH:g}: one ante)")
+    p.add_argument("--max-iterations", "--max-rounds", dest="max_rounds",
+                   type=number_arg("max-iterations", int, 1, maximum=MAX_ROUNDS),
                    default=10, help="mesh solves per N at most (--max-rounds: its old name)")
     p.add_argument("--study-points", type=number_arg("study-points", int, 0), default=400,
                    help="also solve on a plain scaled mesh of this many points, for the refinement study (0: skip)")

@@ -11,7 +11,7 @@ HELP = "three-player fictitious play (Buck et al. 2022, §5.2, App. B.1) into fp
 
 def add_subparser(subparsers):
     p = subparsers.add_parser("fp-three-player", help=HELP, description=HELP)
-    add_mesh(p, help="thresholds per player (>= 2)")
+    add_mesh(p, help="thresholds per player (>= 2)", minimum=2)
     p.add_argument("--iterations", type=int_arg("iterations", 1), default=50_000, help="best-response steps")
     add_seed(p, "the initial profile")
     add_sweep(p, "local processes (one per variant)")
@@ -30,4 +30,8 @@ def run(args) -> int:
                   **sweep_args(args))
     with pd.option_context("display.width", 200, "display.max_colwidth", 50):
         print(summ.T.to_string())
-    return 0
+    from guts.cli.table1 import not_certified_exit
+
+    # fictitious play is approximate: "converged" is its duality gap (B.4) below tol
+    return not_certified_exit(args._prog, summ["variant"], summ["converged"], what="variant",
+                              where="duality gap above tol: column converged False")

@@ -45,4 +45,7 @@ def run(args) -> int:
     with pd.option_context("display.width", 220, "display.max_colwidth", 60, "display.float_format", "{:.10f}".format):
         print(df[["N", "mesh", "columns_full", "value_full", "value_pseudo_bloc", "difference",
                   "certified_strictly_greater", "full_bloc_spread_steps", "full_strategy"]].to_string(index=False))
-    return 0
+    from guts.cli.table1 import not_certified_exit
+
+    return not_certified_exit(args._prog, [f"{N} at mesh {m}" for N, m in zip(df["N"], df["mesh"])], df["converged"],
+                              where="column converged False")

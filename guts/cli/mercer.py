@@ -5,17 +5,22 @@
     guts mercer solve smh --players 3 --bets 8      # consistent with the printed 3P-SMH values
     guts mercer sizes
     guts mercer study values [--out results/mercer]   # one artefact of results/mercer/
+    guts mercer solve smh --players 3 --collusion correlated --team 1,2   # the team regimes
+    guts mercer regimes [--variants smh,mmh] [--out results]   # results/mercer_regimes.csv
 """
 from __future__ import annotations
 
 import argparse
 
 from guts._validate import available_cores
-from guts.cli.options import certificate_text, verdict, add_quiet, add_sweep, int_arg, number_arg, path_arg, sweep_args
+from guts.cli.options import (add_lp_method, certificate_text, verdict, add_out, add_quiet, add_sweep, int_arg,
+                              number_arg, out_folder, path_arg, sweep_args)
 
 #: Mirrors guts.games.poker.mercer.solve.METHODS / COLLUSION (kept here: the cli imports games lazily).
 METHODS = ("lp", "pcfr+", "cfr+", "dcfr", "fp", "fp-realisation")
-COLLUSION = ("weak", "strong", "strong-separate")
+COLLUSION = ("weak", "strong", "strong-separate", "correlated", "independent")
+#: The collusions solved as team games with a certified bracket of the team's max-min value.
+TEAM_COLLUSION = ("strong", "correlated", "independent")
 #: Mirror guts.studies.mercer.ARTEFACTS / SWEPT (tests/games/poker/test_tree_count.py checks them):
 #: importing the study (pandas, numba) took 0.7 s of every ``guts mercer solve``, even one the
 #: tree-size pre-flight refuses at once.
@@ -83,7 +88,10 @@ def add_subparser(subparsers):
                         "a two-player zero-sum team-vs-victim game (any method; the certificate "
                         "brackets the team's max-min value); strong-separate: strong information with "
                         "the colluders as separate players (a three-player Nash equilibrium; its value "
-                        "is not the team's) (default: no collusion)")
+                        "is not the team's); correlated: the colluders, each seeing only his own hand, "
+                        "agree on a joint plan before the deal (TMECor, column generation, certified "
+                        "bracket); independent: each plays his own strategy (team-maxmin, local search, "
+                        "bracketed by the correlated value) (default: no collusion)")
     s.add_argument("--team", type=_team, default=None,
                    help="the two colluding seats, counted from 0 in betting order (seat 0 acts "
                         "first), e.g. 0,1 or 1,2 (default: none; required with --collusion)")
@@ -96,6 +104,7 @@ def add_subparser(subparsers):
                    help="iteration cap (cfr+, dcfr, fp, fp-realisation; default: the method's own)")
     s.add_argument("--time-limit", type=number_arg("time-limit", float, 0.0, strict=True, maximum=MAX_TIME_LIMIT),
                    default=None, help="seconds (cfr+, dcfr, fp, fp-realisation; default: no limit)")
+    add_lp_method(s, "the LP (--method lp)")
     add_quiet(s)
     s.add_argument("--threads", type=int_arg("threads", 1, available_cores()), default=None,
                    help="threads of the CFR and best-response kernels (default: CFR measures one and all "
@@ -113,7 +122,48 @@ def add_subparser(subparsers):
               cache_default="OUT/.cache")
     add_quiet(a)
     a.set_defaults(func=run_study)
+    g = sub.add_parser("regimes", help="three-player SMH / MMH collusion in the communication, correlated and "
+                                       "independent regimes, with the prices (results/mercer_regimes.csv)",
+                       description="Solve the colluders' max-min value in every seating of three-player SMH and "
+                                   "MMH in three regimes (communication = strong collusion, correlated, "
+                                   "independent), each with a certified bracket, and write "
+                                   "mercer_regimes.csv and mercer_regimes.prices.csv.")
+    g.add_argument("--variants", type=_variants, default=("smh", "mmh"),
+                   help="comma-separated: smh, mmh; MMH's correlated and independent rows are bounds, see "
+                        "docs/mercer.md (default: smh,mmh)")
+    add_out(g, "mercer_regimes")
+    g.add_argument("--no-cache", action="store_true",
+                   help="solve every case again (default: reuse finished cases from results/.cache/mercer_regimes)")
+    add_quiet(g)
+    g.set_defaults(func=run_regimes)
     return p
+
+
+def _variants(text: str):
+    """``--variants``: smh, mmh or both, comma-separated."""
+    parts = tuple(dict.fromkeys(x.strip().lower() for x in str(text).split(",") if x.strip()))
+    if not parts or any(v not in ("smh", "mmh") for v in parts):
+        raise argparse.ArgumentTypeError(f"{text!r}; accepted: smh, mmh or smh,mmh")
+    return parts
+
+
+def run_regimes(args) -> int:
+    import sys
+    import time
+
+    import pandas as pd
+
+    from guts.studies.mercer_regimes import run
+
+    t0 = time.perf_counter()
+    df, pr = run(variants=args.variants, out=out_folder(args), progress=not args.quiet,
+                 echo=lambda m: print(m, file=sys.stderr), cache=None if args.no_cache else "default")
+    with pd.option_context("display.width", 200, "display.max_columns", 30, "display.max_rows", 200):
+        print(df.to_string(index=False))
+        print()
+        print(pr.to_string(index=False))
+    print(f"wall time {time.perf_counter() - t0:.1f} s", file=sys.stderr)
+    return 0
 
 
 def run_study(args) -> int:
@@ -152,13 +202,14 @@ def run_solve(args) -> int:
 
     method = args.method
     if method is None:
-        method = "lp" if (args.players == 2 or (args.collusion or "").lower() == "strong") else "pcfr+"
+        method = "lp" if (args.players == 2 or (args.collusion or "").lower() in TEAM_COLLUSION) else "pcfr+"
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)   # reported below instead
         r = solve(args.variant, players=args.players, method=method, target=args.target,
                   collusion=args.collusion, team=args.team, max_iterations=args.max_iterations,
                   time_limit=args.time_limit, check=args.check, betting=args.betting,
-                  bets=args.bets, progress=not args.quiet, threads=args.threads)
+                  bets=args.bets, progress=not args.quiet, threads=args.threads,
+                  lp_method=getattr(args, "lp_method", "auto"))
     name = f"{r.players}P-{r.variant.upper()}"
     if r.collusion:
         name += f", {r.collusion} collusion of seats {r.team[0]},{r.team[1]}"
@@ -167,6 +218,18 @@ def run_solve(args) -> int:
     if r.collusion == "strong":
         print(f"team value        {r.team_value:+.6f}   team max-min value in "
               f"[{r.certified_lower:+.6f}, {r.certified_upper:+.6f}]")
+    elif r.collusion in ("correlated", "independent"):
+        print(f"team value        {r.team_value:+.6f}   team max-min value ({r.collusion}) in "
+              f"[{r.certified_lower:+.6f}, {r.certified_upper:+.6f}], width "
+              f"{max(r.certified_upper - r.certified_lower, 0.0):.3e}")
+        status, code = verdict(r.converged)
+        if r.collusion == "independent" and not r.converged:
+            # no target can be set for a local search (the independent value is NP-hard): its bracket holds
+            status, code = "local search done: the bracket above is what holds", 0
+        print(f"solver            {r.method}, {r.num_iter} iterations; solve {r.seconds:.2f} s, build "
+              f"{r.build_seconds:.2f} s; {status} (target width {r.epsilon:g})")
+        print(f"note              {r.note}")
+        return code
     elif r.collusion:
         # a Nash equilibrium of the three-player pooled game: the colluders' joint payoff there,
         # not the team's max-min value (which only strong collusion, solved as one player, brackets)

@@ -16,6 +16,9 @@ One name, one meaning, everywhere:
 ``--quiet``    no progress bar
 =============  =========================================================================
 
+``--lp-method`` (on commands that solve an exact LP) names HiGHS's algorithm: ``auto`` (by the
+LP's size), ``simplex`` or ``ipm``.
+
 Converters raise ``argparse.ArgumentTypeError`` with ``"<value>; accepted: <range>"``; the
 parser (:class:`guts.cli.Parser`) prefixes the option, giving the one error format
 ``guts <command>: error: <option> <value>; accepted: <range>`` (exit 2, no usage dump).
@@ -33,7 +36,7 @@ from guts.studies.sweep import parse_sizes
 
 __all__ = ["DefaultsFormatter", "int_arg", "number_arg", "jobs_arg", "sizes_arg", "seed_arg", "out_folder",
            "path_arg", "add_out", "add_jobs", "add_sweep", "sweep_args", "add_seed", "add_quiet", "add_sizes",
-           "add_mesh", "add_size", "OUT_HELP"]
+           "add_mesh", "add_size", "add_lp_method", "OUT_HELP"]
 
 
 class DefaultsFormatter(argparse.HelpFormatter):
@@ -173,12 +176,22 @@ def add_sweep(p, what: str = "local processes", cache: bool = False, unit: str =
     add_jobs(p, what)
     p.add_argument("--backend", choices=BACKENDS, default=None,
                    help="joblib backend (default: in-process for --jobs 1, else loky); dask needs --scheduler")
-    p.add_argument("--scheduler", default=None, metavar="ADDRESS",
+    p.add_argument("--scheduler", type=scheduler_arg, default=None, metavar="ADDRESS",
                    help="Dask scheduler address, e.g. tcp://127.0.0.1:8786 (with --backend dask; default: none)")
     if cache:
         p.add_argument("--cache", type=path_arg, default=None, metavar="DIR",
                        help=f"cache of finished {unit}, so an interrupted sweep resumes (default: {cache_default})")
         p.add_argument("--no-cache", action="store_true", help="do not read or write the cache")
+
+
+def scheduler_arg(text):
+    """Converter for ``--scheduler``: a Dask scheduler address (not empty, no spaces)."""
+    from guts.studies.sweep import check_scheduler
+
+    try:
+        return check_scheduler(text)
+    except GutsInputError:
+        raise _accepted(repr(text), "a Dask scheduler address such as tcp://127.0.0.1:8786") from None
 
 
 def sweep_args(args) -> dict:
@@ -200,6 +213,17 @@ def add_quiet(p) -> None:
     p.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
+def add_lp_method(p, what: str = "the LP") -> None:
+    """``--lp-method``: HiGHS's algorithm for ``what`` (:data:`guts.engine.highs.LP_METHOD_CHOICES`)."""
+    from guts.engine.highs import LP_METHOD_CHOICES      # on use: the parser of ``guts --help`` stays light
+    from guts.engine.tolerances import LP_IPM_ANY_NNZ, LP_IPM_NNZ, LP_IPM_NNZ_PER_ROW
+
+    p.add_argument("--lp-method", choices=LP_METHOD_CHOICES, type=str.lower, default="auto",
+                   help=f"algorithm of {what}: simplex (HiGHS's dual simplex), ipm (its interior-point method) "
+                        f"or auto (the interior point above {LP_IPM_NNZ:,} payoff non-zeros with "
+                        f"{LP_IPM_NNZ_PER_ROW:g} or more per row, above {LP_IPM_ANY_NNZ:,} in any case)")
+
+
 def add_sizes(p, default: str = "1-15", help: str | None = None, option: str = "--sizes", minimum: int = 1,
               maximum: int | None = None) -> None:
     # a string default goes through the converter too, and the help shows it as typed
@@ -207,9 +231,11 @@ def add_sizes(p, default: str = "1-15", help: str | None = None, option: str = "
                    help=help or "coalition sizes N, e.g. 1-15, 2,3,5 or 1-5,8")
 
 
-def add_mesh(p, default=101, maximum: int | None = None, help: str | None = None) -> None:
-    p.add_argument("--mesh", type=int_arg("mesh", 2, maximum), default=default, metavar="M",
-                   help=help or "mesh points on [0, 1] (>= 2; the paper's is 101)")
+def add_mesh(p, default=101, maximum: int | None = None, help: str | None = None, minimum: int = 3) -> None:
+    """``--mesh``: points of the uniform mesh; at least 3 for the recursive game (a threshold strictly
+    between 0 and 1: :func:`guts.games.guts.strategies.check_recursive_grid`)."""
+    p.add_argument("--mesh", type=int_arg("mesh", minimum, maximum), default=default, metavar="M",
+                   help=help or f"mesh points on [0, 1] (>= {minimum}; the paper's is 101)")
 
 
 def add_size(p, maximum: int | None = None, default: int = 2) -> None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import time
 
-from guts.cli.options import certificate_text, verdict, add_quiet, int_arg, number_arg
+from guts.cli.options import add_lp_method, certificate_text, verdict, add_quiet, int_arg, number_arg
 
 HELP = "solve a game file: .efg, a poker description, an ACPC definition or openspiel:NAME"
 
@@ -37,6 +37,10 @@ def add_subparser(subparsers):
                    help="folder for strategy.csv and solution.json (default: a fresh "
                         "results/runs/solve-game-<time>/)")
     p.add_argument("--efg", action="store_true", help="also write the game as game.efg")
+    p.add_argument("--isomorphism", action="store_true",
+                   help="poker descriptions and ACPC definitions: solve the quotient by the suit permutations "
+                        "that are symmetries of the game (same value; prints the counts before and after and "
+                        "the full game's exploitability of the expanded strategies; default: the full game)")
     p.add_argument("--max-nodes", type=int_arg("max-nodes", 1, None), default=None, metavar="N",
                    help="openspiel:NAME: refuse games of more than N tree nodes, before or while expanding "
                         "them (default: 1 000 000)")
@@ -45,6 +49,7 @@ def add_subparser(subparsers):
                     help="lp: prove the value as a fraction by exact best responses in rational arithmetic "
                          "(default: automatic on public-tree games of at most 100 000 sequences)")
     ex.add_argument("--no-exact", dest="exact", action="store_false", help="lp: skip the exact value")
+    add_lp_method(p, "the LP (--method lp)")
     p.add_argument("--save", default=None, metavar="FILE",
                    help="also keep the solution in FILE (.npz; read it back with guts.load_solution; default: not kept)")
     p.add_argument("--checkpoint", default=None, metavar="FILE",
@@ -107,6 +112,16 @@ def run(args) -> int:
     s = game.size if hasattr(game, "size") else None
     size = f"{s.public_nodes} nodes x {s.deals} deals, {s.infosets} information sets" if s else ""
     print(f"{game.name or args.file}: {game.num_players} players, {size}; built in {build:.2f} s")
+    iso = None
+    if getattr(args, "isomorphism", False):
+        from guts.games.poker.isomorphism import suit_quotient
+
+        t1 = time.perf_counter()
+        iso = suit_quotient(game)
+        game = iso.game
+        for line in iso.stats.lines():
+            print(line)
+        print(f"quotient          {game.size.public_nodes} nodes; built in {time.perf_counter() - t1:.2f} s")
     if getattr(args, "team", None) is not None or getattr(args, "regime", None) is not None:
         if args.team is None or args.method is not None:
             from guts.errors import GutsInputError
@@ -116,9 +131,16 @@ def run(args) -> int:
         return _run_team(args, game)
     keep = {k: getattr(args, k, None) for k in ("checkpoint", "checkpoint_every", "resume")}
     solved = solve_game(game, method=args.method, target=args.target, iterations=args.iterations,
-                        progress=not args.quiet, exact=getattr(args, "exact", None), **keep)
+                        progress=not args.quiet, exact=getattr(args, "exact", None),
+                        lp_method=getattr(args, "lp_method", "auto"), **keep)
     r = solved.result
-    print(f"method            {solved.method}" + (f", target {solved.target:g}" if solved.target else ""))
+    if solved.method == "lp":
+        from guts.engine.extensive.lp import lp_method
+
+        chosen = getattr(args, "lp_method", "auto")
+        print(f"method            lp, HiGHS {lp_method(game, chosen)} (--lp-method {chosen})")
+    else:
+        print(f"method            {solved.method}" + (f", target {solved.target:g}" if solved.target else ""))
     print("values            " + "  ".join(f"{v:+.9f}" for v in r.values))
     ex = getattr(solved, "exact", None)
     if ex is not None:
@@ -129,6 +151,11 @@ def run(args) -> int:
             print(f"exact value       not reconstructed; exact bracket [{float(ex.lower):+.12g}, "
                   f"{float(ex.upper):+.12g}]")
     print(f"exploitability    {certificate_text(r.exploitability)}   NashConv {certificate_text(r.nash_conv)}")
+    if iso is not None:
+        from guts.engine.extensive import exploitability
+
+        full = exploitability(iso.full, iso.expand(r.strategies))
+        print(f"full game         exploitability {certificate_text(full)} of the expanded strategies")
     # an iteration budget without a target: the exploitability above is the certificate
     status, code = verdict(r.converged, target_set=solved.method == "lp" or solved.target is not None)
     print(f"iterations        {r.num_iter}; solve {r.seconds:.2f} s; {status}")

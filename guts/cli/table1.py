@@ -81,11 +81,12 @@ def run(args) -> int:
     return not_certified_exit(args._prog, df["N"], df["converged"])
 
 
-def not_certified_exit(prog: str, keys, converged, what: str = "N") -> int:
-    """Exit code of a table run: 0 if every row is certified, else 1 with one line naming the rows."""
+def not_certified_exit(prog: str, keys, converged, what: str = "N",
+                       where: str = "status column 'not certified'") -> int:
+    """Exit code of a table run: 0 if every row is certified, else 1 with one line naming the rows
+    (``where``: where the table says so)."""
     bad = [str(k) for k, ok in zip(keys, converged) if not bool(ok)]
     if not bad:
         return 0
-    print(f"{prog}: warning: not certified: {what} = {', '.join(bad)} (status column 'not certified'; "
-          f"exit code 1)", file=sys.stderr)
+    print(f"{prog}: warning: not certified: {what} = {', '.join(bad)} ({where}; exit code 1)", file=sys.stderr)
     return 1

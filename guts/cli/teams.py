@@ -46,4 +46,7 @@ def run(args) -> int:
     with pd.option_context("display.width", 250, "display.max_colwidth", 80):
         print(df[["m", "n", "mesh", "structure", "team1_value", "team2_value", "certified_lower",
                   "certified_upper", "team1_strategy", "team2_vs_nash_bloc"]].to_string(index=False))
-    return 0
+    from guts.cli.table1 import not_certified_exit
+
+    keys = [f"{m}v{n}:{mesh}:{s}" for m, n, mesh, s in zip(df["m"], df["n"], df["mesh"], df["structure"])]
+    return not_certified_exit(args._prog, keys, df["converged"], what="case", where="column converged False")

@@ -21,6 +21,14 @@ the LP) and the sign conventions of the duals live in one place:
   interior-point method (``pip install "guts[hipo]"``: ``highspy`` with the matching
   ``highspy-extras``, which carries the BLAS and METIS that HiPO needs);
 * :func:`linprog` -- any other LP in ``scipy.optimize.linprog`` form, status checked.
+
+The algorithm a user names (``--lp-method``, :data:`LP_METHOD_CHOICES`) is ``"simplex"``
+(HiGHS's dual simplex), ``"ipm"`` (its interior-point method IPX, crossover to a vertex when
+the caller asks for one) or ``"auto"`` (the caller picks by the LP's size);
+:data:`LP_METHOD_HIGHS` gives HiGHS's name of each.  HiGHS 1.16 also has PDLP, a
+first-order method (Applegate et al., *Practical large-scale linear programming using
+primal-dual hybrid gradient*, 2021); it is not offered: it stops at a relative optimality
+tolerance (HiGHS's default 1e-7) without a vertex, while the package certifies to 1e-9.
 """
 from __future__ import annotations
 
@@ -34,12 +42,16 @@ from guts.errors import SolverError
 
 __all__ = ["linprog", "dense_minimax", "sequence_form_maxmin", "sequence_form_range",
            "make_lp", "run", "add_rows_and_resolve", "milp", "hipo_available", "INF", "LINPROG_METHODS",
-           "HIPO_NEWTON_SYSTEM"]
+           "HIPO_NEWTON_SYSTEM", "LP_METHOD_CHOICES", "LP_METHOD_HIGHS"]
 
 #: HiGHS's infinity (``highspy.kHighsInf`` is ``inf``).
 INF = np.inf
 #: Algorithms accepted by :func:`linprog` (``"highs"`` lets HiGHS choose).
 LINPROG_METHODS = ("highs", "highs-ds", "highs-ipm")
+#: The LP algorithms a user chooses from (``--lp-method``; ``"auto"``: by the LP's size).
+LP_METHOD_CHOICES = ("auto", "simplex", "ipm")
+#: HiGHS's method for each named algorithm (``"hipo"``: HiPO, see :func:`hipo_available`).
+LP_METHOD_HIGHS = {"simplex": "highs-ds", "ipm": "highs-ipm", "hipo": "highs-hipo"}
 #: HiPO's Newton system.  The augmented system, not the normal equations HiPO prefers by
 #: default: the sequence-form LP has one free variable per opponent information set, and
 #: on 2P Mercer hold'em (20 400 information sets) HiPO on the normal equations stalled

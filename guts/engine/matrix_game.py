@@ -39,7 +39,7 @@ from numpy.typing import ArrayLike
 
 from guts._validate import check_choice, check_int, check_matrix
 from guts.engine.highs import dense_minimax
-from guts.engine.tolerances import (HIGHS_FEASIBILITY_TOL, LP_GAP_REL, ORACLE_GAP_TOL,
+from guts.engine.tolerances import (MAX_ITERATIONS, HIGHS_FEASIBILITY_TOL, LP_GAP_REL, ORACLE_GAP_TOL,
                                     ORACLE_IMPROVEMENT_TOL, POLISH_NEGATIVE_TOL, SUPPORT_TOL)
 from guts.engine.result import Result, ResultCertificate, duality_gap_certificate
 from guts.errors import ConvergenceWarning, SolverError
@@ -255,7 +255,7 @@ def solve_fp(M: ArrayLike, iterations: int = 10_000, random_state: int | np.rand
 
     t0 = time.perf_counter()
     M = check_matrix("M", M)
-    iterations = check_int("iterations", iterations, 1)
+    iterations = check_int("iterations", iterations, 1, MAX_ITERATIONS)
     if isinstance(random_state, np.random.Generator):
         seed = int(random_state.integers(2**32 - 1))
     elif random_state is None:

@@ -138,8 +138,11 @@ def read_container(path, fmt: str, what: str = "solution") -> tuple:
         One line: the file is missing, not such a file, of another format version,
         truncated or changed since it was written.
     """
-    name = os.fspath(path)
     accepted = f"accepted: a {what} file written by guts ({fmt}, format version {FORMAT_VERSION})"
+    if not isinstance(path, (str, os.PathLike)):
+        raise GutsInputError(f"{what} file: got {type(path).__name__} {path!r:.40}; {accepted}, named by a str or "
+                             "path")
+    name = os.fspath(path)
     if not os.path.isfile(name):
         raise GutsInputError(f"{what} file {name!r} does not exist; {accepted}")
     try:

@@ -49,7 +49,7 @@ from numpy.typing import ArrayLike
 
 from guts._validate import GutsInputError, check_bool, check_choice, check_int, check_positive_float, check_random_state
 from guts.engine.tolerances import (ACCEPT_REL, CERT_ROUNDING, CERT_VALUE_TOL, FIXED_POINT_TOL,
-                                    MAX_FIXED_POINT_TOL, NO_ENTRY_REL, ORACLE_STAGE_TOL, PROBABILITY_SUM_TOL,
+                                    MAX_FIXED_POINT_TOL, MAX_ITERATIONS, NO_ENTRY_REL, ORACLE_STAGE_TOL, PROBABILITY_SUM_TOL,
                                     SLOPE_MARGIN, SUPPORT_TOL)
 from guts.engine.matrix_game import MatrixGameSolution, _solve_lp, double_oracle, solve_fp
 from guts.engine.result import Result, ResultCertificate, interval
@@ -165,7 +165,7 @@ class StageSolver:
                  random_state=None, oracle_tol: float = ORACLE_STAGE_TOL):
         self.stage = stage
         self.solver = check_choice("solver", solver, SOLVERS)
-        self.fp_iterations = check_int("fp_iterations", fp_iterations, 1)
+        self.fp_iterations = check_int("fp_iterations", fp_iterations, 1, MAX_ITERATIONS)
         self.random_state = check_random_state("random_state", random_state)
         self.oracle_tol = oracle_tol
         self.num_solves = 0
@@ -225,7 +225,8 @@ def fixed_point(A: ArrayLike | StageGame, B: ArrayLike | None = None, v0: float 
     tol : float
         Stop when the estimated distance to the fixed point is below ``tol``.
     max_iterations : int
-        Iteration budget; exceeding it gives status "max-iter" and a warning (was ``max_iter``).
+        Iteration budget, 1 to :data:`~guts.engine.tolerances.MAX_ITERATIONS`; exceeding it gives
+        status "max-iter" and a warning (was ``max_iter``).
     cap : float or None
         ``t_2``: what the opponent forfeits by leaving; the forcable value is at most
         ``cap`` (paper §1).  Iterates beyond it stop with status "capped".
@@ -248,7 +249,7 @@ def fixed_point(A: ArrayLike | StageGame, B: ArrayLike | None = None, v0: float 
         raise GutsInputError(f"v0 must be a finite number; got {v0!r}")
     check_choice("method", method, METHODS)
     tol = check_positive_float("tol", tol, maximum=MAX_FIXED_POINT_TOL)
-    max_iter = check_int("max_iterations", max_iterations, 1)
+    max_iter = check_int("max_iterations", max_iterations, 1, MAX_ITERATIONS)
     solve = StageSolver(stage, solver, fp_iterations=fp_iterations, random_state=random_state)
     bound = cap if cap is not None else 1e9 * max(1.0, abs(v0))
 

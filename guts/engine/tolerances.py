@@ -32,9 +32,21 @@ HIGHS_HIPO_OPTIMALITY_TOL = 1e-10
 LP_GAP_REL = CERTIFICATE_TOL
 #: Certificate of the sequence-form LP: exploitability <= LP_CERT_TOL * payoff scale.
 LP_CERT_TOL = CERTIFICATE_TOL
-#: ``method="auto"`` of the sequence-form LP switches to the interior-point method
-#: (with crossover) above this many payoff non-zeros.
-LP_IPM_NNZ = 200_000
+#: ``method="auto"`` of the sequence-form LP switches from the dual simplex to the
+#: interior-point method above ``LP_IPM_NNZ`` payoff non-zeros when they are at least
+#: ``LP_IPM_NNZ_PER_ROW`` per row (rows and columns: both players' sequence x type counts),
+#: and above ``LP_IPM_ANY_NNZ`` whatever the rows.  Measured with both methods on the same LPs
+#: in one run (``benchmarks/lp_method.py``, ``results/benchmarks/lp_method.csv``, the 2-core
+#: machine at load 8-10; CPU-time ratios): up to 1.7e4 non-zeros the simplex is as fast or
+#: faster (Leduc, Leduc with 4 ranks, 2P Mercer MMH: IPM 0.68-0.96x; below 4e3 both take under
+#: 0.05 s), and on Liar's Dice (2.6e4 and 1.5e5 non-zeros, 2.5 and 3 per row: IPM 0.49x and
+#: 0.32x); the interior point is faster on the poker LPs above 2e4 (2.3e4-1.2e5 non-zeros, 4-10
+#: per row: 1.3-2.5x; Leduc with 3 suits, 5 and 7 ranks, 2P MMH with call/raise).
+#: ``LP_IPM_ANY_NNZ`` is the former single threshold: no LP above it was measured faster by the
+#: simplex (a raise game of 2.3e6 non-zeros: IPM 5x).
+LP_IPM_NNZ = 20_000
+LP_IPM_NNZ_PER_ROW = 3.5
+LP_IPM_ANY_NNZ = 200_000
 #: ... and to HiPO (where installed, ``pip install "guts[hipo]"``) above this many: on 2P
 #: Mercer hold'em IPX is faster up to 1.6e6 non-zeros (47-60 s against HiPO's 133 s) but
 #: had done 16-18 of its iterations after 4-17 minutes at 6.1e6, which HiPO solves in 11

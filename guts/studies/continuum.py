@@ -220,6 +220,9 @@ def run_continuum_study(sizes=range(1, 16), meshes=DEFAULT_MESHES, tol: float = 
     if not sizes:
         raise GutsInputError("sizes must not be empty")
     meshes = [check_int("mesh", m, 2) for m in meshes]
+    if any(m < 3 for m in meshes):  # before any work: see guts.games.guts.strategies.check_recursive_grid
+        raise GutsInputError(f"mesh {min(meshes)} is too small for the recursive game (thresholds 0 and 1 only: "
+                             f"nothing can be certified); accepted: meshes of at least 3 points")
     tol = check_positive_float("tol", tol, maximum=MAX_GAP_TOL)
     check_jobs(jobs)
     check_backend(backend, scheduler)

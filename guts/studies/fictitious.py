@@ -31,8 +31,9 @@ VARIANTS = {"independent": None, "players 2-3 pooled": [(0,), (1, 2)]}
 
 def _recorded(num_iter: int, points: int = 400) -> np.ndarray:
     """Iterations to keep in the CSV: the first 100, then log-spaced, and the last."""
-    logs = np.unique(np.round(np.logspace(2, np.log10(num_iter), points)).astype(int))
-    return np.unique(np.concatenate([np.arange(min(100, num_iter) + 1), logs, [num_iter]]))
+    logs = np.unique(np.round(np.logspace(2, np.log10(max(num_iter, 100)), points)).astype(int))
+    kept = np.unique(np.concatenate([np.arange(min(100, num_iter) + 1), logs, [num_iter]]))
+    return kept[kept <= num_iter]   # a run shorter than 100 iterations has no log-spaced tail
 
 
 @lru_cache(maxsize=2)

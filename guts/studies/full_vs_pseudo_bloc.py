@@ -43,8 +43,8 @@ def parse_cases(text: str) -> list[tuple[int, int]]:
             mesh = int(mesh_text)
         except ValueError:
             raise GutsInputError(f"cases must look like '21:2-5,101:2-3'; got {part!r}") from None
-        if mesh < 2:
-            raise GutsInputError(f"mesh must be >= 2; got {mesh} in {part!r}")
+        if mesh < 3:   # the recursive game needs a threshold strictly between 0 and 1 (check_recursive_grid)
+            raise GutsInputError(f"mesh must be >= 3; got {mesh} in {part!r}")
         for N in parse_sizes(sizes, minimum=2):
             if comb(mesh + N - 1, N) > MAX_COLUMNS:
                 raise GutsInputError(f"N = {N} at mesh {mesh} has {comb(mesh + N - 1, N)} multiset columns; "

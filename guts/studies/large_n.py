@@ -12,6 +12,7 @@ import time
 from guts import __version__
 from guts._validate import GutsInputError, check_int, check_memory, check_positive_float
 from guts.games.guts.large_n import solve_large_n, solve_pseudo_bloc, threshold_mesh
+from guts.games.guts.large_n.refine import MAX_ROUNDS, MAX_TARGET_WIDTH
 from guts.games.guts.payoffs import symmetric_equilibrium
 from guts.games.guts.pseudo_bloc import stage_bytes
 from guts.studies.output import AUTO, RESULTS, plan_output, publish, write_csv, write_meta
@@ -113,8 +114,8 @@ def run_large_n(sizes, points: int = 100, max_rounds: int = 10, target_width: fl
     if not sizes:
         raise GutsInputError("sizes must not be empty")
     points = check_int("points", points, 10)
-    max_rounds = check_int("max_rounds", max_rounds, 1)
-    target_width = check_positive_float("target_width", target_width)
+    max_rounds = check_int("max_rounds", max_rounds, 1, MAX_ROUNDS)
+    target_width = check_positive_float("target_width", target_width, maximum=MAX_TARGET_WIDTH)
     s_min = check_positive_float("s_min", s_min)
     if s_min >= 1:
         raise GutsInputError(f"s_min must be below 1 (the smallest coalition size); got {s_min}")

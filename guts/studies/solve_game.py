@@ -23,8 +23,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from guts._validate import check_choice
 from guts.engine.extensive import cfr_plus, fictitious_play, read_efg, solve_lp, strategy_table
 from guts.engine.extensive.lp import constant_sum
+from guts.engine.highs import LP_METHOD_CHOICES
 from guts.engine.result import Result
 from guts.errors import ConvergenceWarning, GutsInputError
 
@@ -108,8 +110,12 @@ EXACT_AUTO_MAX_SEQUENCES = 100_000
 
 def solve_game(game, method: str | None = None, target: float | None = None,
                iterations: int | None = None, progress: bool = False, *, checkpoint=None,
-               checkpoint_every: float | None = None, resume=None, exact: bool | None = None) -> SolveGameResult:
+               checkpoint_every: float | None = None, resume=None, exact: bool | None = None,
+               lp_method: str = "auto") -> SolveGameResult:
     """Solve ``game``: ``method`` None = ``lp`` for two-player zero-sum games, else ``cfr+``.
+
+    ``lp_method``: the LP's algorithm, ``"auto"`` (by its size), ``"simplex"`` or ``"ipm"``
+    (:func:`guts.engine.extensive.solve_sequence_form_lp`'s ``method``); ``method="lp"`` only.
 
     ``exact``: after the LP, reconstruct rational strategies and prove the value by exact best
     responses in rational arithmetic (:func:`guts.engine.extensive.rational.certify_exact`; public-tree
@@ -132,6 +138,10 @@ def solve_game(game, method: str | None = None, target: float | None = None,
         raise GutsInputError(f"--method lp needs a two-player zero-sum game; this one has "
                              f"{game.num_players} players{'' if game.zero_sum else ' and is not zero-sum'}; "
                              "accepted: cfr+, dcfr, fp")
+    lp_method = check_choice("lp_method", lp_method, LP_METHOD_CHOICES)
+    if lp_method != "auto" and method != "lp":
+        raise GutsInputError(f"lp_method {lp_method!r} chooses the LP's algorithm; method {method!r} solves no LP; "
+                             "accepted: --method lp with --lp-method, or no --lp-method")
     keep = {"checkpoint": checkpoint, "checkpoint_every": checkpoint_every, "resume": resume}
     if method not in ("cfr+", "dcfr") and any(v is not None for v in keep.values()):
         raise GutsInputError(f"method {method!r} keeps no checkpoint (cfr+ and dcfr do); accepted: "
@@ -140,7 +150,7 @@ def solve_game(game, method: str | None = None, target: float | None = None,
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)   # reported by `converged` instead
         if method == "lp":
-            r = solve_lp(game)
+            r = solve_lp(game, method=lp_method)
         elif method in ("cfr+", "dcfr"):
             if target is None and iterations is None:
                 target = DEFAULT_TARGET

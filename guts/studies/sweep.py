@@ -95,8 +95,20 @@ def parse_sizes(text: str, minimum: int = 1, name: str | None = "sizes", maximum
     return sorted(out)
 
 
+def check_scheduler(scheduler):
+    """``scheduler`` as given if it is None or a Dask scheduler address: a non-empty string
+    without spaces (``tcp://127.0.0.1:8786``, ``127.0.0.1:8786``); else ``GutsInputError``."""
+    if scheduler is None:
+        return None
+    if not isinstance(scheduler, str) or not scheduler.strip() or any(c.isspace() for c in scheduler):
+        raise GutsInputError(f"scheduler {scheduler!r}; accepted: a Dask scheduler address such as "
+                             f"'tcp://127.0.0.1:8786' (with backend 'dask'), or None")
+    return scheduler
+
+
 def check_backend(backend, scheduler) -> None:
     """Validate a ``backend`` / ``scheduler`` pair (before any work or output starts)."""
+    check_scheduler(scheduler)
     if backend is not None:
         check_choice("backend", backend, BACKENDS)
     if backend == "dask" and not scheduler:

@@ -19,6 +19,7 @@ import pandas as pd
 
 from guts._validate import check_choice, check_int, check_jobs
 from guts.games.guts.strategies import STRUCTURES
+from guts.engine.tolerances import MAX_ITERATIONS
 from guts.games.guts.coalition import CoalitionResult, check_coalition_memory, format_profile, solve_coalition
 from guts.games.guts.strategies import BLOC_STEPS, classify_components, mesh_step, pseudo_bloc_parts
 from guts.engine.recursive import METHODS, SOLVERS
@@ -156,11 +157,11 @@ def run_table1(sizes=range(1, 16), mesh: int = 101, structure: str = "pseudo-blo
     sizes = [check_int("size", s, 1) for s in sizes]
     if not sizes:
         check_int("size", 0, 1)
-    mesh = check_int("mesh", mesh, 2)
+    mesh = check_int("mesh", mesh, 3)  # a threshold strictly between 0 and 1 (check_recursive_grid)
     check_choice("structure", structure, STRUCTURES)
     check_choice("solver", solver, SOLVERS)
     check_choice("method", method, METHODS)
-    check_int("fp_iterations", fp_iterations, 1)  # pre-flight: every input before any work
+    check_int("fp_iterations", fp_iterations, 1, MAX_ITERATIONS)  # pre-flight: every input before any work
     check_jobs(jobs)
     check_coalition_memory(max(sizes), mesh, structure, solver)  # before any worker starts
     check_backend(backend, scheduler)

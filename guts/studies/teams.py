@@ -40,8 +40,9 @@ def parse_cases(text: str) -> list[tuple[int, int, int, str]]:
             mesh = int(mesh)
         except ValueError:
             raise GutsInputError(f"cases must look like '2v2:21:full'; got {part!r}") from None
-        if m < 1 or n < 1 or mesh < 2:
-            raise GutsInputError(f"need m, n >= 1 and mesh >= 2; got {part!r}")
+        if m < 1 or n < 1 or mesh < 3:
+            raise GutsInputError(f"need m, n >= 1 and mesh >= 3 (a threshold strictly between 0 and 1); "
+                                 f"got {part!r}")
         if structure not in STRUCTURES:
             raise GutsInputError(f"structure must be one of {', '.join(STRUCTURES)}; got {structure!r}")
         out.append((m, n, mesh, structure))

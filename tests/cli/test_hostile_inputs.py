@@ -105,3 +105,72 @@ def test_an_iteration_budget_alone_is_not_certified(kuhn_file, tmp_path, capsys)
     doc = json.loads((out / "solution.json").read_text())
     # one CFR+ iteration from the uniform profile is far from Kuhn's equilibrium: never "converged"
     assert doc["exploitability"] > 0.1 and doc["converged"] is False
+
+
+# --- sweep options, the recursive game's mesh, the curve's target ------------------------------------------
+@pytest.mark.parametrize("argv, words", [
+    (["teams", "--cases", "1v1:2:full"], "mesh >= 3"),
+    (["solve", "1", "--mesh", "2"], "--mesh 2"),
+    (["table1", "--mesh", "2"], "--mesh 2"),
+    (["continuum", "--meshes", "2"], "mesh 2 is too small"),
+    (["full-vs-pseudo-bloc", "--cases", "2:2"], "mesh must be >= 3"),
+    (["fp-three-player", "--scheduler", ""], "--scheduler ''"),
+    (["teams", "--scheduler", " "], "--scheduler ' '"),
+    (["curve", "--scheduler", "tcp://a b"], "--scheduler"),
+    # a bracket as wide as one ante (the unit of every value) certifies nothing
+    (["curve", "--target-width", "1e300"], "--target-width 1e300"),
+    (["curve", "--target-width", "2"], "--target-width 2"),
+    (["curve", "--max-iterations", "1e300"], "--max-iterations"),
+])
+def test_meaningless_sweep_and_mesh_options_exit_2_with_one_line(argv, words, tmp_path, capsys):
+    err = one_error_line(argv + ["--out", str(tmp_path / "o")] if argv[0] != "solve" else argv, capsys)
+    assert words in err, err
+    assert not (tmp_path / "o").exists()
+
+
+# --- NUMBA_NUM_THREADS ----------------------------------------------------------------------------------------
+@pytest.mark.parametrize("value", ["0", "-1", "abc", "1.5", "", str((os.cpu_count() or 1) + 1)])
+def test_an_invalid_numba_num_threads_is_refused(value, kuhn_file, tmp_path, capsys, monkeypatch):
+    from guts.engine.extensive._threads import check_threads
+    from guts.errors import GutsInputError
+
+    monkeypatch.setenv("NUMBA_NUM_THREADS", value)
+    with pytest.raises(GutsInputError, match="NUMBA_NUM_THREADS"):
+        check_threads(None)
+    # numba is already imported here: the refusal comes where the solver resolves its threads
+    err = one_error_line(["solve-game", kuhn_file, "--method", "cfr+", "--iterations", "1", "--out",
+                          str(tmp_path / "o"), "--quiet"], capsys)
+    assert f"NUMBA_NUM_THREADS={value!r}" in err
+
+
+def test_numba_num_threads_0_is_refused_before_numba_reads_it(kuhn_file, tmp_path):
+    # numba itself raises a ValueError traceback on import at 0: the refusal must come first
+    import subprocess
+    import sys
+
+    env = dict(os.environ, NUMBA_NUM_THREADS="0")
+    code = ("import sys\nfrom guts.errors import GutsInputError\ntry:\n    from guts.engine.extensive import cfr_plus\n"
+            "except GutsInputError as exc:\n    print(exc)\nfrom guts.cli import main\n"
+            f"sys.exit(main(['solve-game', {kuhn_file!r}, '--out', {str(tmp_path / 'o')!r}, '--quiet']))\n")
+    p = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
+    assert p.stdout.startswith("NUMBA_NUM_THREADS='0'; accepted: "), p.stdout      # Python: GutsInputError
+    assert p.returncode == 2 and len(p.stderr.splitlines()) == 1, p.stderr         # the command: one line
+    assert ERROR_LINE.match(p.stderr.strip()) and "Traceback" not in p.stderr
+
+
+def test_a_study_run_with_an_uncertified_row_exits_1(tmp_path, capsys, monkeypatch):
+    # exit code 1 = "ran, but some result is not certified" (guts.cli); the studies' work is stubbed here
+    import pandas as pd
+
+    import guts.studies.fictitious as fp_study
+    import guts.studies.teams as teams_study
+
+    monkeypatch.setattr(fp_study, "run", lambda *a, **k: pd.DataFrame({"variant": ["independent", "pooled"],
+                                                                       "converged": [True, False]}))
+    assert main(["fp-three-player", "--out", str(tmp_path / "a"), "--quiet"]) == 1
+    assert "not certified: variant = pooled" in capsys.readouterr().err
+    row = dict(m=1, n=1, mesh=3, structure="full", team1_value=0.0, team2_value=0.0, certified_lower=0.0,
+               certified_upper=0.0, team1_strategy="", team2_vs_nash_bloc=0.0)
+    for ok, code in ((True, 0), (False, 1)):
+        monkeypatch.setattr(teams_study, "run", lambda *a, ok=ok, **k: pd.DataFrame([{**row, "converged": ok}]))
+        assert main(["teams", "--cases", "1v1:3:full", "--out", str(tmp_path / "b"), "--quiet"]) == code

@@ -6,6 +6,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..._validate import check_numba_env
+
+check_numba_env()  # before numba reads NUMBA_NUM_THREADS (0 makes its import fail with a traceback)
+
 try:  # numba is a runtime dependency, but keep the engine importable without it
     from numba import njit, prange, set_parallel_chunksize  # noqa: F401 - used by _kernels
 

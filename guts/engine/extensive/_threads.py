@@ -13,7 +13,7 @@ import time
 
 import numpy as np
 
-from ..._validate import check_int
+from ..._validate import check_int, check_numba_env
 
 __all__ = ["using_threads", "max_threads", "auto_threads", "current_threads", "threads_now", "ThreadTuner",
            "set_threads"]
@@ -60,7 +60,9 @@ def threads_now() -> int | None:
 
 def max_threads() -> int:
     """Largest accepted ``threads``: numba's pool size (``NUMBA_NUM_THREADS``, by default
-    the number of cores), 1 without numba."""
+    the number of cores), 1 without numba; ``GutsInputError`` if ``NUMBA_NUM_THREADS`` is
+    set to anything but an integer in [1, cores] (:func:`guts._validate.check_numba_env`)."""
+    check_numba_env()
     try:
         import numba
     except ImportError:  # pragma: no cover
@@ -131,7 +133,9 @@ def regions_prompt(n: int) -> bool:
 
 
 def check_threads(threads) -> int | None:
-    """``None`` (every core numba may use) or an int in ``[1, max_threads()]``."""
+    """``None`` (every core numba may use) or an int in ``[1, max_threads()]``; ``GutsInputError``
+    either way if ``NUMBA_NUM_THREADS`` is invalid (:func:`guts._validate.check_numba_env`)."""
+    check_numba_env()
     if threads is None:
         return None
     return check_int("threads", threads, 1, max_threads())

@@ -39,7 +39,7 @@ from ..tolerances import MAX_PAYOFF_MAGNITUDE
 from .explicit import ExplicitChance, ExplicitDecision, ExplicitGame, ExplicitTerminal
 from .tree import Chance, Decision, PublicTreeGame, Terminal, _GameBase
 
-__all__ = ["read_efg", "write_efg", "efg_text", "efg_label", "MAX_EFG_BYTES", "MAX_EFG_DEPTH"]
+__all__ = ["read_efg", "write_efg", "efg_text", "efg_label", "MAX_EFG_BYTES", "MAX_EFG_DEPTH", "MAX_EFG_PLAYERS"]
 
 #: Largest ``.efg`` file (or text) read: at most this many bytes are ever read from a file.
 MAX_EFG_BYTES = 64 * 2**20
@@ -49,6 +49,9 @@ MAX_EFG_BYTES = 64 * 2**20
 MAX_EFG_DEPTH = 2000
 #: Most digits of an integer field (outcome, information-set and player numbers).
 MAX_EFG_INT_DIGITS = 18
+#: Most players read (as the poker descriptions' ``MAX_PLAYERS``): the solvers' kernels are
+#: compiled per number of players, and a compilation for hundreds of players never ends in practice.
+MAX_EFG_PLAYERS = 10
 
 _TOKEN = re.compile(r'\s*(?:"((?:[^"\\]|\\.)*)"|([{},])|([^\s{},"]+))', re.S)
 
@@ -149,6 +152,9 @@ def read_efg(path_or_text):
         outcome, or a game the engine rejects (imperfect recall, probabilities not summing
         to one).
     """
+    if not isinstance(path_or_text, (str, os.PathLike)):
+        raise GutsInputError(f".efg: got {type(path_or_text).__name__} {path_or_text!r:.40}; accepted: the path of "
+                             "a Gambit .efg file or its text (a str)")
     text = str(path_or_text)
     # text if it looks like one (a header, braces or several lines), else a path
     if not (text.lstrip().startswith("EFG") or "{" in text or "\n" in text):
@@ -188,6 +194,9 @@ def _read(text, where):
     players = []
     while not r.closes():
         players.append(r.string("a player name"))
+        if len(players) > MAX_EFG_PLAYERS:
+            raise GutsInputError(f".efg: the player list has more than {MAX_EFG_PLAYERS} players; accepted: "
+                                 f"1..{MAX_EFG_PLAYERS} players")
     n = len(players)
     if n < 1:
         raise GutsInputError(".efg: the player list is empty; accepted: at least one player")

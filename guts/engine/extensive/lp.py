@@ -11,10 +11,11 @@ With the sparse payoff matrix ``A`` (deal, chance and payoff products at the ter
 is player 1's maxmin problem (inner min_y x^T A y dualised); player 2's minimax plan
 ``y`` is the dual of the inequality rows.  The mirror LP (player 2's) is solved instead
 when it has fewer inequality rows (they are one per opponent sequence x type).  Solved by HiGHS through
-:func:`guts.engine.highs.sequence_form_maxmin`; the status is checked.  Large LPs (``method="auto"``
-above ``LP_IPM_NNZ`` payoff non-zeros) go to the interior-point method, whose interior solution
-is certified as it is: crossover to a vertex (which the certificate does not need) only when it
-fails (2P-MMH with a check, 1.6e6 non-zeros, in about two minutes).  Certificate: the exploitability of the
+:func:`guts.engine.highs.sequence_form_maxmin`; the status is checked.  ``method="auto"`` picks by
+the payoff non-zeros and rows (:func:`choose_lp_method`): the dual simplex on small or sparse
+LPs, the interior-point method on the others, whose interior solution is certified as it is: crossover to a vertex
+(which the certificate does not need) only when it fails (2P-MMH with a check, 1.6e6 non-zeros, in
+about two minutes).  Certificate: the exploitability of the
 returned behaviour pair computed by the independent best-response pass
 (:mod:`.evaluate`), required ``<= LP_CERT_TOL * payoff scale``.
 """
@@ -28,10 +29,11 @@ import scipy.sparse as sp
 
 from ..._validate import check_choice, check_positive_float
 from ...errors import ConvergenceWarning, GutsInputError, SolverError
-from ..highs import hipo_available, sequence_form_maxmin
+from ..highs import LP_METHOD_HIGHS, hipo_available, sequence_form_maxmin
 from ..tolerances import (LP_BYTES_BASE, LP_BYTES_PER_NONZERO, LP_BYTES_PER_ROW, LP_CERT_TOL,
                           LP_HIPO_BYTES_PER_NONZERO, LP_HIPO_BYTES_PER_ROW, LP_IPM_BYTES_PER_NONZERO,
-                          LP_HIPO_NNZ, LP_IPM_BYTES_PER_ROW, LP_IPM_NNZ, LP_MEMORY_LIMIT, LP_TOL,
+                          LP_HIPO_NNZ, LP_IPM_ANY_NNZ, LP_IPM_BYTES_PER_ROW, LP_IPM_NNZ, LP_IPM_NNZ_PER_ROW,
+                          LP_MEMORY_LIMIT, LP_TOL,
                           ZERO_SUM_TOL)
 from . import _kernels as K
 from .fingerprint import remember_game
@@ -40,15 +42,42 @@ from .strategies import _check_game, from_flat, normalise_blocks
 from .types import Game
 
 __all__ = ["solve_sequence_form_lp", "solve_lp", "LP_TOL", "LP_CERT_TOL", "LP_IPM_NNZ",
-           "sequence_form", "lp_memory_estimate", "lp_method", "LP_METHODS", "constant_sum"]
+           "sequence_form", "lp_memory_estimate", "lp_method", "LP_METHODS", "constant_sum", "choose_lp_method"]
 
-#: The ``method`` values of :func:`solve_sequence_form_lp`.
-LP_METHODS = ("auto", "highs", "highs-ds", "highs-ipm", "highs-hipo")
+#: The ``method`` values of :func:`solve_sequence_form_lp`: the named algorithms
+#: (:data:`guts.engine.highs.LP_METHOD_CHOICES`) and HiGHS's own names.
+LP_METHODS = ("auto", "simplex", "ipm", "highs", "highs-ds", "highs-ipm", "highs-hipo")
 _IPMS = ("highs-ipm", "highs-hipo")
+
+
+def choose_lp_method(nonzeros: int, rows: int, *, hipo: bool = False) -> str:
+    """The algorithm ``method="auto"`` picks for a sequence-form LP with ``nonzeros`` payoff
+    non-zeros and ``rows`` rows and columns (both players' sequence x type counts).
+
+    ``"ipm"`` (HiGHS's interior-point method IPX) above ``LP_IPM_NNZ`` non-zeros when they are
+    at least ``LP_IPM_NNZ_PER_ROW`` per row, and above ``LP_IPM_ANY_NNZ`` in any case; ``"hipo"``
+    instead above ``LP_HIPO_NNZ`` when ``hipo`` (HiPO installed); else ``"simplex"`` (the
+    dual simplex).  The thresholds are measured (``benchmarks/lp_method.py``; see
+    :mod:`guts.engine.tolerances`).
+    """
+    out = []
+    for name, v in (("nonzeros", nonzeros), ("rows", rows)):
+        try:
+            iv = int(v)
+        except (TypeError, ValueError):
+            iv = -1
+        if iv < 0 or isinstance(v, bool) or iv != v:
+            raise GutsInputError(f"{name} must be an integer >= 0; got {v!r}")
+        out.append(iv)
+    nonzeros, rows = out
+    if nonzeros <= LP_IPM_NNZ or (nonzeros <= LP_IPM_ANY_NNZ and nonzeros < LP_IPM_NNZ_PER_ROW * rows):
+        return "simplex"
+    return "hipo" if hipo and nonzeros > LP_HIPO_NNZ else "ipm"
 
 
 def _check_method(method):
     method = check_choice("method", method, LP_METHODS)
+    method = LP_METHOD_HIGHS.get(method, method)
     if method == "highs-hipo" and not hipo_available():
         raise GutsInputError(
             "method='highs-hipo' needs HiGHS's HiPO solver, which this highspy lacks; accepted: "
@@ -162,18 +191,18 @@ def _lp_size(cg) -> tuple[int, int]:
 
 
 def lp_method(game, method: str = "auto") -> str:
-    """The HiGHS algorithm ``method="auto"`` picks for ``game`` from the payoff matrix's
-    non-zeros (bound of :func:`lp_memory_estimate`): the simplex (``"highs"``) up to
-    ``LP_IPM_NNZ``, the interior-point method IPX (``"highs-ipm"``) above, and above
-    ``LP_HIPO_NNZ`` HiPO (``"highs-hipo"``) where HiGHS has it
-    (:func:`guts.engine.highs.hipo_available`); other methods unchanged."""
+    """The HiGHS method that runs for ``game``: for ``method="auto"``, :func:`choose_lp_method`
+    of the payoff matrix's non-zeros (bound of :func:`lp_memory_estimate`) and the LP's rows:
+    the dual simplex (``"highs-ds"``) up to ``LP_IPM_NNZ`` (or while under ``LP_IPM_NNZ_PER_ROW``
+    per row, up to ``LP_IPM_ANY_NNZ``), the interior-point method IPX (``"highs-ipm"``)
+    above, and above ``LP_HIPO_NNZ`` HiPO (``"highs-hipo"``) where HiGHS has it
+    (:func:`guts.engine.highs.hipo_available`); ``"simplex"`` / ``"ipm"``: ``"highs-ds"`` /
+    ``"highs-ipm"``; HiGHS's names unchanged."""
     method = _check_method(method)
     if method != "auto":
         return method
-    nnz, _ = _lp_size(_check_game(game))
-    if nnz <= LP_IPM_NNZ:
-        return "highs"
-    return "highs-hipo" if nnz > LP_HIPO_NNZ and hipo_available() else "highs-ipm"
+    nnz, rows = _lp_size(_check_game(game))
+    return LP_METHOD_HIGHS[choose_lp_method(nnz, rows, hipo=nnz > LP_HIPO_NNZ and hipo_available())]
 
 
 def lp_memory_estimate(game, method: str = "auto") -> tuple[int, int]:
@@ -225,14 +254,17 @@ def solve_sequence_form_lp(game: Game, *, tol: float = LP_TOL, method: str = "au
         same for both games.
     tol : float
         HiGHS primal and dual feasibility tolerance.
-    method : {"auto", "highs", "highs-ds", "highs-ipm", "highs-hipo"}
-        HiGHS algorithm (``"highs"`` lets HiGHS choose, i.e. the simplex; ``"highs-ipm"``
-        its interior-point method IPX; ``"highs-hipo"`` HiPO, its direct-factorisation
-        interior-point method, installed by ``pip install "guts[hipo]"``).  ``"auto"``
-        (:func:`lp_method`): an interior-point method (HiPO where available, else IPX) when
-        the payoff matrix has more than ``LP_IPM_NNZ`` non-zeros, else ``"highs"``.  Games whose payoff blocks are dense
-        over many types (a one-street raise game with 169 x 169 hand classes and 40 raise
-        sizes: 2.3e6 non-zeros) solve ~5x faster with the IPM than with the simplex.
+    method : {"auto", "simplex", "ipm", "highs", "highs-ds", "highs-ipm", "highs-hipo"}
+        HiGHS algorithm: ``"simplex"`` (= ``"highs-ds"``) its dual simplex, ``"ipm"``
+        (= ``"highs-ipm"``) its interior-point method IPX (``"highs"`` lets HiGHS choose, i.e.
+        the simplex; ``"highs-hipo"`` HiPO, its direct-factorisation interior-point method,
+        installed by ``pip install "guts[hipo]"``).  ``"auto"`` (:func:`choose_lp_method`): an
+        interior-point method (HiPO where available above ``LP_HIPO_NNZ``, else IPX) when the
+        payoff matrix has more than ``LP_IPM_NNZ`` non-zeros, ``LP_IPM_NNZ_PER_ROW`` or more
+        per row (more than ``LP_IPM_ANY_NNZ``: any), else the dual simplex.  Games
+        whose payoff blocks are dense over many types (a one-street raise game with 169 x 169
+        hand classes and 40 raise sizes: 2.3e6 non-zeros) solve ~5x faster with the IPM than
+        with the simplex.  Every method is held to the same certificate (the exploitability below).
     time_limit : float, optional
         HiGHS time limit in seconds (SolverError when reached).
     crossover : bool or None

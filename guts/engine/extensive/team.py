@@ -51,7 +51,7 @@ from ...errors import GutsInputError
 from ..highs import milp, sequence_form_maxmin
 from ..progress import progress_bar
 from ..result import Solution, interval
-from ..tolerances import TEAM_DP_STATES, TEAM_IMPROVEMENT_TOL, TEAM_SUPPORT_TOL, TEAM_TARGET
+from ..tolerances import MAX_ITERATIONS, TEAM_DP_STATES, TEAM_IMPROVEMENT_TOL, TEAM_SUPPORT_TOL, TEAM_TARGET
 from ._fused import njit
 from .lp import _constraints, solve_lp
 from .pool import check_seats
@@ -818,8 +818,13 @@ def solve_team(game, team, regime: str, *, method: str | None = None, target: fl
     team, adv = _check_team(cg, team)
     method = TEAM_METHODS[regime][0] if method is None else check_choice("method", method, TEAM_METHODS[regime])
     target = TEAM_TARGET if target is None else check_positive_float("target", target, allow_zero=True)
+    span = 2.0 * len(team) * float(cg.payoff_scale)   # the team's total payoff lies within +-len(team) * scale
+    if target > span:
+        raise GutsInputError(f"target {target:g} is wider than the team's payoff range {span:g} (each member's "
+                             f"payoffs within +-{float(cg.payoff_scale):g}), so any bracket would meet it; "
+                             f"accepted: a target in [0, {span:g}]")
     max_iterations = (_MAX_ITER["correlated"] if max_iterations is None
-                      else check_int("max_iterations", max_iterations, 1))
+                      else check_int("max_iterations", max_iterations, 1, MAX_ITERATIONS))
     rounds = _MAX_ITER["independent"]
     if time_limit is not None:
         time_limit = check_positive_float("time_limit", time_limit)

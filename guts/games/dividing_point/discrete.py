@@ -137,9 +137,13 @@ FORMULATIONS = ("prefix-sum", "sequence-form")
 MESH_BYTES = {"prefix-sum": 220.0, "sequence-form": 220.0}
 
 
+#: Most hands per player of a mesh game (its LP would need petabytes long before).
+MAX_MESH = 10**6
+
+
 def mesh_memory_estimate(rules: BettingRules, mesh: int, formulation: str = "prefix-sum") -> float:
     """Bytes :func:`solve_mesh` needs at ``mesh`` hands per player (see :data:`MESH_BYTES`)."""
-    deals = float(mesh) ** 2
+    deals = float(mesh) * float(mesh)  # inf, not OverflowError, for an absurd mesh: refused by the budget
     if formulation == "sequence-form":
         return MESH_BYTES[formulation] * deals * len(derive(rules).terminals)
     return MESH_BYTES[formulation] * deals
@@ -164,11 +168,12 @@ def solve_mesh(rules: BettingRules, pot, mesh: int, perturbation: float = 0.0,
     """
     import time
 
-    from guts._validate import check_choice
-    from guts.engine.extensive import expected_values, nash_conv
+    from guts._validate import check_choice, check_memory
 
     formulation = check_choice("formulation", formulation, FORMULATIONS)
-    mesh = check_int("mesh", mesh, 2)
+    mesh = check_int("mesh", mesh, 2, MAX_MESH)
+    check_memory(f"the {mesh}-hand mesh game", mesh_memory_estimate(rules, mesh, formulation), "use a smaller mesh")
+    from guts.engine.extensive import expected_values, nash_conv  # after the checks: numba's import is slow
     t0 = time.perf_counter()
     structure = derive(rules)
     if formulation == "sequence-form":

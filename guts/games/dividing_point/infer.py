@@ -27,7 +27,7 @@ import numpy as np
 from guts._validate import check_int
 from guts.errors import GutsInputError, SolverError
 
-from .discrete import MeshSolution, solve_mesh
+from .discrete import MAX_MESH, MeshSolution, solve_mesh
 from .layout import Layout, make_layout
 from .method import DividingPointResult, solve_layout
 from .rules import P, BettingRules, GameStructure, component_reached, derive, label
@@ -395,6 +395,8 @@ FALLBACK_MESHES = (80, 120, 160, 200, 300, 400)
 #: prefix-sum one.  The recorded orders (``results/dividing_point/ordering.csv``) are
 #: the sequence form's.
 READ_FORMULATION = "sequence-form"
+#: Fewest hands per player of a mesh the order is read at.
+MIN_MESH = 8
 
 
 def _why(res) -> str:
@@ -487,8 +489,8 @@ def infer_and_solve(rules: BettingRules, pot, mesh: int = 120, *, sol: MeshSolut
         If no certified equilibrium is found; the message says, for each mesh and hint,
         what failed (no solution, the order broken, or which player gains how much).
     """
-    mesh = check_int("mesh", mesh, 8)
-    meshes = [check_int("meshes", m, 8) for m in meshes]
+    mesh = check_int("mesh", mesh, MIN_MESH, MAX_MESH)
+    meshes = [check_int("meshes", m, MIN_MESH, MAX_MESH) for m in meshes]
     structure = derive(rules)
     failures = []
     try:

@@ -47,7 +47,9 @@ __all__ = ["MeshPlans", "solve_mesh_plans", "mesh_hands", "engine_history"]
 
 def mesh_hands(mesh: int) -> np.ndarray:
     """The ``M`` hand values ``(i + 1/2) / M``."""
-    mesh = check_int("mesh", mesh, 2)
+    from .discrete import MAX_MESH  # (discrete builds on this module)
+
+    mesh = check_int("mesh", mesh, 2, MAX_MESH)
     return (np.arange(mesh) + 0.5) / mesh
 
 
@@ -105,7 +107,12 @@ def solve_mesh_plans(rules: BettingRules, pot, mesh: int, perturbation: float = 
     SolverError
         HiGHS does not report an optimal solution.
     """
-    M = check_int("mesh", mesh, 2)
+    from guts._validate import check_memory
+
+    from .discrete import MAX_MESH, mesh_memory_estimate  # (discrete builds on this module)
+
+    M = check_int("mesh", mesh, 2, MAX_MESH)
+    check_memory(f"the {M}-hand mesh game", mesh_memory_estimate(rules, M, "prefix-sum"), "use a smaller mesh")
     side = check_int("side", side, 0, 1)
     p = float(exact_pot(pot))
     eps = float(perturbation)

@@ -24,7 +24,7 @@ import sympy as sp
 from guts._validate import check_positive_float
 from guts.engine.result import Result, ResultCertificate, max_regret_certificate
 from guts.engine.tolerances import CERTIFICATE_TOL as ENGINE_CERTIFICATE_TOL
-from guts.errors import ConvergenceWarning, SolverError
+from guts.errors import ConvergenceWarning, GutsInputError, SolverError
 
 from .continuum import best_response_gains, strategy_from_points
 from .expected import expected_return, expected_return_at, symbols_of
@@ -114,9 +114,19 @@ class DividingPointResult(Result):
         return max_regret_certificate(self.gains)
 
 
+#: Pots accepted (the ante P, as ``guts poker dividing-point --pot``): the continuum certificate, in floating
+#: point, resolves an equilibrium to 1e-10 on game a from 1e-6 to 1e6; from 1e12 on no solve succeeds.
+MIN_POT, MAX_POT = 1e-6, 1e6
+
+
 def exact_pot(pot) -> sp.Rational:
-    """The pot as an exact rational (``2.5`` -> ``5/2``); ``GutsInputError`` unless ``> 0``."""
-    v = check_positive_float("pot", pot)
+    """The pot as an exact rational (``2.5`` -> ``5/2``); ``GutsInputError`` unless in [MIN_POT, MAX_POT]."""
+    try:
+        v = check_positive_float("pot", pot, maximum=MAX_POT)
+    except GutsInputError:
+        v = None
+    if v is None or v < MIN_POT:
+        raise GutsInputError(f"pot must be a finite number in [{MIN_POT:g}, {MAX_POT:g}]; got {pot!r}")
     return sp.Rational(str(pot)) if not isinstance(pot, sp.Basic) else sp.Rational(v)
 
 

@@ -20,9 +20,12 @@ import math
 from dataclasses import replace
 from functools import lru_cache
 
-from guts._validate import check_choice
+from guts._validate import check_bool, check_choice, check_int, check_memory
+from guts.errors import GutsInputError
 
-from .layout import make_layout
+from .discrete import MAX_MESH, mesh_memory_estimate
+from .infer import MIN_MESH as INFER_MIN_MESH, READ_FORMULATION
+from .layout import Layout, make_layout
 from .method import solve_layout
 from .rules import BettingRules, derive
 
@@ -146,6 +149,10 @@ def solve_patent_game(game: str, pot=1, *, layout=None, warn: bool = True, order
         certified (:func:`.infer.infer_and_solve`, starting at ``mesh`` hands), and
         ``extra`` records ``order="inferred"``, the interval of pots on which the printed
         order holds (:func:`patent_order_interval`) and the inference steps.
+    mesh : int
+        Hands per player of the first mesh LP the order is read at (``order="auto"``):
+        an integer from :data:`.infer.MIN_MESH` to :data:`.discrete.MAX_MESH` whose LP fits the
+        memory budget; checked whether or not the printed order certifies.
 
     Returns
     -------
@@ -156,6 +163,13 @@ def solve_patent_game(game: str, pot=1, *, layout=None, warn: bool = True, order
     """
     check_choice("game", game, GAME_NAMES)
     check_choice("order", order, ("auto", "patent"))
+    warn = check_bool("warn", warn)
+    mesh = check_int("mesh", mesh, INFER_MIN_MESH, MAX_MESH)
+    # the order is read from the sequence form's vertex: refuse a mesh that cannot fit
+    check_memory(f"the {mesh}-hand mesh game", mesh_memory_estimate(patent_rules(game), mesh, READ_FORMULATION),
+                 "use a smaller mesh")
+    if layout is not None and not isinstance(layout, Layout):
+        raise GutsInputError(f"layout must be a guts.games.dividing_point.layout.Layout or None; got {layout!r}")
     if layout is not None:
         return solve_layout(patent_rules(game), layout, pot, game=game, warn=warn)
     r = solve_layout(patent_rules(game), patent_layout(game), pot, game=game, warn=warn and order == "patent")

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 import sympy as sp
 
+from guts._validate import check_random_state
 from guts.errors import GutsInputError
 
 from .method import equations, solve_symbolic
@@ -359,7 +360,7 @@ def _compare_one(eq: PrintedEquation, rng) -> Comparison:
 
 def compare(label: str, random_state: int = 0) -> Comparison:
     """Compare one printed equation (by its label, e.g. ``"(16)"``) with the derivation."""
-    rng = np.random.default_rng(random_state)
+    rng = np.random.default_rng(check_random_state("random_state", random_state))
     if label in MISSING:
         game, var = MISSING[label]
         return Comparison(label, game, "missing", "", -1, f"dE1/d{var}", "", "not in the extraction")
@@ -371,6 +372,7 @@ def compare(label: str, random_state: int = 0) -> Comparison:
 
 def compare_all(random_state: int = 0) -> list:
     """:func:`compare` for every transcribed equation, plus the missing (36)."""
+    random_state = check_random_state("random_state", random_state)
     out = [compare(eq.label, random_state) for eq in PRINTED]
     out += [compare(lbl, random_state) for lbl in MISSING]
     return out

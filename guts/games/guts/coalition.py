@@ -20,14 +20,16 @@ from __future__ import annotations
 from guts.games.guts.result import OneVsCoalition
 from guts.engine.tolerances import MAX_FIXED_POINT_TOL
 
+import math
 import time
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from guts._validate import (check_bool, check_choice, check_int, check_memory, check_positive_float,
-                            check_random_state)
-from guts.games.guts.strategies import STRUCTURES, coalition_profiles, count_profiles, resolve_grid
+                            check_random_state, check_thresholds)
+from guts.games.guts.strategies import (MAX_MESH_POINTS, STRUCTURES, check_recursive_grid, coalition_profiles,
+                                        count_profiles, resolve_grid)
 from guts.engine.recursive import (METHODS, SOLVERS, Certificate, FixedPointResult,
                                    solve_both_sides, support)
 from guts.engine.tolerances import FIXED_POINT_TOL
@@ -133,8 +135,8 @@ def coalition_stage(size: int, mesh=101, structure: str = "pseudo-bloc", coaliti
 def _points(mesh) -> int:
     """Number of thresholds a mesh argument stands for, without building it."""
     if isinstance(mesh, (int, np.integer, float, np.floating)) and not isinstance(mesh, bool):
-        return check_int("mesh", mesh, 2)
-    return int(np.size(mesh))
+        return check_int("mesh", mesh, 2, MAX_MESH_POINTS)
+    return int(check_thresholds("mesh", mesh).size)
 
 
 #: Float64 words per stage-matrix entry at the LP's peak: ``A``, ``B``, ``A + B V`` and HiGHS's
@@ -178,9 +180,12 @@ def check_coalition_memory(size: int, mesh=101, structure: str = "pseudo-bloc", 
                            coalition_mesh=None) -> None:
     """Refuse (GutsInputError) a 1 v. N game whose :func:`coalition_bytes` exceed the memory budget."""
     points = _points(mesh)
-    check_memory(f"the 1 v. {size} game ({structure}, mesh {points}, solver {solver!r})",
-                 coalition_bytes(size, points, _points(mesh if coalition_mesh is None else coalition_mesh),
-                                 structure, solver),
+    try:
+        nbytes = coalition_bytes(size, points, _points(mesh if coalition_mesh is None else coalition_mesh),
+                                 structure, solver)
+    except OverflowError:   # more columns than a float can count: far beyond any budget
+        nbytes = math.inf
+    check_memory(f"the 1 v. {size} game ({structure}, mesh {points}, solver {solver!r})", nbytes,
                  "use a smaller mesh or coalition" + ("" if solver == "oracle" else ", or solver='oracle'"))
 
 
@@ -231,6 +236,8 @@ def solve_coalition(size: int, mesh=101, structure: str = "pseudo-bloc", solver:
     check_choice("structure", structure, STRUCTURES)
     check_coalition_memory(size, mesh, structure, solver, coalition_mesh)
     stage = coalition_stage(size, mesh, structure, coalition_mesh)
+    check_recursive_grid(stage.row_thresholds, "mesh")
+    check_recursive_grid(stage.col_profiles, "mesh" if coalition_mesh is None else "coalition_mesh")
     # player 1 from -1, the coalition from -N; each capped at what the other forfeits by leaving
     both = solve_both_sides(stage, -1.0, -float(size), certify_result=certify_result, solver=solver,
                             method=method, tol=tol, max_iterations=max_iterations, fp_iterations=fp_iterations,

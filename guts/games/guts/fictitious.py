@@ -40,16 +40,21 @@ from itertools import combinations
 
 import numpy as np
 
-from guts._validate import GutsInputError, check_choice, check_int, check_positive_float, check_thresholds
+from guts._validate import (GutsInputError, check_choice, check_int, check_positive_float, check_random_state,
+                            check_thresholds)
 from guts.games.guts.strategies import resolve_grid
 from guts.engine.result import Result, ResultCertificate
 from guts.engine.progress import progress_bar
+from guts.engine.tolerances import MAX_ITERATIONS
 from guts.errors import ConvergenceWarning
 from guts.games.guts.payoffs import alpha_all, symmetric_equilibrium
 
 __all__ = ["payoff_tensor", "best_response", "FictitiousPlayResult", "fictitious_play"]
 
 MAX_TENSOR_ENTRIES = 30_000_000  # n * M^n floats held at once (240 MB)
+#: Most players: 21 * 2**21 exceeds MAX_TENSOR_ENTRIES even on the smallest mesh (M = 2), and
+#: checking ``n * M**n`` for a huge n would itself build a huge integer.
+MAX_PLAYERS = 20
 TIE_BREAKS = ("first", "random")
 
 
@@ -69,7 +74,7 @@ def payoff_tensor(n_players: int, mesh) -> np.ndarray:
         ``U[i]`` is α_i (§3) with player j's threshold index on axis j.  Zero-sum:
         ``U.sum(axis=0) == 0`` up to rounding.
     """
-    n = check_int("n_players", n_players, 2)
+    n = check_int("n_players", n_players, 2, MAX_PLAYERS)
     g = resolve_grid(mesh)
     M = g.size
     if n * M**n > MAX_TENSOR_ENTRIES:
@@ -272,13 +277,14 @@ def fictitious_play(n_players: int = 3, mesh=101, iterations: int = 20_000, pool
     FictitiousPlayResult
     """
     t0 = time.perf_counter()
-    n = check_int("n_players", n_players, 2)
+    n = check_int("n_players", n_players, 2, MAX_PLAYERS)
     g = resolve_grid(mesh)
     M = g.size
-    iterations = check_int("iterations", iterations, 1)
+    iterations = check_int("iterations", iterations, 1, MAX_ITERATIONS)
     refresh = check_int("refresh", refresh, 1)
     tol = check_positive_float("tol", tol)
     check_choice("tie_break", tie_break, TIE_BREAKS)
+    random_state = check_random_state("random_state", random_state)
     groups = _pools(pools, n)
     seed = int(random_state) if isinstance(random_state, (int, np.integer)) and not isinstance(random_state, bool) else None
     rng = np.random.default_rng(random_state)

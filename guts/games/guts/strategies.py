@@ -48,12 +48,15 @@ BYTES_PER_MESH_POINT = 32
 UNIFORM_MESH_BYTES_PER_POINT = 12
 #: Thresholds of one profile closer than this are equal (profiles are rounded to 1e-12).
 PROFILE_ATOL = 1e-12
+#: Most points of a uniform mesh (12 PB at :data:`UNIFORM_MESH_BYTES_PER_POINT`): any real request is
+#: refused by the memory budget long before; this bound only keeps ``1e300`` from becoming an integer.
+MAX_MESH_POINTS = 10**15
 #: Members within this many mesh steps of each other form a bloc (a continuous bloc
 #: threshold is often straddled by two neighbouring mesh points, e.g. (0.67, 0.68)).
 BLOC_STEPS = 1.5
 
-__all__ = ["STRUCTURES", "BLOC_STEPS", "mesh", "resolve_grid", "mesh_step", "coalition_profiles", "count_profiles",
-           "product_index", "pseudo_bloc_parts", "profile_kind", "classify_components"]
+__all__ = ["STRUCTURES", "BLOC_STEPS", "mesh", "resolve_grid", "check_recursive_grid", "mesh_step",
+           "coalition_profiles", "count_profiles", "product_index", "pseudo_bloc_parts", "profile_kind", "classify_components"]
 
 
 def mesh(points: int, name: str = "mesh") -> np.ndarray:
@@ -62,7 +65,7 @@ def mesh(points: int, name: str = "mesh") -> np.ndarray:
     >>> mesh(5).tolist()
     [0.0, 0.25, 0.5, 0.75, 1.0]
     """
-    points = check_int(name, points, 2)
+    points = check_int(name, points, 2, MAX_MESH_POINTS)
     check_memory(f"{name} {points}", UNIFORM_MESH_BYTES_PER_POINT * points, "use fewer mesh points")
     return np.linspace(0.0, 1.0, points)
 
@@ -77,7 +80,9 @@ def resolve_grid(grid, name: str = "mesh", minimum: int = 2, unique: bool = True
     >>> resolve_grid(3).tolist(), resolve_grid([0.9, 0.1, 0.9]).tolist()
     ([0.0, 0.5, 1.0], [0.1, 0.9])
     """
-    if isinstance(grid, (int, np.integer, float, np.floating)) and not isinstance(grid, bool):
+    if isinstance(grid, (bool, np.bool_)):
+        raise GutsInputError(f"{name} must be a number of mesh points or an array of thresholds; got {grid!r}")
+    if isinstance(grid, (int, np.integer, float, np.floating)):
         return mesh(grid, name)
     g = check_thresholds(name, grid).ravel()
     if g.size < minimum:
@@ -85,10 +90,32 @@ def resolve_grid(grid, name: str = "mesh", minimum: int = 2, unique: bool = True
     return np.unique(g) if unique else g
 
 
+def check_recursive_grid(grid: np.ndarray, name: str = "mesh") -> np.ndarray:
+    """Refuse (GutsInputError) a side's thresholds for the *recursive* game if none lies strictly in (0, 1).
+
+    With thresholds 0 (always hold) and 1 (never hold) only, a side's hands never decide
+    anything.  Against the other side's reply "always hold" (threshold 0, on every uniform
+    mesh), its k holders share a showdown of ``h = n_other + k`` holders (each expects
+    ``-(N - h)(h - 2) / h``, N players in all), each dropper gets ``h - 2``, and the stakes are
+    multiplied by ``h - 1``; the Theorem 1.2 value ``x A y + (x B y - 1) v`` at the side's forfeit
+    ``v = -size`` is then ``-(h - 2) k N / h <= 0`` (0 too when nobody of it holds against a
+    single opponent: it loses its forfeit and the game ends), never ``> 0``, for every mixture ``x``.  No strategy of that side can be certified, and its
+    fixed point from the forfeit stays at the forfeit (1 v. 1 at mesh 2: ``A = [[0, 1], [-1, 0]]``,
+    ``B = I``, the value 0 for every ``x``).  ``mesh=2`` is the uniform case.
+    """
+    g = np.asarray(grid, dtype=float)
+    if not np.any((g > 0.0) & (g < 1.0)):
+        raise GutsInputError(
+            f"{name} (thresholds {sorted(set(g.ravel().tolist()))}) is too small for the recursive game: with only "
+            f"0 (always hold) and 1 (never hold) the other side can keep the game from ending and nothing can be "
+            f"certified; accepted: a mesh of at least 3 points, or thresholds with one strictly between 0 and 1")
+    return grid
+
+
 def count_profiles(size: int, points: int, structure: str) -> int:
     """Number of coalition pure strategies (matrix columns) for a structure."""
     size = check_int("size", size, 1)
-    points = check_int("mesh", points, 2)
+    points = check_int("mesh", points, 2, MAX_MESH_POINTS)
     check_choice("structure", structure, STRUCTURES)
     if structure == "bloc" or size == 1:
         return points

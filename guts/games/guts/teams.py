@@ -36,7 +36,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from guts._validate import GutsInputError, check_choice, check_int, check_positive_float, check_thresholds
-from guts.games.guts.strategies import STRUCTURES, coalition_profiles, count_profiles, resolve_grid
+from guts.games.guts.strategies import (STRUCTURES, check_recursive_grid, coalition_profiles, count_profiles,
+                                        resolve_grid)
 from guts.games.guts.payoffs import _alpha
 from guts.engine.recursive import (METHODS, SOLVERS, Certificate, CertifiedInterval, FixedPointResult,
                                    solve_both_sides, support)
@@ -280,7 +281,7 @@ def solve_teams(m: int, n: int, mesh=21, structure="full", solver: str = "auto",
     check_choice("method", method, METHODS)
     check_positive_float("tol", tol, maximum=MAX_FIXED_POINT_TOL)
     s1, s2 = _structures(structure)
-    g = resolve_grid(mesh)
+    g = check_recursive_grid(resolve_grid(mesh))
     cells = count_profiles(m, g.size, s1) * count_profiles(n, g.size, s2)
     if solver == "auto":
         solver = "lp" if cells <= AUTO_DENSE_LIMIT else "oracle"

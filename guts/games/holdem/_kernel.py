@@ -23,9 +23,9 @@ from __future__ import annotations
 import itertools
 
 import numpy as np
-from numba import njit, prange
 
-from .evaluator import rank_from_suit_masks
+from .evaluator import rank_from_suit_masks  # first: it checks NUMBA_NUM_THREADS before numba reads it
+from numba import njit, prange
 
 SUIT_PERMUTATIONS = np.array(list(itertools.permutations(range(4))), dtype=np.int64)
 

@@ -176,6 +176,11 @@ def compute_equity_table(*, threads: int | None = None, progress: bool = False) 
     progress : bool
         Print the phases and their times.
     """
+    from guts._validate import available_cores, check_int, check_numba_env
+
+    check_numba_env()
+    if threads is not None:
+        threads = check_int("threads", threads, 1, available_cores())
     import numba
 
     from . import _kernel

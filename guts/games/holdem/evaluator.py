@@ -19,9 +19,12 @@ from __future__ import annotations
 from functools import lru_cache
 
 import numpy as np
-from numba import njit
 
+from guts._validate import check_numba_env
 from guts.errors import GutsInputError
+
+check_numba_env()  # before numba reads NUMBA_NUM_THREADS (0 makes its import fail with a traceback)
+from numba import njit  # noqa: E402
 
 __all__ = ["hand_tables", "evaluate", "evaluate_many"]
 

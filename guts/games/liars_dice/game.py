@@ -45,7 +45,7 @@ from ...engine.extensive import Deals, Decision, PublicTreeGame, Terminal
 from ...engine.extensive.tree import GAME_BYTES_PER_DEAL_PLAYER, GAME_BYTES_PER_NODE, GAME_BYTES_PER_SEQUENCE
 from ...engine.tolerances import (LP_BYTES_BASE, LP_BYTES_PER_NONZERO, LP_BYTES_PER_ROW, LP_HIPO_BYTES_PER_NONZERO,
                                   LP_HIPO_BYTES_PER_ROW, LP_HIPO_NNZ, LP_IPM_BYTES_PER_NONZERO, LP_IPM_BYTES_PER_ROW,
-                                  LP_IPM_NNZ)
+                                  LP_IPM_ANY_NNZ, LP_IPM_NNZ, LP_IPM_NNZ_PER_ROW)
 from ..._validate import check_int, check_memory
 from ...errors import GutsInputError
 
@@ -179,8 +179,8 @@ def size(dice=(1, 1), faces: int = 6) -> LiarsDiceSize:
     deals = K[0] * K[1]
     nnz = terminals * deals
     rows = sum((s + 1) * k for s, k in zip(seqs, K))
-    if nnz <= LP_IPM_NNZ:
-        method, per_nnz, per_row = "highs", LP_BYTES_PER_NONZERO, LP_BYTES_PER_ROW
+    if nnz <= LP_IPM_NNZ or (nnz <= LP_IPM_ANY_NNZ and nnz < LP_IPM_NNZ_PER_ROW * rows):
+        method, per_nnz, per_row = "highs-ds", LP_BYTES_PER_NONZERO, LP_BYTES_PER_ROW
     elif nnz <= LP_HIPO_NNZ:
         method, per_nnz, per_row = "highs-ipm", LP_IPM_BYTES_PER_NONZERO, LP_IPM_BYTES_PER_ROW
     else:

@@ -119,7 +119,8 @@ def solve(dice=(1, 1), faces: int = 6, *, method: str = "lp", exact: bool = True
         Passed to the LP (``time_limit`` also to CFR+); the LP's memory (:func:`size`) is checked
         against ``memory_limit`` before the game is built.
     max_iterations, target, progress : int, float, bool
-        Passed to CFR+ (``target``: exploitability).
+        Passed to CFR+ (``target``: exploitability); ``max_iterations`` and ``target`` are refused
+        with ``method="lp"`` (exact: nothing would read them).
     game : PublicTreeGame, optional
         ``liars_dice(dice, faces)`` already built.
 
@@ -138,6 +139,11 @@ def solve(dice=(1, 1), faces: int = 6, *, method: str = "lp", exact: bool = True
     (n0, n1), faces = check_dice(dice, faces)
     method = check_choice("method", method, METHODS)
     exact = check_bool("exact", exact)
+    if method == "lp" and (max_iterations is not None or target is not None):
+        # the LP is exact: a budget or a target given to it would be silently ignored
+        raise GutsInputError("max_iterations and target apply to 'cfr+', 'dcfr' and 'pcfr+'; the LP is exact "
+                             f"(got max_iterations={max_iterations!r}, target={target!r}); accepted: None with "
+                             "method='lp'")
     if method == "lp" and memory_limit is not None:
         memory_limit = check_positive_float("memory_limit", memory_limit)
         need = size((n0, n1), faces)

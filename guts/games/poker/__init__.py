@@ -17,6 +17,7 @@ import os
 from dataclasses import replace
 from pathlib import Path
 
+from guts._validate import check_int
 from guts.engine._textfile import read_text_file
 from guts.errors import GutsInputError
 
@@ -74,15 +75,21 @@ def _read(path_or_text) -> PokerSpec:
     return read_acpc(text) if first.upper() == "GAMEDEF" else read_poker_toml(text)
 
 
-def load_poker(path_or_text, *, players: int | None = None, max_deals: int = MAX_DEALS):
+def load_poker(path_or_text, *, players: int | None = None, max_deals: int = MAX_DEALS,
+               isomorphism: bool = False):
     """Read a poker description or ACPC game definition and build its public tree.
 
     Returns a :class:`~guts.engine.extensive.PublicTreeGame` (``.poker_spec`` holds the
     description; with fixed betting, ``.built`` the builder's sizes and hand labels).
     ``players`` overrides the file's number of players.  Raises ``GutsInputError`` with
     one clear message for a malformed file, an unknown key, no-limit betting, or a deck
-    too small for the deal.
+    too small for the deal.  ``isomorphism=True``: the quotient by the suit permutations
+    that are symmetries of the game (:mod:`guts.games.poker.isomorphism`; same value,
+    ``.isomorphism.stats`` the counts before and after, ``.isomorphism.expand`` the
+    strategies of the full game).
 
         g = load_poker("mercer_smh", players=3)     # three-player Standard Mercer hold'em
+        q = load_poker("leduc.game", isomorphism=True)
     """
-    return build_poker(read_poker(path_or_text, players=players), max_deals=max_deals)
+    max_deals = check_int("max_deals", max_deals, 1)
+    return build_poker(read_poker(path_or_text, players=players), max_deals=max_deals, isomorphism=isomorphism)

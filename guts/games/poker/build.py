@@ -396,15 +396,29 @@ def poker_rules(spec: PokerSpec) -> Rules:
         raise GutsInputError(f"{spec._where()}{exc}") from None
 
 
-def build_poker(spec: PokerSpec, *, max_deals: int = MAX_DEALS) -> PublicTreeGame:
+def build_poker(spec: PokerSpec, *, max_deals: int = MAX_DEALS, isomorphism: bool = False):
     """The public tree of ``spec`` (module docstring); size checked before expansion.
 
     Fixed betting (Mercer hold'em's model) is built by :func:`poker_rules` and the
     hold'em-like builder :func:`~guts.games.poker.builder.build_game`; the built game's
     ``.built`` then holds its :class:`~guts.games.poker.builder.BuiltGame` (sizes, hands).
+
+    ``isomorphism=True`` returns instead the game's quotient by the suit permutations that
+    are symmetries of it (:mod:`guts.games.poker.isomorphism`: an ``ExplicitGame`` with the
+    same value, whose ``.isomorphism`` holds the counts before and after, the full game and
+    ``expand`` to map strategies back); the full game's ``.isomorphism`` is ``None``.
     """
     if not isinstance(spec, PokerSpec):
         raise GutsInputError(f"spec must be a PokerSpec; got {type(spec).__name__}")
+    if not isinstance(isomorphism, bool):
+        raise GutsInputError(f"isomorphism {isomorphism!r}; accepted: True or False")
+    if isomorphism:
+        from .isomorphism import suit_quotient
+
+        q = suit_quotient(build_poker(spec, max_deals=max_deals))
+        q.game.isomorphism = q
+        q.game.poker_spec = spec
+        return q.game
     if spec.betting == "fixed":
         rules = poker_rules(spec)
         built = build_game(rules)
@@ -414,6 +428,7 @@ def build_poker(spec: PokerSpec, *, max_deals: int = MAX_DEALS) -> PublicTreeGam
         g = built.game
         g.poker_spec = spec
         g.built = built
+        g.isomorphism = None
         return g
     count = count_poker(spec)
     if count.deals > max_deals:
@@ -426,4 +441,5 @@ def build_poker(spec: PokerSpec, *, max_deals: int = MAX_DEALS) -> PublicTreeGam
     root, deals = b.build()
     g = PublicTreeGame(root, deals, spec.num_players, name=spec.name or "poker")
     g.poker_spec = spec
+    g.isomorphism = None
     return g

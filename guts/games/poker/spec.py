@@ -257,9 +257,14 @@ _DECIMAL = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?\Z")
 
 def _acpc_numbers(src, line, key, values):
     """An ACPC line's values, each text checked before it is converted (no ``nan``, ``1e400``,
-    ``1e999999999``: :func:`guts.engine._textfile.parse_number`)."""
+    ``1e999999999``: :func:`guts.engine._textfile.parse_number`); a line is a value per player
+    or per round, so more than :data:`MAX_PLAYERS` values are refused before any is converted."""
     out = []
-    for token in values.split():
+    tokens = values.split()
+    if len(tokens) > MAX_PLAYERS:
+        raise GutsInputError(f"{src}, line {line}: {key} has {len(tokens)} values; accepted: at most {MAX_PLAYERS} "
+                             "(one per player or per round)")
+    for token in tokens:
         if not _DECIMAL.match(token):
             raise GutsInputError(f"{src}, line {line}: {key} = {values!r} is not a list of numbers ({token!r}); "
                                  "accepted: numbers separated by spaces")

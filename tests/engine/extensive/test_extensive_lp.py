@@ -83,7 +83,7 @@ def test_lp_input_errors_and_solver_status():
     with pytest.raises(GutsInputError, match="zero-sum"):
         solve_lp(_sequential_prisoners_dilemma())
     with pytest.raises(GutsInputError, match="method"):
-        solve_lp(kuhn_poker(2), method="simplex")
+        solve_lp(kuhn_poker(2), method="dual")
     # HiGHS stopped by its time limit: the status is checked, never a silent answer
     with pytest.raises(SolverError, match="status"):
         solve_lp(leduc_poker(), time_limit=1e-6)

@@ -28,8 +28,9 @@ def test_ipm_interior_and_vertex_agree_with_the_simplex_on_leduc_and_kuhn(method
 def test_auto_picks_hipo_above_the_ipm_threshold(monkeypatch):
     from guts.engine.extensive import lp as lpmod
 
-    assert lpmod.lp_method(leduc_poker()) == "highs"
+    assert lpmod.lp_method(leduc_poker()) == "highs-ds"
     monkeypatch.setattr(lpmod, "LP_IPM_NNZ", 10)
+    monkeypatch.setattr(lpmod, "LP_IPM_ANY_NNZ", 10)
     assert lpmod.lp_method(leduc_poker()) == "highs-ipm"
     monkeypatch.setattr(lpmod, "LP_HIPO_NNZ", 20)
     assert lpmod.lp_method(leduc_poker()) == "highs-hipo"
@@ -46,5 +47,6 @@ def test_hipo_requested_without_it_names_the_method_and_the_install(monkeypatch)
     with pytest.raises(GutsInputError, match=r"highs-hipo.*guts\[hipo\]"):
         solve_sequence_form_lp(kuhn_poker(), method="highs-hipo")
     monkeypatch.setattr(lpmod, "LP_IPM_NNZ", 10)
+    monkeypatch.setattr(lpmod, "LP_IPM_ANY_NNZ", 10)
     monkeypatch.setattr(lpmod, "LP_HIPO_NNZ", 20)
     assert lpmod.lp_method(leduc_poker()) == "highs-ipm"        # auto falls back to IPX

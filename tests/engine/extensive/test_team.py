@@ -287,3 +287,17 @@ def test_bad_arguments():
     nonzero = ExplicitGame(ExplicitDecision(0, "a", {"x": ExplicitTerminal([1.0, 1.0, 1.0])}), 3)
     with pytest.raises(GutsInputError, match="zero-sum"):
         solve_team(nonzero, (0, 1), "correlated")
+
+
+def test_a_target_wider_than_the_teams_payoff_range_is_refused():
+    # the team's total payoff lies within +-(members x payoff scale): a bracket target wider than that
+    # range is met by any bracket, however far apart its ends
+    from guts.engine.extensive.team import solve_team
+    from guts.errors import GutsInputError
+    from guts.games.toy import kuhn_poker
+
+    g = kuhn_poker(3)
+    span = 2 * 2 * g.compiled.payoff_scale
+    for target in (1e300, 1.01 * span):
+        with pytest.raises(GutsInputError, match="payoff range"):
+            solve_team(g, (0, 1), "correlated", target=target)

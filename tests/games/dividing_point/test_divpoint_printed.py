@@ -62,3 +62,14 @@ def test_divpoint_equation_0_needs_its_bracket_moved():
 def test_divpoint_every_transcription_parses():
     for eq in PRINTED:
         parse_printed(eq.text, eq.game)
+
+
+@pytest.mark.parametrize("seed", ["abc", 1e300, -1, float("nan"), True])
+def test_a_bad_random_state_is_refused_before_any_comparison(seed):
+    from guts.errors import GutsInputError
+    from guts.games.dividing_point.printed import compare_all
+
+    with pytest.raises(GutsInputError, match="random_state"):
+        compare_all(seed)
+    with pytest.raises(GutsInputError, match="random_state"):
+        compare(PRINTED[0].label, seed)

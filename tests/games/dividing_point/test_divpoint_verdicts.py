@@ -69,3 +69,34 @@ def test_divpoint_inference_says_what_failed_and_tries_other_meshes():
     io = infer_and_solve(rules, 0.3, 60, sol=sol, meshes=(80,))
     assert io.result.converged and io.mesh == 80
     assert abs(io.lp_value - io.result.value) < 2.0 * (1 + 0.3) / 80**2
+
+
+@pytest.mark.parametrize("kwargs, name", [
+    (dict(mesh="abc"), "mesh"), (dict(mesh=1e300), "mesh"), (dict(mesh=-1), "mesh"),
+    (dict(mesh=float("nan")), "mesh"), (dict(mesh=True), "mesh"), (dict(mesh=7), "mesh"),
+    (dict(mesh=10**6), "mesh"),                      # its LP would need hundreds of TB: the memory budget
+    (dict(pot=1e300), "pot"), (dict(pot=1e-300), "pot"), (dict(pot="abc"), "pot"),
+    (dict(warn="abc"), "warn"), (dict(layout="abc"), "layout"),
+])
+@pytest.mark.parametrize("game", ["a", "d"])
+def test_divpoint_patent_game_refuses_absurd_arguments(game, kwargs, name):
+    # the mesh is checked even where the printed order certifies (P = 1) and no LP is read
+    from guts.errors import GutsInputError
+
+    with pytest.raises(GutsInputError, match=name):
+        solve_patent_game(game, **kwargs)
+
+
+def test_divpoint_mesh_game_refuses_a_mesh_beyond_the_budget():
+    from guts.errors import GutsInputError
+
+    with pytest.raises(GutsInputError, match="memory budget"):
+        solve_mesh(patent_rules("a"), 1, 10**6)
+    with pytest.raises(GutsInputError, match="mesh"):
+        infer_and_solve(patent_rules("a"), 1, 1e300)
+    from guts.games.dividing_point.mesh_lp import mesh_hands, solve_mesh_plans
+
+    with pytest.raises(GutsInputError, match="memory budget"):
+        solve_mesh_plans(patent_rules("a"), 1, 10**6)
+    with pytest.raises(GutsInputError, match="mesh"):
+        mesh_hands(1e300)

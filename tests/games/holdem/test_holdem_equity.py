@@ -202,3 +202,11 @@ def test_corrupt_cache_is_rebuilt_not_used(tmp_path, table):
         warnings.simplefilter("error")
         t2 = load_equity_table(path, rebuild=False)             # the rewritten file verifies
     assert np.array_equal(t2.tie, table.tie)
+
+
+@pytest.mark.parametrize("threads", ["abc", 1e300, 0, True])
+def test_compute_equity_table_refuses_a_bad_thread_count_before_the_enumeration(threads):
+    from guts.games.holdem.equities import compute_equity_table
+
+    with pytest.raises(GutsInputError, match="threads"):
+        compute_equity_table(threads=threads)

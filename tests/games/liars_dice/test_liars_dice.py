@@ -170,7 +170,9 @@ def test_cfr_bracket_contains_the_exact_value():
 
 
 @pytest.mark.parametrize("kwargs", [dict(dice=(0, 1)), dict(dice=(1, 1, 1)), dict(faces=1), dict(dice="x"),
-                                    dict(method="simplex")])
+                                    dict(method="simplex"),
+                                    # the exact LP reads neither: refused, not ignored
+                                    dict(max_iterations=1e300), dict(max_iterations="abc"), dict(target=1e300)])
 def test_bad_input(kwargs):
     with pytest.raises(GutsInputError):
         solve(**kwargs)

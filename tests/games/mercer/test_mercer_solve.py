@@ -132,6 +132,10 @@ def test_iteration_cap_warns():
     (dict(players=3, method="cfr+", collusion="medium", team=(0, 1)), "collusion"),
     (dict(players=3, method="lp"), "lp"),
     (dict(players=3, method="lp", collusion="weak", team=(0, 1)), "lp"),
+    # checked whatever the method (the LP does not read them: refused, not ignored)
+    (dict(time_limit="abc"), "time_limit"),
+    (dict(threads=1e300), "threads"),
+    (dict(threads=True), "threads"),
 ])
 def test_bad_input_one_clear_error(kwargs, needle):
     args = dict(variant="smh", players=2, method="lp")
@@ -159,3 +163,23 @@ def test_limit_betting_with_check_is_an_exact_equilibrium_by_brute_force():
     vals = enum.values(strat)
     for p in range(2):
         assert enum.best_response_value(strat, p) - vals[p] < GAIN_ATOL
+
+
+@pytest.mark.parametrize("method", ["cfr+", "fp"])
+def test_a_target_the_uniform_start_already_meets_is_refused(method):
+    """Every iterative method starts from the uniform strategies: a target at or above their NashConv
+    (which bounds every player's regret as well) is met before any step and certifies nothing."""
+    from guts.engine.extensive import nash_conv, uniform_strategy
+    from guts.games.poker.mercer import build_game, variant_rules
+
+    game = build_game(variant_rules("smh", 2)).game
+    start = nash_conv(game, uniform_strategy(game))
+    assert 0.5 < start < 10.0                        # within the CLI's stated range: the range alone lets it pass
+    for target in (start, 10.0):
+        with pytest.raises(GutsInputError, match="uniform strategies"):
+            solve("smh", 2, method, target=target)
+    if method == "fp":                               # just below: accepted, and the verdict is the measure's
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            r = solve("smh", 2, method, target=0.99 * start, max_iterations=2)
+        assert r.converged == (r.max_regret < 0.99 * start)

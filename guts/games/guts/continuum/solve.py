@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from guts.games.guts.result import OneVsCoalition
-from guts.engine.tolerances import MAX_GAP_TOL
+from guts.engine.tolerances import MAX_GAP_TOL, MAX_ITERATIONS
 
 import math
 import time
@@ -146,7 +146,7 @@ def solve_continuum(size: int, tol: float = 1e-10, init_mesh: int = 21, max_iter
     size = check_int("size", size, 1)
     tol = check_positive_float("tol", tol, maximum=MAX_GAP_TOL)
     init_mesh = check_int("init_mesh", init_mesh, 2)
-    max_rounds = check_int("max_iterations", max_iterations, 1)
+    max_rounds = check_int("max_iterations", max_iterations, 1, MAX_ITERATIONS)
     fp = dict(solver="lp", method="newton", tol=1e-13, check_above=False)
 
     def solve(stage):

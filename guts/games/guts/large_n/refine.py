@@ -15,7 +15,7 @@ from guts.engine.result import Result, ResultCertificate, interval
 from guts.errors import ConvergenceWarning
 from guts.games.guts.large_n.bracket import ValueBracket, bracket_value
 from guts.games.guts.large_n.mesh import threshold_mesh
-from guts.games.guts.large_n.solve import LargeNResult, solve_pseudo_bloc
+from guts.games.guts.large_n.solve import MAX_SIZE, LargeNResult, solve_pseudo_bloc
 
 
 @dataclass(frozen=True)
@@ -100,6 +100,13 @@ def _local_points(thresholds, delta: float, count: int) -> np.ndarray:
     return pts[(pts >= 0.0) & (pts <= 1.0)]
 
 
+#: Widest ``target_width`` accepted: one ante, the unit of every value of the study (player 1's
+#: forfeit is -1); a bracket that wide certifies nothing about the game.
+MAX_TARGET_WIDTH = 1.0
+#: Most mesh solves (``max_iterations``) accepted: each round adds points around the support.
+MAX_ROUNDS = 1000
+
+
 def solve_large_n(size: int, mesh: int = 100, max_iterations: int = 10, target_width: float = 1e-9,
                   s_min: float = 0.02, local: int = 4, warn: bool = True) -> LargeNValue:
     """Value of the 1 v. N pseudo-bloc game with continuous thresholds (paper §5, large N).
@@ -120,9 +127,9 @@ def solve_large_n(size: int, mesh: int = 100, max_iterations: int = 10, target_w
     mesh : int
         Points of the initial scaled mesh (>= 10; was ``points``).
     max_iterations : int
-        Mesh solves at most (was ``max_rounds``).
+        Mesh solves at most (was ``max_rounds``), 1 to :data:`MAX_ROUNDS`.
     target_width : float
-        Stop when ``upper - lower <= target_width``.
+        Stop when ``upper - lower <= target_width``; in (0, :data:`MAX_TARGET_WIDTH`].
     s_min : float
         Smallest scaled gap ``N (1 - p)`` of the initial mesh.
     local : int
@@ -141,10 +148,10 @@ def solve_large_n(size: int, mesh: int = 100, max_iterations: int = 10, target_w
     True
     """
     t0 = time.perf_counter()
-    size = check_int("size", size, 1)
+    size = check_int("size", size, 1, MAX_SIZE)
     points = check_int("mesh", mesh, 10)
-    max_rounds = check_int("max_iterations", max_iterations, 1)
-    target_width = check_positive_float("target_width", target_width)
+    max_rounds = check_int("max_iterations", max_iterations, 1, MAX_ROUNDS)
+    target_width = check_positive_float("target_width", target_width, maximum=MAX_TARGET_WIDTH)
     local = check_int("local", local, 1)
     mesh = threshold_mesh(size, points, "scaled", s_min)
     delta = math.log(size / s_min) / (points - 2)  # log spacing of the scaled mesh

@@ -18,11 +18,14 @@ from guts.engine.recursive import FixedPointResult, solve_both_sides, support
 from guts.engine.tolerances import SUPPORT_TOL
 from guts.errors import ConvergenceWarning
 from guts.games.guts.pseudo_bloc import PseudoBlocStage
-from guts.games.guts.strategies import BLOC_STEPS, classify_components, mesh_step
+from guts.games.guts.strategies import BLOC_STEPS, check_recursive_grid, classify_components, mesh_step
 
 # Inner double-oracle warnings are re-emitted unless both certificates hold and
 # bracket the value this tightly.
 HELD_WARNING_WIDTH = 1e-8
+#: Largest coalition N: 1e6 had not finished in 100 s, and from 1e8 on HiGHS fails (the scaled
+#: mesh loses all precision).
+MAX_SIZE = 100_000
 
 
 @dataclass(frozen=True)
@@ -135,9 +138,11 @@ def solve_pseudo_bloc(size: int, mesh, coalition_mesh=None, tol: float = 1e-12,
     LargeNResult
     """
     t0 = time.perf_counter()
-    size = check_int("size", size, 1)
+    size = check_int("size", size, 1, MAX_SIZE)
     tol = check_positive_float("tol", tol, maximum=MAX_FIXED_POINT_TOL)
     stage = PseudoBlocStage(size, mesh, coalition_mesh)
+    check_recursive_grid(stage.row_thresholds, "mesh")
+    check_recursive_grid(stage.col_grid, "mesh" if coalition_mesh is None else "coalition_mesh")
     common = dict(solver="oracle", method="newton", tol=tol)
     with warnings.catch_warnings(record=True) as caught:
         # On fine meshes neighbouring columns differ by ~1e-12 and the restricted LPs

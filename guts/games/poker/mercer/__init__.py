@@ -4,10 +4,10 @@ from ..cards import Deck
 from ..evaluators import HandEvaluator, holdem_evaluator, mercer_evaluator
 from ..rules import Round, Rules, mmh_rules, smh_rules, variant_rules
 from ..builder import BuiltGame, Collusion, TreeStats, build_game
-from .solve import MercerResult, solve
+from .solve import MercerResult, solve, solve_regimes
 
 __all__ = [
     "Deck", "HandEvaluator", "mercer_evaluator", "holdem_evaluator",
     "Round", "Rules", "smh_rules", "mmh_rules", "variant_rules",
-    "build_game", "BuiltGame", "Collusion", "TreeStats", "solve", "MercerResult",
+    "build_game", "BuiltGame", "Collusion", "TreeStats", "solve", "solve_regimes", "MercerResult",
 ]

@@ -33,6 +33,23 @@ Collusion (§5) has three meanings here, each with the certificate of the game a
   any ONE player (either colluder alone, or the victim) gains by deviating; it does not bound
   what the two colluders gain by deviating together, nor the spread of values over the
   (non-unique) equilibria.
+
+Beside ``"strong"`` (the communication regime of a team game), two more team regimes of the
+two colluders against the victim, solved by :func:`guts.engine.extensive.solve_team` on the
+three-player game (the colluders maximise their joint payoff; the victim minimises it):
+
+* ``"correlated"`` -- before the deal the colluders draw a joint pure plan from an agreed
+  distribution, then each plays it seeing only his own hand (TMECor: Celli and Gatti,
+  *Computational results for extensive-form adversarial team games*, 2018; Farina, Celli,
+  Gatti and Sandholm, *Ex ante coordination and collusion in zero-sum multi-player
+  extensive-form games*, 2018): column generation, the bracket certified by exact best
+  responses on both sides;
+* ``"independent"`` -- each colluder plays his own behaviour strategy, no correlation
+  (team-maxmin equilibrium: von Stengel and Koller, *Team-maxmin equilibria*, 1997): a
+  local search, bracketed by the certified guarantee of the profile found and the correlated
+  upper end.
+
+Always strong (communication) >= correlated >= independent for the team's max-min value.
 """
 from __future__ import annotations
 
@@ -42,14 +59,15 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from guts._validate import check_choice, check_int, check_positive_float
+from guts._validate import available_cores, check_choice, check_int, check_positive_float, check_random_state
 from guts.engine.result import Result, ResultCertificate
 from guts.errors import ConvergenceWarning, GutsInputError
 
 from ..builder import BuiltGame, Collusion, TreeStats, build_game, check_team
 from ..rules import VARIANTS, variant_rules
 
-__all__ = ["solve", "MercerResult", "METHODS", "COLLUSION", "DEFAULT_EPSILON", "seat_strategies",
+__all__ = ["solve", "solve_regimes", "MercerResult", "METHODS", "COLLUSION", "TEAM_REGIMES", "DEFAULT_EPSILON",
+           "seat_strategies",
            "br_gains", "program_action_priority"]
 
 METHODS = ("lp", "pcfr+", "cfr+", "dcfr", "fp", "fp-realisation")
@@ -59,7 +77,10 @@ PCFR_OPTIONS = dict(variant="pcfr+", check="adaptive")
 #: method -> averaging rule of the engine's fictitious play
 FP_AVERAGING = {"fp": "behavioural", "fp-realisation": "realisation"}
 #: Accepted ``collusion`` values (see the module docstring).
-COLLUSION = ("weak", "strong", "strong-separate")
+COLLUSION = ("weak", "strong", "strong-separate", "correlated", "independent")
+#: The team regimes solved by :func:`guts.engine.extensive.solve_team` (``"strong"`` is the third,
+#: communication); they pick their own solvers (column generation, local search).
+TEAM_REGIMES = ("correlated", "independent")
 #: What each certificate bounds (``MercerResult.note``).
 NOTES = {
     None: "",
@@ -72,6 +93,13 @@ NOTES = {
     "weak": ("weak collusion: a three-player game with pooled payoffs; nash_conv bounds what one player "
              "(a colluder alone or the victim) gains by deviating, not what the two colluders gain by "
              "deviating together"),
+    "correlated": ("correlated collusion (TMECor): the colluders draw a joint pure plan before the deal and "
+                   "play it seeing only their own hands; [certified_lower, certified_upper] brackets the team's "
+                   "max-min value in this regime (exact best responses on both sides)"),
+    "independent": ("independent collusion (team-maxmin): each colluder plays his own behaviour strategy; "
+                    "certified_lower is what the profile found guarantees against the victim's best response, "
+                    "certified_upper the correlated regime's upper end (the regime's value is NP-hard: the bracket "
+                    "closes only when the local search reaches the correlated value)"),
 }
 #: The thesis's target (§3.4: "finding a 0.01-equilibrium").
 DEFAULT_EPSILON = 0.01
@@ -118,12 +146,20 @@ class MercerResult(Result):
     team_value : float or None
         With collusion: the colluders' total (both seats' values summed).
     certified_lower, certified_upper : float
-        Two-player zero-sum solved games only (2 players, or ``collusion="strong"``): the
+        Two-player zero-sum solved games (2 players, or ``collusion="strong"``): the
         bracket ``u - gain_opponent <= V <= u + gain_own`` of the game value V of the first
         seat (2 players) or of the team's max-min value (strong collusion; compare with
-        ``team_value``). NaN otherwise: a three-player equilibrium certifies no value.
+        ``team_value``). ``collusion="correlated"`` / ``"independent"``: the bracket of the
+        team's max-min value in that regime (:class:`~guts.engine.extensive.TeamResult`'s
+        ``lower``, ``upper``). NaN otherwise: a three-player equilibrium certifies no value.
     note : str
         What the certificate bounds (collusion only).
+    team_result : TeamResult or None
+        ``collusion="correlated"`` / ``"independent"``: the engine's result (the correlated
+        distribution over joint pure plans in ``support``, the victim's strategy). With these
+        regimes ``values`` are every seat's own expected payoff (not split evenly),
+        ``gains`` = (``certified_upper - team_value``, ``team_value - certified_lower``) and
+        ``nash_conv`` = the bracket's width.
 
     ``certificate`` (the :class:`~guts.engine.result.Result` protocol) names what the method's
     target measures: the LP's exploitability, CFR+'s / DCFR's NashConv, fictitious play's
@@ -155,6 +191,7 @@ class MercerResult(Result):
     certified_upper: float = float("nan")
     note: str = ""
     regrets: np.ndarray | None = field(default=None, repr=False)
+    team_result: object = field(default=None, repr=False)
 
     @property
     def budget(self) -> dict:
@@ -167,6 +204,9 @@ class MercerResult(Result):
 
     @property
     def certificate(self) -> ResultCertificate:
+        if self.collusion in TEAM_REGIMES:
+            return ResultCertificate("interval", lower=float(self.certified_lower), upper=float(self.certified_upper),
+                                     gap=float(self.certified_upper - self.certified_lower))
         kind = {"lp": "exploitability", "cfr+": "nash_conv", "dcfr": "nash_conv", "fp": "max_regret",
                 "fp-realisation": "max_regret"}.get(
             self.method, "nash_conv")
@@ -224,8 +264,14 @@ def _validate(variant, players, method, epsilon, collusion, team):
             raise GutsInputError("collusion needs a team of two distinct seats of three, e.g. team=(0, 1)")
         team = check_team(team, players)
     elif team is not None:
-        raise GutsInputError("team is given but collusion is not; accepted collusion: 'weak', 'strong', "
-                             "'strong-separate'")
+        raise GutsInputError("team is given but collusion is not; accepted collusion: "
+                             + ", ".join(repr(c) for c in COLLUSION))
+    if collusion in TEAM_REGIMES:
+        if method != "lp":
+            raise GutsInputError(
+                f"method {method!r} does not apply to collusion={collusion!r} (the regime picks its own solver: "
+                "column generation over LPs with exact best responses); accepted: method='lp' (the default)")
+        return variant, players, method, epsilon, collusion, team
     if method == "lp":
         if not (players == 2 or collusion == "strong"):
             raise GutsInputError(
@@ -239,7 +285,7 @@ def _validate(variant, players, method, epsilon, collusion, team):
 def solve(variant: str = "smh", players: int = 2, method: str = "lp", target: float | None = None,
           collusion: str | None = None, team=None, *, max_iterations: int | None = None,
           time_limit: float | None = None, progress: bool = False, threads=None,
-          cfr_options: dict | None = None, **rule_options) -> MercerResult:
+          cfr_options: dict | None = None, lp_method: str = "auto", **rule_options) -> MercerResult:
     """Solve a Mercer hold'em variant.
 
     Parameters
@@ -263,7 +309,7 @@ def solve(variant: str = "smh", players: int = 2, method: str = "lp", target: fl
         for ``"cfr+"`` / ``"dcfr"``, every player's regret for ``"fp"`` / ``"fp-realisation"``
         (the result's ``certificate`` names which).  Was ``epsilon`` (``MercerResult.epsilon``
         keeps the value used).
-    collusion : {"weak", "strong", "strong-separate"}, optional
+    collusion : {"weak", "strong", "strong-separate", "correlated", "independent"}, optional
         §5. ``"weak"``: the colluders' payoffs are pooled and split evenly, each still
         sees only his own hand (a three-player game; NashConv bounds each single player's
         gain from deviating, not the two colluders' joint gain). ``"strong"``: they also
@@ -274,6 +320,14 @@ def solve(variant: str = "smh", players: int = 2, method: str = "lp", target: fl
         ``"strong-separate"``: the same information and payoffs with the colluders as two
         separate players (a three-player Nash equilibrium, certified by its NashConv; such
         equilibria are not unique and their value is not the team's max-min value).
+        ``"correlated"`` / ``"independent"``: the team's max-min value when the colluders
+        (each seeing only his own hand) correlate on a joint plan before the deal, or play
+        independent behaviour strategies (:func:`guts.engine.extensive.solve_team` on the
+        three-player game; module docstring); ``method`` stays ``"lp"`` (the regime picks its
+        solver), ``target`` is the bracket width at which the correlated column generation
+        stops (default ``TEAM_TARGET``, 1e-9), ``max_iterations`` its iteration cap and
+        ``time_limit`` its seconds; ``[certified_lower, certified_upper]`` brackets the
+        regime's value and ``team_result`` holds the engine's result.
     team : pair of seats, optional
         The colluders: two distinct seats of 0, 1, 2 (seats counted from 0 in betting
         order, seat 0 first to act).
@@ -286,6 +340,9 @@ def solve(variant: str = "smh", players: int = 2, method: str = "lp", target: fl
         Extra options of :func:`guts.engine.extensive.cfr_plus` for ``"cfr+"`` / ``"dcfr"``,
         e.g. ``dict(variant="pcfr+", check="adaptive")`` (the study's choice beyond the paper;
         it overrides the method's variant).
+    lp_method : {"auto", "simplex", "ipm"}
+        The LP's algorithm (``method="lp"`` only): HiGHS's dual simplex, its interior-point
+        method, or by the LP's size (:func:`guts.engine.extensive.lp.choose_lp_method`).
     **rule_options
         Passed to the rules (``check``, ``bets``, ``betting``, ``deck``, ``evaluator``).
 
@@ -306,10 +363,27 @@ def solve(variant: str = "smh", players: int = 2, method: str = "lp", target: fl
         variant, players, method, target, collusion, team)
     if max_iterations is not None:  # 0 must not mean "the default" (``max_iterations or ...`` below)
         max_iterations = check_int("max_iterations", max_iterations, 1, 10**9)
+    if time_limit is not None:      # checked here: the LP and the regimes would otherwise carry it unread
+        time_limit = check_positive_float("time_limit", time_limit)
+    if threads is not None:
+        threads = check_int("threads", threads, 1, available_cores())
     from guts.engine import extensive as E
+    from guts.engine.highs import LP_METHOD_CHOICES
+
+    lp_method = check_choice("lp_method", lp_method, LP_METHOD_CHOICES)
+    if lp_method != "auto" and method != "lp":
+        raise GutsInputError(f"lp_method {lp_method!r} chooses the LP's algorithm; method {method!r} solves no LP; "
+                             "accepted: method 'lp' with lp_method, or lp_method 'auto'")
 
     t0 = time.perf_counter()
     rules = variant_rules(variant, players, **rule_options)
+    if collusion in TEAM_REGIMES:
+        if lp_method != "auto":
+            raise GutsInputError(f"lp_method {lp_method!r} does not apply to collusion={collusion!r} (its LPs are "
+                                 "the column generation's own); accepted: lp_method 'auto'")
+        built = build_game(rules)          # the plain three-player game: private hands, own payoffs
+        return _solve_regime(built, variant, collusion, team, target=epsilon, max_iterations=max_iterations,
+                             time_limit=time_limit, progress=progress, build_seconds=time.perf_counter() - t0)
     # "strong-separate" is the strong information structure on the pooled 3-player game
     coll = Collusion(team, "strong" if collusion == "strong-separate" else collusion) if collusion else None
     built = build_game(rules, coll, merge_team=(collusion == "strong"))
@@ -317,8 +391,16 @@ def solve(variant: str = "smh", players: int = 2, method: str = "lp", target: fl
     build_seconds = time.perf_counter() - t0
     t1 = time.perf_counter()
     eps = None if method == "lp" else (DEFAULT_EPSILON if epsilon is None else epsilon)
+    if epsilon is not None and eps is not None:
+        # every iterative method starts from the uniform strategies: a target they already meet (NashConv, and
+        # so every player's regret, at most it) would be met by any strategies and certify nothing
+        start = float(E.nash_conv(game, E.uniform_strategy(game)))
+        if eps >= start:
+            raise GutsInputError(f"target {eps:g} is met by the uniform strategies the {method} run starts from "
+                                 f"(NashConv {start:.4g} on {game.name}), so it would certify nothing; "
+                                 f"accepted: a target below {start:.4g}")
     if method == "lp":
-        res = E.solve_lp(game)
+        res = E.solve_lp(game, method=lp_method)
     elif method in ("pcfr+", "cfr+", "dcfr"):
         # the engine's target is exploitability = NashConv / players
         base = dict(PCFR_OPTIONS) if method == "pcfr+" else {"variant": method}
@@ -365,3 +447,89 @@ def solve(variant: str = "smh", players: int = 2, method: str = "lp", target: fl
         stats=built.stats, built=built, history=history, team_value=team_value,
         certified_lower=lower, certified_upper=upper, note=NOTES[collusion],
         regrets=getattr(res, "regrets", None))
+
+
+def _solve_regime(built: BuiltGame, variant: str, regime: str, team: tuple, *, target=None, max_iterations=None,
+                  time_limit=None, progress=False, build_seconds=0.0, random_state=0,
+                  correlated=None) -> MercerResult:
+    """The team's max-min value of ``built`` (the plain three-player game) in ``regime``, as a MercerResult."""
+    from guts.engine.extensive import solve_team
+    from guts.engine.tolerances import TEAM_TARGET
+
+    tr = solve_team(built.game, team, regime, target=target, max_iterations=max_iterations, time_limit=time_limit,
+                    progress=progress, random_state=random_state,
+                    correlated=correlated if regime == "independent" else None)
+    values = np.asarray(tr.values, dtype=float)
+    lower, upper = float(tr.lower), float(tr.upper)
+    value = float(tr.value)
+    # the two sides of the bracket: what a team best response (or the correlated upper end) adds
+    # to the value, and what the victim's best response takes from it
+    gains = np.maximum(np.array([upper - value, value - lower]), 0.0)
+    width = max(upper - lower, 0.0)
+    if not tr.converged:
+        warnings.warn(f"{regime} collusion of seats {team} on {built.game.name}: bracket [{lower:.6g}, {upper:.6g}] "
+                      f"(width {upper - lower:.3g}) wider than the target {_team_target(target, TEAM_TARGET):.3g}",
+                      ConvergenceWarning, stacklevel=3)
+    return MercerResult(
+        variant=variant, players=3, method=tr.method, values=values, value=float(values[0]),
+        exploitability=width / 2, nash_conv=width, max_regret=float(gains.max()), gains=gains,
+        strategies=tuple(tr.strategies), converged=bool(tr.converged), num_iter=int(tr.num_iter),
+        seconds=float(tr.seconds), build_seconds=float(build_seconds), epsilon=_team_target(target, TEAM_TARGET),
+        collusion=regime, team=tuple(team), stats=built.stats, built=built, team_value=value,
+        certified_lower=lower, certified_upper=upper, note=NOTES[regime], team_result=tr)
+
+
+def _team_target(target, default) -> float:
+    """The bracket width aimed at: ``target``, else the engine's default."""
+    return float(default if target is None else target)
+
+
+def solve_regimes(variant: str = "smh", team=(1, 2), *, target: float | None = None,
+                  max_iterations: int | None = None, time_limit: float | None = None, progress: bool = False,
+                  random_state: int = 0, **rule_options) -> dict:
+    """The colluders' max-min value in the three team regimes, on one three-player game.
+
+    Parameters
+    ----------
+    variant : {"smh", "mmh"}
+    team : pair of seats
+        The two colluders (the third seat is the victim).
+    target, max_iterations, time_limit : optional
+        Of the correlated column generation (and, ``time_limit``, of the independent local
+        search too): see :func:`solve`.
+    random_state : int
+        Seeds the random starts of the independent local search.
+    **rule_options
+        Passed to the rules, as in :func:`solve`.
+
+    Returns
+    -------
+    dict
+        ``{"communication": ..., "correlated": ..., "independent": ...}`` of :class:`MercerResult`:
+        communication is ``collusion="strong"`` (the merged team, exact LP); the independent
+        local search starts from the correlated result (its support and upper end), so that
+        the correlated game is solved once.
+
+    Notes
+    -----
+    Always communication >= correlated >= independent (Celli and Gatti, *Computational
+    results for extensive-form adversarial team games*, 2018); each result's
+    ``[certified_lower, certified_upper]`` brackets its own regime's value.
+    """
+    variant, players, _m, target, _c, team = _validate(variant, 3, "lp", target, "correlated", team)
+    if max_iterations is not None:
+        max_iterations = check_int("max_iterations", max_iterations, 1, 10**9)
+    if time_limit is not None:
+        time_limit = check_positive_float("time_limit", time_limit)
+    random_state = check_random_state("random_state", random_state)
+    com = solve(variant, 3, "lp", collusion="strong", team=team, **rule_options)
+    t0 = time.perf_counter()
+    built = build_game(variant_rules(variant, 3, **rule_options))
+    build_seconds = time.perf_counter() - t0
+    kw = dict(target=target, max_iterations=max_iterations, time_limit=time_limit, progress=progress,
+              build_seconds=build_seconds, random_state=random_state)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)     # each result's bracket says how far it got
+        cor = _solve_regime(built, variant, "correlated", team, **kw)
+        ind = _solve_regime(built, variant, "independent", team, correlated=cor.team_result, **kw)
+    return {"communication": com, "correlated": cor, "independent": ind}
