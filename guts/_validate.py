@@ -103,7 +103,10 @@ def check_random_state(name: str, value):
 
 def check_matrix(name: str, m) -> np.ndarray:
     """Return ``m`` as a finite 2-D float array with at least one row and column."""
-    arr = np.asarray(m, dtype=float)
+    try:
+        arr = np.asarray(m, dtype=float)
+    except (TypeError, ValueError):
+        raise GutsInputError(f"{name} must be a 2-D matrix of numbers; got {type(m).__name__} {m!r:.40}") from None
     if arr.ndim != 2 or arr.shape[0] < 1 or arr.shape[1] < 1:
         raise GutsInputError(f"{name} must be a non-empty 2-D matrix; got shape {arr.shape}")
     if not np.all(np.isfinite(arr)):

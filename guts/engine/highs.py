@@ -40,6 +40,10 @@ import scipy.sparse as sp
 from guts.engine.tolerances import HIGHS_FEASIBILITY_TOL, HIGHS_HIPO_OPTIMALITY_TOL, HIGHS_IPM_OPTIMALITY_TOL
 from guts.errors import SolverError
 
+#: Seconds a time-limited MILP may run past its limit before its process is killed
+#: (:func:`milp`): HiGHS stops by itself within its limit in most phases.
+MILP_DEADLINE_GRACE = 5.0
+
 __all__ = ["linprog", "dense_minimax", "sequence_form_maxmin", "sequence_form_range",
            "make_lp", "run", "add_rows_and_resolve", "milp", "hipo_available", "INF", "LINPROG_METHODS",
            "HIPO_NEWTON_SYSTEM", "LP_METHOD_CHOICES", "LP_METHOD_HIGHS"]
@@ -403,6 +407,14 @@ def milp(cost, lower, upper, M, row_lower, row_upper, integer, *, maximize: bool
     if time_limit is not None:
         h.setOptionValue("time_limit", float(time_limit))
     h.passModel(lp)
+    if time_limit is None:
+        return _milp_answer(h, what)
+    return _milp_with_deadline(h, what, float(time_limit))
+
+
+def _milp_answer(h, what):
+    import highspy
+
     h.run()
     status = h.getModelStatus()
     optimal = status == highspy.HighsModelStatus.kOptimal
@@ -412,3 +424,56 @@ def milp(cost, lower, upper, M, row_lower, row_upper, integer, *, maximize: bool
     has_x = int(info.primal_solution_status) == 2      # kSolutionStatusFeasible
     x = np.asarray(h.getSolution().col_value) if has_x else None
     return x, float(info.objective_function_value), float(info.mip_dual_bound), bool(optimal)
+
+
+def _milp_with_deadline(h, what, time_limit):
+    """:func:`_milp_answer` in a forked child that is killed at the deadline.
+
+    HiGHS's branch and cut does not read its ``time_limit`` in every phase: on a model of
+    ~2.5e5 rows (a three-player Mercer hold'em team best response) it was seen working past
+    a 20 s limit for minutes between its presolve and its root LP.  So a limited MILP runs in a
+    child process (forked: the model is not copied), which dies with its parent, and is killed
+    :data:`MILP_DEADLINE_GRACE` seconds after the limit; the caller then gets no solution and
+    no bound (``x`` None, objective ``-inf``, bound ``+inf``).
+    """
+    import multiprocessing as mp
+    import os
+    import signal
+
+    try:
+        ctx = mp.get_context("fork")
+    except ValueError:  # pragma: no cover - no fork (not POSIX): HiGHS's own limit only
+        return _milp_answer(h, what)
+    parent, child = ctx.Pipe(duplex=False)
+
+    def work():
+        try:   # die with the parent (Linux): no solve outlives the command that asked for it
+            import ctypes
+
+            ctypes.CDLL(None).prctl(1, signal.SIGKILL)     # PR_SET_PDEATHSIG
+        except (OSError, AttributeError):  # pragma: no cover - not Linux
+            pass
+        try:
+            child.send(("ok", _milp_answer(h, what)))
+        except SolverError as e:
+            child.send(("error", str(e)))
+        finally:
+            os._exit(0)
+
+    proc = ctx.Process(target=work, daemon=True)
+    proc.start()
+    child.close()
+    try:
+        got = parent.recv() if parent.poll(time_limit + MILP_DEADLINE_GRACE) else None
+    except EOFError:
+        got = None
+    finally:
+        if proc.is_alive():
+            proc.kill()
+        proc.join()
+        parent.close()
+    if got is None:
+        return None, -np.inf, np.inf, False
+    if got[0] == "error":
+        raise SolverError(got[1])
+    return got[1]

@@ -47,7 +47,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ..._validate import check_choice, check_int, check_positive_float
-from ...errors import GutsInputError
+from ...errors import GutsInputError, SolverError
 from ..highs import milp, sequence_form_maxmin
 from ..progress import progress_bar
 from ..result import Solution, interval
@@ -287,6 +287,10 @@ class _Team:
             return (X,), v, v
         ck = np.bincount(self.key_of, weights=c, minlength=self.keys.shape[1])
         return self._milp(ck, time_limit)
+
+    def milp_size(self) -> str:
+        """The size of the best-response MILP, in words (its binaries and product columns)."""
+        return f"{int(sum(self.N)):,} binary and {int(self.keys.shape[1]):,} product columns"
 
     def _milp(self, ck, time_limit):
         """max sum_k ck[k] prod_i x_i[key_i(k)] over binary realisation plans x_i.
@@ -633,6 +637,10 @@ def _correlated(tm, *, target, max_iterations, deadline, progress, smoothing=0.0
         return None if deadline is None else max(deadline - time.perf_counter(), 1e-3)
 
     plans, _, up = tm.best_response(Y, remaining())
+    if plans is None:
+        raise SolverError(f"the team's first best response (a mixed-integer LP, {tm.milp_size()}) found no "
+                          f"plan within the time limit, so there is no bracket to report; accepted: a longer "
+                          f"time limit, or a smaller game")
     best_upper, best_Y = up, Y
     add(plans)
     best_lower, best_lam, best_lam_plans, best_lower_Y = -np.inf, None, None, None
