@@ -189,6 +189,32 @@ def test_exported_openspiel_policy_has_the_packages_exploitability(leduc, leduc_
         assert theirs == pytest.approx(back.exploitability, abs=1e-9)
 
 
+def test_an_efg_game_saves_reloads_and_exports_to_openspiel(tmp_path):
+    """A Gambit ``.efg`` file read by OpenSpiel (``efg_game``) and imported: its saved and
+    reloaded solution, exported as an OpenSpiel policy, has OpenSpiel's exploitability /
+    NashConv equal to the package's, and the value of the package's own ``read_efg``."""
+    pyspiel = pytest.importorskip("pyspiel")
+    from open_spiel.python.algorithms import exploitability as os_expl
+
+    from guts.engine.extensive import from_openspiel, read_efg
+
+    for name, game in (("leduc", leduc_poker()), ("kuhn3", kuhn_poker(3))):
+        path = tmp_path / f"{name}.efg"
+        path.write_text(efg_text(game))
+        osg = pyspiel.load_game("efg_game", {"filename": str(path)})
+        g = from_openspiel(osg)
+        solved = [cfr_plus(g, max_iterations=40)] + ([solve_lp(g)] if name == "leduc" else [])
+        for r in solved:
+            back = guts.load_solution(r.save(tmp_path / f"{name}.npz"), game=g)
+            pol = back.to_openspiel_policy(g, osg)
+            if name == "leduc":
+                assert os_expl.exploitability(osg, pol) == pytest.approx(back.exploitability, abs=1e-9)
+            else:
+                assert os_expl.nash_conv(osg, pol) == pytest.approx(nash_conv(g, back.strategies), abs=1e-9)
+        if name == "leduc":
+            assert solved[1].value == pytest.approx(solve_lp(read_efg(path)).value, abs=1e-9)
+
+
 def test_gambit_profile_follows_the_efg_numbering():
     g = kuhn_poker()
     r = cfr_plus(g, max_iterations=25)
