@@ -390,7 +390,11 @@ def certify(A: ArrayLike | StageGame, B: ArrayLike | None = None, strategy: Arra
         of the opponent; a failed check is reported as ``valid=False``.
     """
     stage = as_stage(A, B)
-    x = np.asarray(strategy, dtype=float).ravel()
+    try:
+        x = np.asarray(strategy, dtype=float).ravel()
+    except (TypeError, ValueError):
+        raise GutsInputError(f"strategy must be a probability vector of length {stage.shape[0]}; got "
+                             f"{type(strategy).__name__} {strategy!r:.40}") from None
     if x.size != stage.shape[0] or np.any(~np.isfinite(x)) or np.any(x < 0) or abs(x.sum() - 1) > PROBABILITY_SUM_TOL:
         raise GutsInputError(
             f"strategy must be a probability vector of length {stage.shape[0]}; got length {x.size}, sum {x.sum()}")

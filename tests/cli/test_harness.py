@@ -143,3 +143,25 @@ def test_adversarial_value_run(argv, tmp_path, monkeypatch, capsys):
     out, err = capsys.readouterr()
     _check(code, out, err, argv)
     assert math.isfinite(code)
+
+
+def test_readme_and_docs_quote_the_fuzz_class_counts():
+    """The README and docs/cli.md state the fuzz classes' counts; they equal the generated ones."""
+    from pathlib import Path
+
+    from tests.cli import test_harness_api_env as api
+    from tests.cli import test_harness_files as files
+    from tests.cli import test_harness_sets as sets
+
+    def n(k):
+        return f"{k:,}".replace(",", " ")
+
+    root = Path(__file__).resolve().parents[2]
+    stated = (f"{n(len(files.FULL))} fuzzed game files ({n(len(files.QUICK))} in CI)",
+              f"{n(len(sets.FULL))} tampered result sets", f"({n(len(sets.QUICK))} in CI)",
+              f"{n(len(api.IMPORTS))} huge imports", f"{n(len(api.API_CASES))} API cases",
+              f"{n(len(api.ENV_CASES))} environment cases")
+    for doc in ("README.md", "docs/cli.md"):
+        text = " ".join((root / doc).read_text(encoding="utf-8").split())
+        for phrase in stated:
+            assert phrase in text, (doc, phrase)

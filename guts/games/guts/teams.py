@@ -35,7 +35,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from guts._validate import GutsInputError, check_choice, check_int, check_positive_float, check_thresholds
+from guts._validate import (GutsInputError, check_choice, check_int, check_memory, check_positive_float,
+                            check_thresholds)
 from guts.games.guts.strategies import (STRUCTURES, check_recursive_grid, coalition_profiles, count_profiles,
                                         resolve_grid)
 from guts.games.guts.payoffs import _alpha
@@ -242,6 +243,11 @@ class TeamResult(CertifiedInterval):
         return sorted(strat.items(), key=lambda kv: -kv[1])
 
 
+#: Resident bytes per team strategy of the double oracle's solve (both teams' profiles, their
+#: index tuples while built, the best-response sweeps): 3 v. 3, "full", mesh 161 (708 k
+#: strategies a team) held 1.3 GB; so mesh 401 (10.8 M a team) is refused at once instead of
+#: growing past 6 GB.
+TEAM_BYTES_PER_PROFILE = 800
 AUTO_DENSE_LIMIT = 2_000_000  # solver="auto": dense LP up to this many matrix entries, else double oracle
 
 
@@ -288,6 +294,9 @@ def solve_teams(m: int, n: int, mesh=21, structure="full", solver: str = "auto",
     if solver != "oracle":
         if cells > 50_000_000:
             raise GutsInputError(f"the dense {m} v. {n} matrix would have {cells} entries; use solver='oracle'")
+    c1, c2 = count_profiles(m, g.size, s1), count_profiles(n, g.size, s2)
+    check_memory(f"the {m} v. {n} team game ({s1} / {s2}, mesh {g.size}: {c1:,} and {c2:,} team strategies)",
+                 TEAM_BYTES_PER_PROFILE * (c1 + c2), "use a smaller mesh or the pseudo-bloc structure")
     stage = TeamStage(coalition_profiles(m, g, s1), coalition_profiles(n, g, s2))
     # team 1 from -m, team 2 from -n; each capped at what the other team forfeits by leaving
     both = solve_both_sides(stage, -float(m), -float(n), certify_result=certify_result, solver=solver,

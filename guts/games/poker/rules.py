@@ -106,18 +106,21 @@ class Rules:
             raise GutsInputError("a game needs at least one round")
         object.__setattr__(self, "rounds", rounds)
         if any(r.hole_cards for r in rounds[1:]):
-            raise GutsInputError("private cards can be dealt only in the first round")
+            raise GutsInputError("private cards can be dealt only in the first round; accepted: hole_cards in the "
+                                 "first round only")
         hole = rounds[0].hole_cards
         if hole == 0:
-            raise GutsInputError("the first round must deal private cards")
+            raise GutsInputError("the first round must deal private cards; accepted: hole_cards >= 1 in the first "
+                                 "round")
         shared = sum(r.shared_cards for r in rounds)
         if hole + shared < self.evaluator.hand_size:
             raise GutsInputError(
-                f"{hole} private + {shared} shared cards cannot make a {self.evaluator.hand_size}-card hand")
+                f"{hole} private + {shared} shared cards cannot make a {self.evaluator.hand_size}-card hand; "
+                f"accepted: at least {self.evaluator.hand_size} private and shared cards in all")
         if self.num_players * hole + shared > self.deck.size:
             raise GutsInputError(
                 f"the deck has {self.deck.size} cards; {self.num_players} players need "
-                f"{self.num_players * hole + shared}")
+                f"{self.num_players * hole + shared}; accepted: a deck of at least that many cards")
         if self.evaluator.flushes and not self.deck.suits:
             raise GutsInputError("flushes need a deck with suits")
 

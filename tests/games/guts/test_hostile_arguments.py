@@ -129,3 +129,17 @@ def test_large_n_refuses_meaningless_targets_and_budgets(kwargs, name):
 
     with pytest.raises(GutsInputError, match=name):
         solve_large_n(**{"size": 1, "mesh": 10, "max_iterations": 1, **kwargs})
+
+
+def test_a_team_game_beyond_the_memory_budget_is_refused_before_it_is_built(monkeypatch):
+    # 3 v. 3 "full" at mesh 401: C(403, 3) = 10 827 401 strategies a team, refused at once
+    # (it grew past 6 GB before) whatever the machine: the budget is set here
+    import time
+
+    from guts.games.guts.teams import solve_teams
+
+    monkeypatch.setenv("GUTS_MEMORY_BUDGET", "4G")
+    t = time.perf_counter()
+    with pytest.raises(GutsInputError, match=r"10,827,401 .*memory budget"):
+        solve_teams(3, 3, mesh=401, structure="full")
+    assert time.perf_counter() - t < 5
