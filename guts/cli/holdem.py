@@ -141,10 +141,12 @@ def run_equities(args) -> int:
 
 
 def run_solve(args) -> int:
+    from guts.engine.progress import elapsed_bar
     from guts.games.holdem import solve_raise_game
 
-    r = solve_raise_game(max_raise=args.max_raise, reraises=args.reraise, method=args.method,
-                         progress=not args.quiet)
+    with elapsed_bar(f"solving the raise game (R = {args.max_raise})", enabled=not args.quiet):
+        r = solve_raise_game(max_raise=args.max_raise, reraises=args.reraise, method=args.method,
+                             progress=not args.quiet)
     freq = r.action_frequencies()
     print(f"raise game: Alice raises 2..{args.max_raise}"
           + (f", Bob re-raises {list(r.reraises)}" if r.reraises else ", Bob calls or folds"))

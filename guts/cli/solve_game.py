@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import time
 
+from guts.engine.progress import elapsed_bar
 from guts.cli.options import add_lp_method, certificate_text, verdict, add_quiet, int_arg, number_arg
 
 HELP = "solve a game file: .efg, a poker description, an ACPC definition or openspiel:NAME"
@@ -107,7 +108,9 @@ def run(args) -> int:
     from guts.studies.solve_game import load_game, solve_game, write_solution
 
     t0 = time.perf_counter()
-    game = load_game(args.file, max_nodes=getattr(args, "max_nodes", None), progress=not args.quiet)
+    # an OpenSpiel import counts its own nodes; a file is built in one call: say it is still working
+    with elapsed_bar(f"building {args.file}", enabled=not args.quiet and not str(args.file).startswith("openspiel:")):
+        game = load_game(args.file, max_nodes=getattr(args, "max_nodes", None), progress=not args.quiet)
     build = time.perf_counter() - t0
     s = game.size if hasattr(game, "size") else None
     size = f"{s.public_nodes} nodes x {s.deals} deals, {s.infosets} information sets" if s else ""
