@@ -53,12 +53,11 @@ import numpy as np
 from guts.errors import GutsInputError
 
 from .output import atomic_path
+from .view_families import PROB_UNITS  # probabilities as integers in these units (error <= 5e-5)
 
 __all__ = ["write_view", "view_data", "read_page", "PROB_UNITS", "VIEW_FORMAT", "CHANCE", "LEAF", "GROUP",
            "MAX_TYPE_ROWS"]
 
-#: Probabilities are stored as integers in these units (four decimals: error <= 5e-5).
-PROB_UNITS = 10_000
 #: Version of the embedded JSON layout (2: the probabilities in their own base64 block).
 VIEW_FORMAT = 2
 #: ``mover`` codes of nodes where no player acts.

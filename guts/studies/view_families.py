@@ -32,11 +32,13 @@ import numpy as np
 
 from guts.errors import GutsInputError
 
-from .view import PROB_UNITS
 
 __all__ = ["family_panels", "holdem_panels", "mercer_panels", "guts_panels", "continuous_poker_panels",
            "load_for_view", "MAX_GRIDS", "FAMILY_LOADERS"]
 
+#: Probabilities are written into the page as integers in units of ``1 / PROB_UNITS``
+#: (four decimals; :mod:`guts.studies.view` reads this constant from here).
+PROB_UNITS = 10_000
 #: Hold'em charts drawn at most (the first decisions in breadth-first order).
 MAX_GRIDS = 8
 #: Labels of the passive actions of the poker builder (fold, check, call): every other
@@ -289,19 +291,45 @@ def family_panels(solution, game=None) -> list:
     return holdem_panels(solution, game) + mercer_panels(solution, game) + continuous_poker_panels(solution, game)
 
 
-def _loaders() -> dict:
-    return {
-        "guts.games.poker.mercer.solve.MercerResult": "guts.games.poker.mercer.persist:load_mercer",
-        "guts.games.holdem.raise_game.RaiseGameResult": "guts.games.holdem.persist:load_raise_game",
-        "guts.games.continuous_poker.discrete.DiscretisedSolution":
-            "guts.games.continuous_poker.persist:load_discretised",
-        "guts.games.guts.coalition.CoalitionResult": "guts.games.guts.persist:load_coalition",
-        "guts.games.guts.teams.TeamResult": "guts.games.guts.persist:load_teams",
-    }
+def _load_mercer(path, verify):
+    from guts.games.poker.mercer.persist import load_mercer
+
+    return load_mercer(path, verify=verify)
 
 
-#: Result class -> ``"module:function"`` reading such a file back with its (rebuilt) game.
-FAMILY_LOADERS = _loaders()
+def _load_raise_game(path, verify):
+    from guts.games.holdem.persist import load_raise_game
+
+    return load_raise_game(path, verify=verify)
+
+
+def _load_discretised(path, verify):
+    from guts.games.continuous_poker.persist import load_discretised
+
+    return load_discretised(path, verify=verify)
+
+
+def _load_coalition(path, verify):
+    from guts.games.guts.persist import load_coalition
+
+    return load_coalition(path, verify=verify)
+
+
+def _load_teams(path, verify):
+    from guts.games.guts.persist import load_teams
+
+    return load_teams(path, verify=verify)
+
+
+#: Result class -> the function reading such a file back with its (rebuilt) game (static,
+#: deferred imports: a family is imported only when one of its files is read).
+FAMILY_LOADERS = {
+    "guts.games.poker.mercer.solve.MercerResult": _load_mercer,
+    "guts.games.holdem.raise_game.RaiseGameResult": _load_raise_game,
+    "guts.games.continuous_poker.discrete.DiscretisedSolution": _load_discretised,
+    "guts.games.guts.coalition.CoalitionResult": _load_coalition,
+    "guts.games.guts.teams.TeamResult": _load_teams,
+}
 
 
 def load_for_view(path, game=None, *, verify: bool = True) -> tuple:
@@ -313,8 +341,6 @@ def load_for_view(path, game=None, *, verify: bool = True) -> tuple:
     an extensive-form game, e.g. a guts coalition).  ``title`` is the page's default title
     (``None``: the game's name and the method).
     """
-    import importlib
-
     from guts.engine.extensive.persist import load_solution
     from guts.engine.persist import SOLUTION_FORMAT, from_json, read_container
 
@@ -328,8 +354,7 @@ def load_for_view(path, game=None, *, verify: bool = True) -> tuple:
         raise GutsInputError(f"{os.fspath(path)!r} holds a {cls.rsplit('.', 1)[-1] or 'solution'} whose game the "
                              f"file does not record; accepted: --game GAME (the game solved), or a file of "
                              f"{families}")
-    module, func = target.split(":")
-    solution, game = getattr(importlib.import_module(module), func)(path, verify=verify)
+    solution, game = target(path, verify)
     title = None
     if game is None:
         f = {k: from_json(v["json"]) for k, v in meta["result"]["fields"].items() if "json" in v}

@@ -15,7 +15,7 @@ import sympy as sp
 
 from guts._validate import check_int
 from guts.engine.result import Result, ResultCertificate
-from .mesh_lp import _aggressiveness, engine_history, mesh_hands
+from .mesh_lp import MAX_MESH, MESH_BYTES, _aggressiveness, engine_history, mesh_hands, mesh_memory_estimate
 from .rules import P, BettingRules, GameStructure, TerminalNode, derive
 
 __all__ = ["mesh_hands", "discretised_game", "engine_history", "plan_probabilities", "MeshSolution",
@@ -127,27 +127,6 @@ class MeshSolution(Result):
 
 #: Formulations of the mesh LP accepted by :func:`solve_mesh`.
 FORMULATIONS = ("prefix-sum", "sequence-form")
-
-#: Peak resident memory of :func:`solve_mesh` over the interpreter's, measured by
-#: ``benchmarks/mesh_lp.py`` (column ``extra_rss_mb``, P = 3): the prefix-sum LP is O(M)
-#: and its cost is the engine's certificate on the ``M^2``-deal game, 188-217 B a deal on
-#: games a-d at M = 1 000 and 2 000 (bytes per deal); the sequence form's is its payoff
-#: matrix, one non-zero per deal and terminal, 183-219 B each on games a-c at M = 400
-#: (bytes per deal and terminal).
-MESH_BYTES = {"prefix-sum": 220.0, "sequence-form": 220.0}
-
-
-#: Most hands per player of a mesh game (its LP would need petabytes long before).
-MAX_MESH = 10**6
-
-
-def mesh_memory_estimate(rules: BettingRules, mesh: int, formulation: str = "prefix-sum") -> float:
-    """Bytes :func:`solve_mesh` needs at ``mesh`` hands per player (see :data:`MESH_BYTES`)."""
-    deals = float(mesh) * float(mesh)  # inf, not OverflowError, for an absurd mesh: refused by the budget
-    if formulation == "sequence-form":
-        return MESH_BYTES[formulation] * deals * len(derive(rules).terminals)
-    return MESH_BYTES[formulation] * deals
-
 
 def solve_mesh(rules: BettingRules, pot, mesh: int, perturbation: float = 0.0,
                formulation: str = "prefix-sum") -> MeshSolution:

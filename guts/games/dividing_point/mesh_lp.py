@@ -42,12 +42,32 @@ from guts.engine import highs
 from .method import exact_pot
 from .rules import P, BettingRules, GameStructure, TerminalNode, derive
 
+
+#: Peak resident memory of :func:`solve_mesh` over the interpreter's, measured by
+#: ``benchmarks/mesh_lp.py`` (column ``extra_rss_mb``, P = 3): the prefix-sum LP is O(M)
+#: and its cost is the engine's certificate on the ``M^2``-deal game, 188-217 B a deal on
+#: games a-d at M = 1 000 and 2 000 (bytes per deal); the sequence form's is its payoff
+#: matrix, one non-zero per deal and terminal, 183-219 B each on games a-c at M = 400
+#: (bytes per deal and terminal).
+MESH_BYTES = {"prefix-sum": 220.0, "sequence-form": 220.0}
+
+
+#: Most hands per player of a mesh game (its LP would need petabytes long before).
+MAX_MESH = 10**6
+
+
+def mesh_memory_estimate(rules: BettingRules, mesh: int, formulation: str = "prefix-sum") -> float:
+    """Bytes :func:`solve_mesh` needs at ``mesh`` hands per player (see :data:`MESH_BYTES`)."""
+    deals = float(mesh) * float(mesh)  # inf, not OverflowError, for an absurd mesh: refused by the budget
+    if formulation == "sequence-form":
+        return MESH_BYTES[formulation] * deals * len(derive(rules).terminals)
+    return MESH_BYTES[formulation] * deals
+
 __all__ = ["MeshPlans", "solve_mesh_plans", "mesh_hands", "engine_history"]
 
 
 def mesh_hands(mesh: int) -> np.ndarray:
     """The ``M`` hand values ``(i + 1/2) / M``."""
-    from .discrete import MAX_MESH  # (discrete builds on this module)
 
     mesh = check_int("mesh", mesh, 2, MAX_MESH)
     return (np.arange(mesh) + 0.5) / mesh
@@ -109,7 +129,6 @@ def solve_mesh_plans(rules: BettingRules, pot, mesh: int, perturbation: float = 
     """
     from guts._validate import check_memory
 
-    from .discrete import MAX_MESH, mesh_memory_estimate  # (discrete builds on this module)
 
     M = check_int("mesh", mesh, 2, MAX_MESH)
     check_memory(f"the {M}-hand mesh game", mesh_memory_estimate(rules, M, "prefix-sum"), "use a smaller mesh")

@@ -814,3 +814,10 @@ def _relative(contrib, active) -> tuple:
 def _distinct_multisets(num_kinds: int, copies: int, size: int) -> dict:
     """``{count profile: number of multisets}`` of ``size`` cards the deck can hold."""
     return _deal_transitions((num_kinds,) + (0,) * copies, size, copies)
+
+
+def seat_values(built: BuiltGame, values: np.ndarray) -> np.ndarray:
+    """Per-seat values; a merged team's value is split evenly between its seats (§5)."""
+    owner = np.asarray(built.seat_player) if built.seat_player else np.arange(len(values))
+    counts = np.bincount(owner, minlength=len(values))
+    return np.array([values[owner[s]] / counts[owner[s]] for s in range(len(owner))])

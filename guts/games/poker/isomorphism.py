@@ -118,9 +118,7 @@ def poker_card_labels(game) -> tuple:
         raise GutsInputError(f"game {getattr(game, 'name', game)!r} was not built from a poker description; "
                              "accepted: a game of guts.games.poker.build_poker / load_poker")
     if spec.betting == "fixed":
-        from .build import poker_rules
-
-        deck = poker_rules(spec).deck
+        deck = game.built.rules.deck      # fixed betting is built by the Mercer builder (build_poker)
         return tuple(deck.kind_label(k) for k in range(deck.num_kinds)), spec.ranks, spec.suits
     return tuple(spec.card_label(c) for c in range(spec.ranks * spec.suits)), spec.ranks, spec.suits
 

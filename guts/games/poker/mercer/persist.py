@@ -81,7 +81,7 @@ def load_mercer(path, *, verify: bool = True) -> tuple:
     from guts.engine.extensive import expected_values, nash_conv
     from guts.engine.extensive.persist import check_solution, load_solution
 
-    from .solve import seat_values
+    from ..builder import seat_values
 
     name = os.fspath(path)
     meta, _ = read_container(path, SOLUTION_FORMAT)

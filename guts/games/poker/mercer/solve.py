@@ -63,7 +63,7 @@ from guts._validate import available_cores, check_choice, check_int, check_posit
 from guts.engine.result import Result, ResultCertificate
 from guts.errors import ConvergenceWarning, GutsInputError
 
-from ..builder import BuiltGame, Collusion, TreeStats, build_game, check_team
+from ..builder import BuiltGame, Collusion, TreeStats, build_game, check_team, seat_values
 from ..rules import VARIANTS, variant_rules
 
 __all__ = ["solve", "solve_regimes", "MercerResult", "METHODS", "COLLUSION", "TEAM_REGIMES", "DEFAULT_EPSILON",
@@ -230,13 +230,6 @@ def br_gains(game, strategies, *, threads=None) -> tuple:
     gains = np.array([best_response(game, strategies, p, threads=threads).value - ev[p]
                       for p in range(game.num_players)])
     return ev, np.maximum(gains, 0.0)
-
-
-def seat_values(built: BuiltGame, values: np.ndarray) -> np.ndarray:
-    """Per-seat values; a merged team's value is split evenly between its seats (§5)."""
-    owner = np.asarray(built.seat_player) if built.seat_player else np.arange(len(values))
-    counts = np.bincount(owner, minlength=len(values))
-    return np.array([values[owner[s]] / counts[owner[s]] for s in range(len(owner))])
 
 
 def seat_strategies(built: BuiltGame, strategies) -> tuple:
