@@ -39,7 +39,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from guts.engine.extensive import cfr_plus, solve_lp  # noqa: E402
-from guts.engine.result import ResultCertificate  # noqa: E402
+from guts.engine.result import Certificate  # noqa: E402
 from guts.games.toy import leduc_poker  # noqa: E402
 from guts.studies.output import ensure_output_dir, write_csv, write_meta  # noqa: E402
 from guts.studies.view import write_view  # noqa: E402
@@ -54,7 +54,7 @@ def random_profile(game, seed: int = 0):
     strategies = tuple({h: rng.dirichlet(np.ones(len(a)), size=game.num_types[p])
                         for h, a in game.action_labels(p).items()} for p in range(game.num_players))
     nan = math.nan
-    cert = ResultCertificate(kind="exploitability", lower=nan, upper=nan, gap=nan, exploitability=nan,
+    cert = Certificate(kind="exploitability", lower=nan, upper=nan, gap=nan, exploitability=nan,
                              nash_conv=nan, max_regret=nan)
     return SimpleNamespace(strategies=strategies, values=(nan,) * game.num_players, certificate=cert,
                            method="random", num_iter=0, converged=False)

@@ -17,11 +17,15 @@ __getattr__, __dir__ = lazy_exports(__name__, {
     "certify": "guts.engine.recursive",
     "fixed_point": "guts.engine.recursive",
     "load_solution": "guts.engine.extensive.persist",
+    "Solution": "guts.engine.result",
+    "Certificate": "guts.engine.result",
     "CoalitionResult": "guts.games.guts.coalition",
     "solve_coalition": "guts.games.guts.coalition",
 })
 
 __all__ = [
+    "Solution",
+    "Certificate",
     "GutsInputError",
     "CoalitionResult",
     "solve_coalition",

@@ -41,7 +41,7 @@ from guts._validate import check_choice, check_int, check_matrix
 from guts.engine.highs import dense_minimax
 from guts.engine.tolerances import (MAX_ITERATIONS, HIGHS_FEASIBILITY_TOL, LP_GAP_REL, ORACLE_GAP_TOL,
                                     ORACLE_IMPROVEMENT_TOL, POLISH_NEGATIVE_TOL, SUPPORT_TOL)
-from guts.engine.result import Result, ResultCertificate, duality_gap_certificate
+from guts.engine.result import Certificate, Details, Solution, duality_gap_certificate
 from guts.errors import ConvergenceWarning, SolverError
 
 __all__ = [
@@ -59,7 +59,7 @@ INNER_SOLVERS = ("lp", "fp")
 
 
 @dataclass(frozen=True)
-class MatrixGameSolution(Result):
+class MatrixGameSolution(Details):
     """Solution of a zero-sum matrix game (row player maximises).
 
     Attributes
@@ -82,7 +82,7 @@ class MatrixGameSolution(Result):
     seconds : float
         Wall time (``nan`` for the inner solves of a larger computation, not timed).
 
-    The :class:`~guts.engine.result.Result` protocol: ``values = (value, -value)``,
+    The protocol names (read by :meth:`~guts.engine.result.Solution.of`): ``values = (value, -value)``,
     ``strategies = (row_strategy, col_strategy)``, ``certificate`` the duality gap.
     """
 
@@ -106,7 +106,7 @@ class MatrixGameSolution(Result):
         return (self.row_strategy, self.col_strategy)
 
     @property
-    def certificate(self) -> ResultCertificate:
+    def certificate(self) -> Certificate:
         return duality_gap_certificate(self.lower, self.upper)
 
 
@@ -184,7 +184,7 @@ def _polished(M: np.ndarray, x: np.ndarray, y: np.ndarray, gap: float, scale: fl
     return best
 
 
-def solve_matrix_lp(M: ArrayLike, tol: float = LP_GAP_REL, polish: bool = True) -> MatrixGameSolution:
+def solve_matrix_lp(M: ArrayLike, tol: float = LP_GAP_REL, polish: bool = True) -> Solution:
     """Solve the zero-sum game ``M`` exactly by linear programming (HiGHS).
 
     Parameters
@@ -205,7 +205,7 @@ def solve_matrix_lp(M: ArrayLike, tol: float = LP_GAP_REL, polish: bool = True) 
     """
     t0 = time.perf_counter()
     sol = _solve_lp(check_matrix("M", M), tol, polish)
-    return replace(sol, seconds=time.perf_counter() - t0)
+    return Solution.of(replace(sol, seconds=time.perf_counter() - t0))
 
 
 #: The former name of :func:`solve_matrix_lp` (kept for compatibility).
@@ -235,7 +235,7 @@ def _solve_lp(M: np.ndarray, tol: float = LP_GAP_REL, polish: bool = True, warn:
 
 
 def solve_fp(M: ArrayLike, iterations: int = 10_000, random_state: int | np.random.Generator | None = None,
-             tol: float = 1e-3) -> MatrixGameSolution:
+             tol: float = 1e-3) -> Solution:
     """Approximate the game by nashpy's fictitious play (the paper's method, §1, App. B).
 
     Parameters
@@ -280,20 +280,20 @@ def solve_fp(M: ArrayLike, iterations: int = 10_000, random_state: int | np.rand
             f"fictitious play after {iterations} rounds has duality gap {gap:.3e} > tol {tol:.1e}",
             ConvergenceWarning, stacklevel=2,
         )
-    return MatrixGameSolution(
+    return Solution.of(MatrixGameSolution(
         value=0.5 * (lower + upper), row_strategy=x, col_strategy=y, lower=lower, upper=upper,
         gap=gap, method="fp", converged=converged, num_iter=iterations, seconds=time.perf_counter() - t0,
-    )
+    ))
 
 
-def solve_matrix_game(M: ArrayLike, solver: str = "lp", **kwargs) -> MatrixGameSolution:
+def solve_matrix_game(M: ArrayLike, solver: str = "lp", **kwargs) -> Solution:
     """Dispatch to :func:`solve_lp` (``solver="lp"``) or :func:`solve_fp` (``"fp"``)."""
     check_choice("solver", solver, INNER_SOLVERS)
     return solve_lp(M, **kwargs) if solver == "lp" else solve_fp(M, **kwargs)
 
 
 def double_oracle(get_rows, get_cols, shape, init_rows=(), init_cols=(), tol: float = ORACLE_IMPROVEMENT_TOL,
-                  max_iterations: int = 500, gap_tol: float = ORACLE_GAP_TOL) -> tuple[MatrixGameSolution, np.ndarray, np.ndarray]:
+                  max_iterations: int = 500, gap_tol: float = ORACLE_GAP_TOL) -> tuple[Solution, np.ndarray, np.ndarray]:
     """Solve a large zero-sum game by row/column generation (double oracle).
 
     Parameters
@@ -358,4 +358,4 @@ def double_oracle(get_rows, get_cols, shape, init_rows=(), init_cols=(), tol: fl
         gap=gap, method="double-oracle", converged=converged, num_iter=rnd,
         seconds=time.perf_counter() - t0,
     )
-    return sol, np.array(rows), np.array(cols)
+    return Solution.of(sol), np.array(rows), np.array(cols)

@@ -234,11 +234,11 @@ def _class_name(obj) -> str:
 
 
 def save_result(result, path, *, game=None, budget=None) -> Path:
-    """Write ``result`` (any :class:`~guts.engine.result.Result`) to ``path``, atomically.
+    """Write ``result`` (any :class:`~guts.engine.result.Solution`) to ``path``, atomically.
 
     Parameters
     ----------
-    result : Result
+    result : Solution
     path : str or Path
         The file (conventionally ``*.npz``); replaced if it exists.
     game : optional
@@ -270,11 +270,14 @@ def save_result(result, path, *, game=None, budget=None) -> Path:
     except TypeError as exc:
         raise GutsInputError(f"the strategies cannot be saved: {exc}") from None
     fields, omitted = {}, []
-    if dataclasses.is_dataclass(result):
-        for f in dataclasses.fields(result):
-            if f.name == "strategies":
+    # the family's record is what a reader rebuilds: its class and fields (a bare
+    # solution's own fields otherwise)
+    record = result.details if getattr(result, "details", None) is not None else result
+    if dataclasses.is_dataclass(record):
+        for f in dataclasses.fields(record):
+            if f.name in ("strategies", "details"):
                 continue
-            v = getattr(result, f.name)
+            v = getattr(record, f.name)
             if isinstance(v, np.ndarray) and v.dtype.kind in _ARRAY_KINDS:
                 arrays[f"f_{f.name}"] = v
                 fields[f.name] = {"array": f"f_{f.name}"}
@@ -301,6 +304,6 @@ def save_result(result, path, *, game=None, budget=None) -> Path:
         budget = _to_json(budget, "budget")
     except TypeError as exc:
         raise GutsInputError(f"budget must be a dict of numbers and strings; {exc}") from None
-    meta = {"result": {"class": _class_name(result), "fields": fields, "omitted": omitted},
+    meta = {"result": {"class": _class_name(record), "fields": fields, "omitted": omitted},
             "protocol": protocol, "strategies": s_meta, "game": fingerprint, "budget": budget}
     return write_container(path, SOLUTION_FORMAT, meta, arrays)

@@ -52,7 +52,7 @@ from guts.engine.tolerances import (ACCEPT_REL, CERT_ROUNDING, CERT_VALUE_TOL, F
                                     MAX_FIXED_POINT_TOL, MAX_ITERATIONS, NO_ENTRY_REL, ORACLE_STAGE_TOL, PROBABILITY_SUM_TOL,
                                     SLOPE_MARGIN, SUPPORT_TOL)
 from guts.engine.matrix_game import MatrixGameSolution, _solve_lp, double_oracle, solve_fp
-from guts.engine.result import Result, ResultCertificate, interval
+from guts.engine.result import Certificate, Details, Solution, interval, lower_bound_certificate
 from guts.errors import ConvergenceWarning
 from guts.engine.stage import StageGame, as_stage
 
@@ -60,7 +60,7 @@ __all__ = [
     "SOLVERS",
     "METHODS",
     "FixedPointResult",
-    "Certificate",
+    "StrategyBound",
     "StageSolver",
     "fixed_point",
     "certify",
@@ -75,7 +75,7 @@ METHODS = ("iterate", "newton")
 
 
 @dataclass(frozen=True)
-class FixedPointResult:
+class FixedPointResult(Details):
     """Outcome of the fixed-point computation from one side.
 
     Attributes
@@ -106,6 +106,14 @@ class FixedPointResult:
     attracting_from_above : bool or None
         Whether ``T(V + δ) < V + δ`` just above the fixed point (Theorem 1.4); ``False``
         flags the overshoot situation of §2.2.
+    certified_lower : float
+        What the row strategy forces from ``v0`` by Theorem 1.2 (:func:`certify`), or ``v0``
+        itself where that check fails (the value forcable from ``v0`` is at least ``v0``).
+
+    The protocol names: ``values = (value,)`` (one side: the row player's),
+    ``strategies = (row_strategy, col_strategy)``, ``certificate`` a ``lower_bound``:
+    ``certified_lower`` rigorously below the value, measured by ``value - certified_lower``;
+    ``seconds`` is not timed (``nan``).
     """
 
     value: float
@@ -123,10 +131,24 @@ class FixedPointResult:
     attracting_from_above: bool | None
     method: str
     solver: str
+    certified_lower: float = math.nan
+    seconds: float = math.nan
+
+    @property
+    def values(self) -> tuple:
+        return (self.value,)
+
+    @property
+    def strategies(self) -> tuple:
+        return (self.row_strategy, self.col_strategy)
+
+    @property
+    def certificate(self) -> Certificate:
+        return lower_bound_certificate(self.certified_lower, self.value)
 
 
 @dataclass(frozen=True)
-class Certificate:
+class StrategyBound:
     """Theorem 1.2 applied to one fixed mixed strategy of the row player.
 
     Attributes
@@ -211,7 +233,7 @@ def fixed_point(A: ArrayLike | StageGame, B: ArrayLike | None = None, v0: float 
                 method: str = "iterate",
                 tol: float = FIXED_POINT_TOL, max_iterations: int = 10_000, cap: float | None = None,
                 fp_iterations: int = 10_000, random_state=None, check_above: bool = True,
-                warn: bool = True, callback: Callable[[float, float], None] | None = None) -> FixedPointResult:
+                warn: bool = True, callback: Callable[[float, float], None] | None = None) -> Solution:
     """Value forcable by the row player from ``v0``: the limit of ``V <- Value(A + B V)``.
 
     Parameters
@@ -241,8 +263,11 @@ def fixed_point(A: ArrayLike | StageGame, B: ArrayLike | None = None, v0: float 
 
     Returns
     -------
-    FixedPointResult
+    Solution
+        Its details a :class:`FixedPointResult`; its certificate the ``lower_bound`` that
+        the returned row strategy forces from ``v0`` (Theorem 1.2).
     """
+    t0 = time.perf_counter()
     stage = as_stage(A, B)
     v0 = float(v0)
     if not math.isfinite(v0):
@@ -258,7 +283,7 @@ def fixed_point(A: ArrayLike | StageGame, B: ArrayLike | None = None, v0: float 
     T = sol.value
     if T <= v0 + NO_ENTRY_REL * max(1.0, abs(v0)):
         return _finish(stage, solve, sol, v0, "no-entry", history, T - v0, 0.0, method, solver,
-                       check_above=False, warn=warn)
+                       check_above=False, warn=warn, t0=t0)
 
     L, sol_L, T_L = v0, sol, T
     s_L = solve.slope(sol_L)
@@ -307,10 +332,10 @@ def fixed_point(A: ArrayLike | StageGame, B: ArrayLike | None = None, v0: float 
         s_L = solve.slope(sol_L)
     if status == "capped":
         return _finish(stage, solve, sol_L, cap, status, history, T_L - L, math.inf, method, solver,
-                       check_above=False, warn=warn)
+                       check_above=False, warn=warn, t0=t0)
     value = T_L if status == "converged" else L
     return _finish(stage, solve, sol_L, value, status, history, T_L - L, err, method, solver,
-                   check_above=check_above and status == "converged", warn=warn)
+                   check_above=check_above and status == "converged", warn=warn, t0=t0)
 
 
 def _newton_candidates(L, r, s_L, U, g_U, s_U, bound):
@@ -340,7 +365,7 @@ def _margin(stage: StageGame, x: np.ndarray, v: float) -> float:
     return float(np.min(x[I] @ A + (x[I] @ B - 1.0) * v))
 
 
-def _finish(stage, solve, sol, value, status, history, residual, err, method, solver, check_above, warn):
+def _finish(stage, solve, sol, value, status, history, residual, err, method, solver, check_above, warn, t0):
     attracting = None
     if check_above:
         # the probe must stand clear of the inner solver's error (fictitious play)
@@ -357,17 +382,21 @@ def _finish(stage, solve, sol, value, status, history, residual, err, method, so
         warnings.warn(f"fixed-point iteration ended with status {status!r} after {len(history) - 1} "
                       f"iterations (last value {history[-1]:.6g})", ConvergenceWarning, stacklevel=3)
     slope = solve.slope(sol)
-    return FixedPointResult(
+    v0 = float(history[0])
+    bound = _certify(stage, np.asarray(sol.row_strategy, dtype=float), v0, CERT_ROUNDING)
+    lower = bound.v_certified if bound.valid and math.isfinite(bound.v_certified) else v0
+    return Solution.of(FixedPointResult(
         value=float(value), row_strategy=sol.row_strategy, col_strategy=sol.col_strategy, status=status,
         converged=status in ("converged", "no-entry"), num_iter=len(history) - 1,
         num_solves=solve.num_solves, history=tuple(float(h) for h in history), residual=float(residual),
         error_estimate=float(err), slope=slope, inner_gap=float(sol.gap),
         attracting_from_above=attracting, method=method, solver=solver,
-    )
+        certified_lower=float(min(lower, value) if status == "capped" else lower), seconds=time.perf_counter() - t0,
+    ))
 
 
 def certify(A: ArrayLike | StageGame, B: ArrayLike | None = None, strategy: ArrayLike | None = None,
-            v_start: float = -1.0, rounding: float = CERT_ROUNDING) -> Certificate:
+            v_start: float = -1.0, rounding: float = CERT_ROUNDING) -> StrategyBound:
     """Certify the value forced by repeating one mixed strategy (Theorems 1.2 and 1.3).
 
     Parameters
@@ -385,7 +414,7 @@ def certify(A: ArrayLike | StageGame, B: ArrayLike | None = None, strategy: Arra
 
     Returns
     -------
-    Certificate
+    StrategyBound
         ``v_certified`` is a value the strategy forces against *every* pure strategy
         of the opponent; a failed check is reported as ``valid=False``.
     """
@@ -401,7 +430,7 @@ def certify(A: ArrayLike | StageGame, B: ArrayLike | None = None, strategy: Arra
     return _certify(stage, x, float(v_start), rounding)
 
 
-def _certify(stage: StageGame, x: np.ndarray, v_start: float, rounding: float) -> Certificate:
+def _certify(stage: StageGame, x: np.ndarray, v_start: float, rounding: float) -> StrategyBound:
     """:func:`certify` without the input checks (``x`` a probability vector over the rows)."""
     I = np.flatnonzero(x > 0)
     AI, BI = stage.rows(I)
@@ -410,23 +439,23 @@ def _certify(stage: StageGame, x: np.ndarray, v_start: float, rounding: float) -
     eps = float(np.min(a + (b - 1.0) * v_start))
     allowance = rounding * (1.0 + abs(v_start))
     if not eps > allowance:
-        return Certificate(False, float(v_start), math.nan, eps,
+        return StrategyBound(False, float(v_start), math.nan, eps,
                            f"f(v_*) = {eps:.3e} is not > 0 at v_* = {v_start}: the strategy does not "
                            "improve on the termination value against every opponent strategy")
     shrink = b < 1.0
     if not np.any(shrink):
-        return Certificate(True, float(v_start), math.inf, eps, "every column has x B >= 1: unbounded")
+        return StrategyBound(True, float(v_start), math.inf, eps, "every column has x B >= 1: unbounded")
     raw = float(np.min(a[shrink] / (1.0 - b[shrink])))
     V = abs(raw) + 1.0
     num = a[shrink] - rounding * (1.0 + V)
     den = 1.0 - b[shrink]
     den = np.where(num > 0, den + rounding, np.maximum(den - rounding, 1e-300))
     v_cert = float(np.min(num / den))
-    return Certificate(True, float(v_start), max(v_cert, float(v_start)), eps,
+    return StrategyBound(True, float(v_start), max(v_cert, float(v_start)), eps,
                        "f(v_*) > 0 and f(v^*) >= 0 (Theorem 1.2)")
 
 
-class CertifiedInterval(Result):
+class CertifiedInterval(Details):
     """Base of the results with a Theorem 1.2 interval ``[certified_lower, certified_upper]``.
 
     Their :class:`~guts.engine.result.Result` ``certificate`` is that interval (kind
@@ -437,7 +466,7 @@ class CertifiedInterval(Result):
     certified_upper: float
 
     @property
-    def certificate(self) -> ResultCertificate:
+    def certificate(self) -> Certificate:
         """The Theorem 1.2 bracket of ``value`` (nan ends where a certificate failed)."""
         return interval(self.certified_lower, self.certified_upper)
 
@@ -456,7 +485,7 @@ class TwoSidedResult(CertifiedInterval):
     row, col : FixedPointResult
         The row player's fixed point from ``v_row`` and the column player's (its own
         value, on the transposed stage) from ``v_col``.
-    certificate_lower, certificate_upper : Certificate
+    certificate_lower, certificate_upper : StrategyBound
         Theorem 1.2 for the row player's strategy (from ``v_row``) and the column
         player's (from ``v_col``).
     certified_lower, certified_upper : float
@@ -470,8 +499,8 @@ class TwoSidedResult(CertifiedInterval):
 
     row: FixedPointResult
     col: FixedPointResult
-    certificate_lower: Certificate
-    certificate_upper: Certificate
+    certificate_lower: StrategyBound
+    certificate_upper: StrategyBound
     certified_lower: float
     certified_upper: float
     converged: bool
@@ -506,11 +535,11 @@ def support(strategy: ArrayLike, label: Callable[[int], object], tol: float = SU
     return {label(int(i)): float(x[i]) for i in np.flatnonzero(x > tol)}
 
 
-NOT_CERTIFIED = Certificate(False, math.nan, math.nan, math.nan, "not computed")
+NOT_CERTIFIED = StrategyBound(False, math.nan, math.nan, math.nan, "not computed")
 
 
 def solve_both_sides(stage: StageGame, v_row: float, v_col: float, certify_result: bool = True,
-                     **fixed_point_kwargs) -> TwoSidedResult:
+                     **fixed_point_kwargs) -> Solution:
     """Solve the recursive game from both sides and certify both ends.
 
     The row player iterates from ``v_row`` (its termination value, e.g. -1), the column
@@ -552,13 +581,13 @@ def solve_both_sides(stage: StageGame, v_row: float, v_col: float, certify_resul
             converged = False
             warnings.warn(f"the fixed points stopped but the result is not certified: {problem}",
                           ConvergenceWarning, stacklevel=2)
-    return TwoSidedResult(
+    return Solution.of(TwoSidedResult(
         row=row, col=col, certificate_lower=lo, certificate_upper=hi,
         certified_lower=c_lo, certified_upper=c_hi,
         converged=converged, num_iter=row.num_iter + col.num_iter,
         num_solves=row.num_solves + col.num_solves, seconds=time.perf_counter() - t0,
         method=f"{fixed_point_kwargs.get('solver', 'lp')}/{fixed_point_kwargs.get('method', 'iterate')}",
-    )
+    ))
 
 
 def certificate_problem(lower: float, upper: float, certified_lower: float, certified_upper: float,

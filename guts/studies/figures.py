@@ -60,7 +60,7 @@ def split_components(result: CoalitionResult):
         "weight_B": float}`` with weights summing to 1 within each part list's
         total (``weight_A + weight_B == 1``).
     """
-    if not isinstance(result, CoalitionResult):
+    if not isinstance(getattr(result, "details", None), CoalitionResult):
         raise GutsInputError("split_components needs a CoalitionResult from guts.solve_coalition")
     kinds = classify_components(result.coalition_components(), BLOC_STEPS * mesh_step(result.coalition_profiles))
     A, B = kinds["bloc"], kinds["pseudo-bloc"] + kinds["other"]

@@ -140,7 +140,7 @@ def overview_row(name: str, result) -> dict:
     c = result.certificate
     return {"family": family, "method_asked": asked, **result.summary(),
             "values": " ".join(f"{v:.6g}" for v in values), "players": int(values.size),
-            "certificate_holds": c.holds(CERTIFICATE_DISPLAY_TARGET), "result_class": type(result).__name__}
+            "certificate_holds": c.holds(CERTIFICATE_DISPLAY_TARGET), "details": type(result.details).__name__}
 
 
 #: The target at which the overview reports whether each certificate holds (a display choice:

@@ -27,7 +27,7 @@ from guts._validate import check_choice
 from guts.engine.extensive import cfr_plus, fictitious_play, read_efg, solve_lp, strategy_table
 from guts.engine.extensive.lp import constant_sum
 from guts.engine.highs import LP_METHOD_CHOICES
-from guts.engine.result import Result
+from guts.engine.result import Details, Solution
 from guts.errors import ConvergenceWarning, GutsInputError
 
 from .output import atomic_path, ensure_output_dir, publish, write_csv
@@ -75,7 +75,7 @@ def load_game(spec: str, *, max_nodes: int | None = None, progress: bool = False
 
 
 @dataclass(frozen=True)
-class SolveGameResult(Result):
+class SolveGameResult(Details):
     """A solved user game: the engine result plus what was asked (the :class:`~guts.engine.result.Result`
     protocol reads through to ``result``)."""
 
@@ -111,7 +111,7 @@ EXACT_AUTO_MAX_SEQUENCES = 100_000
 def solve_game(game, method: str | None = None, target: float | None = None,
                iterations: int | None = None, progress: bool = False, *, checkpoint=None,
                checkpoint_every: float | None = None, resume=None, exact: bool | None = None,
-               lp_method: str = "auto") -> SolveGameResult:
+               lp_method: str = "auto") -> Solution:
     """Solve ``game``: ``method`` None = ``lp`` for two-player zero-sum games, else ``cfr+``.
 
     ``lp_method``: the LP's algorithm, ``"auto"`` (by its size), ``"simplex"`` or ``"ipm"``
@@ -177,8 +177,8 @@ def solve_game(game, method: str | None = None, target: float | None = None,
             from guts.engine.extensive.rational import certify_exact
 
             cert = certify_exact(game, r.strategies)
-    return SolveGameResult(game=game, result=r, method=method, target=target,
-                           build_seconds=max(0.0, time.perf_counter() - t0 - r.seconds), exact=cert)
+    return Solution.of(SolveGameResult(game=game, result=r, method=method, target=target,
+                           build_seconds=max(0.0, time.perf_counter() - t0 - r.seconds), exact=cert))
 
 
 def _key(k) -> str:
@@ -238,7 +238,7 @@ def write_solution(solved: SolveGameResult, folder, efg: bool = False) -> list:
 
 
 def solve_team_game(game, team, regime: str = "correlated", *, target: float | None = None,
-                    iterations: int | None = None, progress: bool = False):
+                    iterations: int | None = None, progress: bool = False) -> Solution:
     """``team`` (every seat but one) against the remaining seat in ``regime``
     (:func:`guts.engine.extensive.solve_team`; ``guts solve-game --team 1,2 --regime correlated``)."""
     from guts.engine.extensive import solve_team

@@ -1,12 +1,15 @@
-"""One result protocol for every family: value, values, strategies, certificate
-(with its kind), converged, num_iter, seconds, method, read the same way for every
-(family, method) pair by :func:`guts.studies.overview.solver_overview`."""
+"""One solution type for every family: value, values, strategies, certificate (with its
+kind), converged, num_iter, seconds, method and the family's details, read the same way for
+every (family, method) pair by :func:`guts.studies.overview.solver_overview`."""
+import importlib
+import inspect
 import math
+import pkgutil
 
 import numpy as np
 import pytest
 
-from guts.engine.result import (KINDS, PROTOCOL, Result, ResultCertificate, Solution, check_result, duality_gap_certificate,
+from guts.engine.result import (KINDS, PROTOCOL, Certificate, Details, Solution, check_result, duality_gap_certificate,
                                 exploitability_certificate, interval, max_regret_certificate)
 from guts.errors import GutsInputError
 from guts.studies.overview import CASES, solver_overview
@@ -23,10 +26,10 @@ def table():
 def test_every_family_and_method_reads_the_same_way(table):
     assert len(table) == len(FAST)
     assert set(table.certificate) <= set(KINDS)
-    # every family is present with a result class of its own, all following the protocol
+    # every family is present, each answer one Solution carrying its family's details record
     assert {"CoalitionResult", "TeamResult", "ContinuumResult", "LargeNResult", "FictitiousPlayResult",
             "MatrixGameSolution", "ExtensiveResult", "DiscretisedSolution", "ContinuumCheck", "DividingPointResult",
-            "MeshSolution", "MercerResult", "RaiseGameResult"} <= set(table.result_class)
+            "MeshSolution", "MercerResult", "RaiseGameResult"} <= set(table.details)
     assert table.converged.all()
     assert not (table.seconds < 0).any() and (table.num_iter >= 0).all()  # nan: not timed (a closed form)
 
@@ -82,14 +85,14 @@ def test_certificate_semantics():
     assert m.kind == "max_regret" and m.measure == pytest.approx(0.3)
     assert not max_regret_certificate([math.inf, math.inf]).holds(1e300)
     with pytest.raises(GutsInputError):
-        ResultCertificate("variance")
+        Certificate("variance")
     assert f"{e:.2f}" == "exploitability 0.30"
 
 
 def test_check_result_flags_what_is_missing():
     ok = Solution(value=1.0, values=(1.0, -1.0), strategies=((1.0,), (1.0,)), certificate=interval(1.0, 1.0),
                   converged=True, num_iter=1, seconds=0.0, method="test")
-    assert check_result(ok) == [] and isinstance(ok, Result)
+    assert check_result(ok) == [] and isinstance(ok, Solution)
     assert ok.summary()["certificate"] == "interval"
 
     class Bare:
@@ -107,7 +110,7 @@ def test_dividing_point_certificate_is_the_protocols():
     from guts.games.dividing_point import solve_patent_game
 
     r = solve_patent_game("a", pot=1)
-    assert isinstance(r.certificate, ResultCertificate) and r.certificate.kind == "max_regret"
+    assert isinstance(r.certificate, Certificate) and r.certificate.kind == "max_regret"
     assert r.certificate.measure == r.max_gain == max(r.gains)
     assert r.certificate.nash_conv == pytest.approx(sum(r.gains))
 
@@ -123,3 +126,74 @@ def test_mercer_values_are_the_engines():
     np.testing.assert_allclose(r.values, ev, atol=1e-12)
     np.testing.assert_allclose(r.gains, gains, atol=1e-12)
     assert r.certificate.kind == "nash_conv" and r.certificate.measure == pytest.approx(gains.sum(), abs=1e-12)
+
+
+#: Public functions named like solvers that do not return one solution, and why.
+NOT_ONE_SOLUTION = {
+    "guts.engine.extensive.fingerprint.solved_game": "the game a solution remembers, not a solve",
+    "guts.games.dividing_point.mesh_lp.solve_mesh_plans": "the mesh LP's plans, read by solve_mesh",
+    "guts.games.dividing_point.method.solve_symbolic": "sympy expressions of the dividing points",
+    "guts.games.poker.mercer.persist.solved_budget": "the budget recorded in a solution file",
+    "guts.games.poker.mercer.solve.solve_regimes": "one Solution per regime, keyed by regime",
+}
+
+#: Solver names that do not begin with ``solve``.
+SOLVER_NAMES = {"fixed_point", "cfr_plus", "fictitious_play", "check_equilibrium", "double_oracle"}
+
+
+def _solver_functions():
+    import guts
+
+    for info in pkgutil.walk_packages(guts.__path__, "guts."):
+        if not (info.name.startswith("guts.engine") or info.name.startswith("guts.games")):
+            continue
+        mod = importlib.import_module(info.name)
+        for name, fn in vars(mod).items():
+            if (inspect.isfunction(fn) and fn.__module__ == mod.__name__ and not name.startswith("_")
+                    and (name.startswith("solve") or name in SOLVER_NAMES)):
+                yield f"{mod.__name__}.{name}", fn
+
+
+def test_every_solver_of_the_package_returns_one_solution():
+    """Every public solver of the engine and the families is declared to return
+    :class:`Solution` (``double_oracle``: with the rows and columns it generated)."""
+    found = dict(_solver_functions())
+    assert len(found) >= 25 and set(NOT_ONE_SOLUTION) <= set(found)
+    wrong = {name: fn.__annotations__.get("return") for name, fn in found.items()
+             if name not in NOT_ONE_SOLUTION
+             and fn.__annotations__.get("return") not in ("Solution", "tuple[Solution, np.ndarray, np.ndarray]")}
+    assert wrong == {}
+
+
+def test_every_answer_is_exactly_a_solution(table):
+    """At run time too: the overview's answers are Solution itself, never a subclass, and
+    each carries a details record (a family's own names read through the solution)."""
+    from guts.games.guts.coalition import CoalitionResult, solve_coalition
+
+    r = solve_coalition(2, 21)
+    assert type(r) is Solution and isinstance(r.details, CoalitionResult) and isinstance(r.details, Details)
+    assert r.player1_value == r.details.player1_value == r.value
+    assert r.replace(seconds=0.0).seconds == 0.0 and r.replace(seconds=0.0).player1_value == r.player1_value
+    with pytest.raises(AttributeError, match="CoalitionResult"):
+        r.no_such_name
+    assert not any(issubclass(cls, Solution) and cls is not Solution
+                   for _, mod in _modules() for cls in vars(mod).values() if inspect.isclass(cls))
+
+
+def _modules():
+    import guts
+
+    for info in pkgutil.walk_packages(guts.__path__, "guts."):
+        if info.name.startswith(("guts.engine", "guts.games", "guts.studies")):
+            yield info.name, importlib.import_module(info.name)
+
+
+def test_fixed_point_certifies_a_lower_bound():
+    """One side's fixed point: the row strategy forces (Theorem 1.2) a value within the
+    rounding allowance of the value reported; the 2x1 game of §2.2 has value 0."""
+    from guts.engine.recursive import fixed_point
+
+    r = fixed_point(np.array([[0.0], [0.0]]), np.array([[0.5], [2.0]]), v0=-1.0, warn=False)
+    c = r.certificate
+    assert type(r) is Solution and c.kind == "lower_bound" and c.upper == r.value
+    assert c.lower <= 1e-9 and c.holds(1e-6) and abs(r.value) < 1e-9

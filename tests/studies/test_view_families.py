@@ -13,7 +13,6 @@ reads the numbers back from the DOM.
 """
 from __future__ import annotations
 
-import dataclasses
 import re
 import shutil
 import subprocess
@@ -175,13 +174,13 @@ def test_certificates_are_rechecked(tmp_path):
 
     r = _solve("mercer")
     seat0 = {h: np.full_like(s, 1.0 / s.shape[1]) for h, s in r.strategies[0].items()}   # uniform play
-    dataclasses.replace(r, strategies=(seat0, r.strategies[1])).save(tmp_path / "m.npz")
+    r.replace(strategies=(seat0, r.strategies[1])).save(tmp_path / "m.npz")
     with pytest.raises(GutsInputError, match="certificate does not hold"):
         load_mercer(tmp_path / "m.npz")
     load_mercer(tmp_path / "m.npz", verify=False)
     c = _solve("guts")
     moved = {t: 1.0 / len(c.player1_strategy) for t in c.player1_strategy}
-    dataclasses.replace(c, player1_strategy=moved).save(tmp_path / "c.npz")
+    c.replace(player1_strategy=moved).save(tmp_path / "c.npz")
     with pytest.raises(GutsInputError, match="Theorem 1.2 certificate does not hold"):
         load_coalition(tmp_path / "c.npz")
 
@@ -205,7 +204,7 @@ def test_team_game_reads_back_with_its_certificate(tmp_path):
             assert dict(zip(ln["at"], ln["w"])) == pytest.approx(law, abs=1e-15)
     always_hold = {tuple(float(v) for v in r.team1_profiles[0]): 1.0}        # both members hold every hand
     assert always_hold != r.team1_strategy
-    dataclasses.replace(r, team1_strategy=always_hold).save(tmp_path / "bad.npz")
+    r.replace(team1_strategy=always_hold).save(tmp_path / "bad.npz")
     with pytest.raises(GutsInputError, match="Theorem 1.2 certificate does not hold"):
         load_for_view(tmp_path / "bad.npz")
 
@@ -226,7 +225,7 @@ def test_strong_collusion_reads_back_as_the_team_game(tmp_path):
     titles = [P["title"] for P in family_panels(solution, game)]
     assert titles == ["Mercer: bet frequencies of seat 0 (first betting round)",
                       "Mercer: bet frequencies of the team (seats 1 and 2) (first betting round)"]
-    dataclasses.replace(r, values=r.values + np.array([0.0, 0.01, -0.01])).save(tmp_path / "bad.npz")
+    r.replace(values=r.values + np.array([0.0, 0.01, -0.01])).save(tmp_path / "bad.npz")
     with pytest.raises(GutsInputError, match="certificate does not hold"):
         load_mercer(tmp_path / "bad.npz")
 

@@ -57,6 +57,7 @@ from .fingerprint import remember_game
 from ._threads import (ThreadTuner, check_seconds, check_threads, current_threads, set_threads, threads_now,
                        using_threads)
 from ..tolerances import MAX_ITERATIONS
+from ..result import Solution
 from .result import ExtensiveResult
 from .strategies import _check_game, from_flat, normalise_blocks, uniform_flat
 from .types import Game
@@ -407,7 +408,7 @@ def cfr_plus(game: Game, *, max_iterations=None, target=None, time_limit=None,
              variant: str = "cfr+", report_every: int = 10, progress: bool = False,
              alpha: float = 1.5, beta: float = 0.0, gamma: float = 2.0, check: str = "fixed",
              threads=None, checkpoint=None, checkpoint_every=None, resume=None,
-             horizon=None) -> ExtensiveResult:
+             horizon=None) -> Solution:
     """CFR+, DCFR, PCFR+ or their hyperparameter schedules: average strategies for an n-player
     game (zero-sum or not).
 
@@ -463,7 +464,8 @@ def cfr_plus(game: Game, *, max_iterations=None, target=None, time_limit=None,
 
     Returns
     -------
-    ExtensiveResult
+    Solution
+        Its details an :class:`~guts.engine.extensive.result.ExtensiveResult`.
         ``converged`` = the target was reached; without a target always False (the budget
         was spent, the exploitability is reported, nothing was certified at a target).
     """
@@ -625,10 +627,10 @@ def cfr_plus(game: Game, *, max_iterations=None, target=None, time_limit=None,
         # an iteration budget (or a time limit) alone certifies nothing: the exploitability
         # is reported, but "converged" means a certificate met at a target
         converged = False
-    return remember_game(ExtensiveResult(
+    return remember_game(Solution.of(ExtensiveResult(
         value=float(ev[0]), values=ev, strategies=from_flat(game, flat), exploitability=nc / n,
         nash_conv=nc, converged=bool(converged), num_iter=t, history=tuple(history),
-        seconds=time.perf_counter() - t0, method=variant, br_values=br, budget=budget), game)
+        seconds=time.perf_counter() - t0, method=variant, br_values=br, budget=budget)), game)
 
 
 def _final_checkpoint(ckpt, state, next_check, history, t0):
@@ -654,7 +656,7 @@ def _one_player(game, cg, variant, target):
     ev = np.asarray(expected_values(game, strategies), dtype=float)
     nc = max(0.0, float(br.value - ev[0]))
     seconds = time.perf_counter() - t0
-    return ExtensiveResult(
+    return Solution.of(ExtensiveResult(
         value=float(ev[0]), values=ev, strategies=strategies, exploitability=nc, nash_conv=nc,
         converged=target is not None and nc <= target, num_iter=0, history=((0, nc, seconds),), seconds=seconds,
-        method=variant, br_values=np.array([br.value]))
+        method=variant, br_values=np.array([br.value])))

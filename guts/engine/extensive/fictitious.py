@@ -53,6 +53,7 @@ from . import _kernels as K
 from ._interrupt import deferred_signals
 from .cfr import check_iterations, check_target_scale
 from ._threads import check_threads, using_threads
+from ..result import Solution
 from .result import ExtensiveResult
 from .strategies import _check_game, from_flat, normalise_blocks, uniform_flat
 from .types import Game
@@ -108,7 +109,7 @@ def preferred_best_actions(pt, V, Vdec, ranks, tie_rel: float = 0.0):
 
 def fictitious_play(game: Game, *, target: float = FP_EPSILON, max_iterations: int = FP_MAX_ITERATIONS,
                     progress: bool = False, time_limit: float | None = None,
-                    averaging: str = "realisation", action_priority=None, threads=None) -> ExtensiveResult:
+                    averaging: str = "realisation", action_priority=None, threads=None) -> Solution:
     """Fictitious play until every player's regret is ``< target`` (module docstring).
 
     Parameters
@@ -136,7 +137,8 @@ def fictitious_play(game: Game, *, target: float = FP_EPSILON, max_iterations: i
 
     Returns
     -------
-    ExtensiveResult
+    Solution
+        Its details an :class:`~guts.engine.extensive.result.ExtensiveResult`.
         ``strategies`` = s^t, ``num_iter`` = t, ``history`` = (k, exploitability of s^k,
         seconds) and ``regrets`` = array (t + 1, n), every player's regret of s^k, for
         k = 0..t (Ullman 2015, Figure 2; with ``"behavioural"`` rows 0..t-1 are what the
@@ -208,11 +210,11 @@ def _realisation(game, cg, epsilon, max_iterations, time_limit, action_priority,
             f"fictitious play: max regret {float(np.max(regrets[-1])):.3g} after {t} iterations "
             f"is not below epsilon = {epsilon:g}", ConvergenceWarning, stacklevel=3)
     nc = float(np.sum(br - ev))
-    return ExtensiveResult(
+    return Solution.of(ExtensiveResult(
         value=float(ev[0]), values=ev, strategies=from_flat(game, B), exploitability=nc / n,
         nash_conv=nc, converged=converged, num_iter=t, history=tuple(history),
         seconds=time.perf_counter() - t0, method="fictitious_play", br_values=br,
-        regrets=np.array(regrets))
+        regrets=np.array(regrets)))
 
 
 def _behavioural(game, cg, epsilon, max_iterations, time_limit, action_priority, bar):
@@ -255,8 +257,8 @@ def _behavioural(game, cg, epsilon, max_iterations, time_limit, action_priority,
         warnings.warn(f"fictitious play (behavioural): {why} max regret {float(np.max(reg)):.3g} "
                       f"is not below epsilon = {epsilon:g}", ConvergenceWarning, stacklevel=3)
     nc = float(np.sum(reg))
-    return ExtensiveResult(
+    return Solution.of(ExtensiveResult(
         value=float(ev[0]), values=ev, strategies=from_flat(game, B), exploitability=nc / n,
         nash_conv=nc, converged=converged, num_iter=t, history=tuple(history),
         seconds=time.perf_counter() - t0, method="fictitious_play_behavioural", br_values=br,
-        regrets=np.array(regrets))
+        regrets=np.array(regrets)))

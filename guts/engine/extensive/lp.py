@@ -37,6 +37,7 @@ from ..tolerances import (LP_BYTES_BASE, LP_BYTES_PER_NONZERO, LP_BYTES_PER_ROW,
                           ZERO_SUM_TOL)
 from . import _kernels as K
 from .fingerprint import remember_game
+from ..result import Solution
 from .result import ExtensiveResult
 from .strategies import _check_game, from_flat, normalise_blocks
 from .types import Game
@@ -239,7 +240,7 @@ def _maxmin(A, E, e, F, f, tol, method="highs", time_limit=None, crossover=True,
 def solve_sequence_form_lp(game: Game, *, tol: float = LP_TOL, method: str = "auto",
                            time_limit: float | None = None,
                            memory_limit: float | None = LP_MEMORY_LIMIT,
-                           crossover: bool | None = None) -> ExtensiveResult:
+                           crossover: bool | None = None) -> Solution:
     """Exact equilibrium of a two-player zero-sum (or constant-sum) game by the sequence-form LP.
 
     Parameters
@@ -277,7 +278,8 @@ def solve_sequence_form_lp(game: Game, *, tol: float = LP_TOL, method: str = "au
 
     Returns
     -------
-    ExtensiveResult
+    Solution
+        Its details an :class:`~guts.engine.extensive.result.ExtensiveResult`.
         ``value`` = first player's payoff; ``exploitability`` / ``nash_conv`` of the
         returned pair by the best-response pass (the certificate); ``converged`` when it
         is ``<= LP_CERT_TOL`` times the payoff scale (otherwise ConvergenceWarning).
@@ -372,10 +374,10 @@ def solve_sequence_form_lp(game: Game, *, tol: float = LP_TOL, method: str = "au
         warnings.warn(
             f"sequence-form LP: exploitability of the returned pair {nc / 2:.3g} exceeds the "
             f"certificate bound {bound:.3g}", ConvergenceWarning, stacklevel=2)
-    return remember_game(ExtensiveResult(
+    return remember_game(Solution.of(ExtensiveResult(
         value=float(ev[0]), values=ev, strategies=from_flat(game, flat), exploitability=nc / 2,
         nash_conv=nc, converged=bool(converged), num_iter=nit, history=(),
-        seconds=time.perf_counter() - t0, method="lp", br_values=br), game)
+        seconds=time.perf_counter() - t0, method="lp", br_values=br)), game)
 
 
 #: The former name of :func:`solve_sequence_form_lp` (kept for compatibility).

@@ -14,7 +14,7 @@ import numpy as np
 
 from ...errors import GutsInputError
 from ..persist import SOLUTION_FORMAT, decode_strategies, from_json, read_container
-from ..result import ResultCertificate, Solution
+from ..result import Certificate, Solution
 from ..tolerances import RELOAD_CERT_TOL
 from .fingerprint import describe_fingerprint, game_fingerprint
 from .result import ExtensiveResult
@@ -68,9 +68,9 @@ def load_solution(path, game=None, *, verify: bool = True):
             # the file's game and budget (recorded at saving) are the result's from now on
             kw["game_fingerprint"] = kw.get("game_fingerprint") or from_json(meta.get("game"))
             kw["budget"] = kw.get("budget") or from_json(meta.get("budget"))
-            result = ExtensiveResult(**kw)
+            result = Solution.of(ExtensiveResult(**kw))
         if result is None:
-            cert = ResultCertificate(**from_json(proto["certificate"]))
+            cert = Certificate(**from_json(proto["certificate"]))
             result = Solution(value=from_json(proto["value"]), values=from_json(proto["values"]),
                               strategies=strategies, certificate=cert, converged=bool(proto["converged"]),
                               num_iter=int(proto["num_iter"]), seconds=from_json(proto["seconds"]),

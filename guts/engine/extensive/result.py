@@ -5,13 +5,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from guts.engine.result import Result, ResultCertificate
+from guts.engine.result import Certificate, Details
 
 __all__ = ["ExtensiveResult", "BestResponse"]
 
 
 @dataclass(frozen=True)
-class ExtensiveResult(Result):
+class ExtensiveResult(Details):
     """What every extensive-form solver returns.
 
     Attributes
@@ -64,11 +64,11 @@ class ExtensiveResult(Result):
     budget: dict = field(default=None, repr=False, compare=False)
 
     @property
-    def certificate(self) -> ResultCertificate:
+    def certificate(self) -> Certificate:
         gains = None if self.br_values is None else np.asarray(self.br_values, float) - np.asarray(self.values, float)
         # the kind is what the method's stopping target measures (guts._names: ``target``)
         kind = "max_regret" if self.method.startswith("fictitious_play") else "exploitability"
-        return ResultCertificate(kind, exploitability=float(self.exploitability),
+        return Certificate(kind, exploitability=float(self.exploitability),
                            nash_conv=float(self.nash_conv),
                            max_regret=float(np.max(gains)) if gains is not None and gains.size else float("nan"))
 

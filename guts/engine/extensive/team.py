@@ -50,7 +50,7 @@ from ..._validate import check_choice, check_int, check_positive_float
 from ...errors import GutsInputError, SolverError
 from ..highs import milp, sequence_form_maxmin
 from ..progress import progress_bar
-from ..result import Solution, interval
+from ..result import Certificate, Details, Solution, interval
 from ..tolerances import MAX_ITERATIONS, TEAM_DP_STATES, TEAM_IMPROVEMENT_TOL, TEAM_SUPPORT_TOL, TEAM_TARGET
 from ._fused import njit
 from .lp import _constraints, solve_lp
@@ -80,7 +80,7 @@ _MAX_ITER = {"correlated": 1000, "independent": 200}
 
 
 @dataclass(frozen=True, kw_only=True)
-class TeamResult(Solution):
+class TeamResult(Details):
     """The team's max-min value in one regime, with its certified bracket.
 
     Attributes
@@ -97,7 +97,7 @@ class TeamResult(Solution):
         pure behaviour strategies, the member's plan in each joint plan of ``support``;
         ``"communication"``: the merged team's behaviour strategy in :attr:`merged_game`
         (rows = joint types of the team), the same object for every member.
-    certificate : ResultCertificate
+    certificate : Certificate
         ``interval`` ``[lower, upper]`` of the team's max-min value in ``regime``.
     converged : bool
         ``upper - lower <= target``.
@@ -115,7 +115,14 @@ class TeamResult(Solution):
         adversary (seat 1).
     """
 
-    # the protocol's fields are Solution's
+    value: float
+    values: tuple
+    strategies: tuple = field(repr=False)
+    certificate: Certificate
+    converged: bool
+    num_iter: int = 0
+    seconds: float = 0.0
+    method: str = ""
     regime: str = ""
     team: tuple = ()
     adversary: int = -1
@@ -754,7 +761,7 @@ def _starts(tm, corr, num_random, rng):
 # ----------------------------------------------------------------------- entry point
 def solve_team(game, team, regime: str, *, method: str | None = None, target: float | None = None,
                max_iterations: int | None = None, time_limit: float | None = None, progress: bool = False,
-               random_state=0, random_starts: int = 8, correlated: TeamResult | None = None) -> TeamResult:
+               random_state=0, random_starts: int = 8, correlated: Solution | None = None) -> Solution:
     """The team's max-min value and strategies in one coordination regime.
 
     Parameters
@@ -848,19 +855,20 @@ def solve_team(game, team, regime: str, *, method: str | None = None, target: fl
     if regime == "communication":
         out = _communication(game, team, adv)
         cert = interval(out["lower"], out["upper"])
-        return TeamResult(value=out["value"], values=out["values"], strategies=out["strategies"], certificate=cert,
+        return Solution.of(TeamResult(value=out["value"], values=out["values"], strategies=out["strategies"], certificate=cert,
                           converged=cert.holds(target), num_iter=out["num_iter"], seconds=time.perf_counter() - t0,
-                          merged_game=out["merged_game"], **common)
+                          merged_game=out["merged_game"], **common))
 
     tm = _Team(game, team, adv, pricing="milp" if method == "column-generation-milp" else "auto")
     pa = tm.pa
     if correlated is not None and regime == "independent":
-        if (not isinstance(correlated, TeamResult) or correlated.regime != "correlated" or correlated.team != team
+        if (not isinstance(getattr(correlated, "details", None), TeamResult) or correlated.regime != "correlated" or correlated.team != team
                 or correlated.adversary != adv):
             raise GutsInputError(
                 f"correlated must be solve_team's correlated-regime result for team {team!r}; got "
                 f"{type(correlated).__name__}" + (f" (regime {correlated.regime!r}, team {correlated.team!r})"
-                                                  if isinstance(correlated, TeamResult) else ""))
+                                                  if isinstance(getattr(correlated, "details", None), TeamResult)
+                                                  else ""))
         plans = tuple(tuple(_realisation(tm.pts[i], _flat_of(game, m, pl[i])) for i, m in enumerate(team))
                       for _, pl in correlated.support)
         corr = dict(lam=np.array([w for w, _ in correlated.support]), plans=plans, upper=correlated.upper,
@@ -880,9 +888,9 @@ def solve_team(game, team, regime: str, *, method: str | None = None, target: fl
         strategies = tuple(adv_strategy if p == adv else tuple(member_plans[team.index(p)]) for p in range(n))
         vals = corr["values"]
         cert = interval(corr["lower"], corr["upper"])
-        return TeamResult(value=float(vals[list(team)].sum()), values=tuple(float(v) for v in vals),
+        return Solution.of(TeamResult(value=float(vals[list(team)].sum()), values=tuple(float(v) for v in vals),
                           strategies=strategies, certificate=cert, converged=cert.holds(target),
-                          num_iter=corr["num_iter"], seconds=time.perf_counter() - t0, support=tuple(support), **common)
+                          num_iter=corr["num_iter"], seconds=time.perf_counter() - t0, support=tuple(support), **common))
 
     starts_list = _starts(tm, corr, random_starts, rng)
     low, Xs, nlp = _independent(tm, starts_list, max_rounds=rounds, deadline=deadline, progress=progress)
@@ -894,7 +902,7 @@ def solve_team(game, team, regime: str, *, method: str | None = None, target: fl
                        for p in range(n))
     upper = max(corr["upper"], low)
     cert = interval(low, upper)
-    return TeamResult(value=float(vals[list(team)].sum()), values=tuple(float(v) for v in vals),
+    return Solution.of(TeamResult(value=float(vals[list(team)].sum()), values=tuple(float(v) for v in vals),
                       strategies=strategies, certificate=cert, converged=cert.holds(target),
-                      num_iter=corr["num_iter"] + nlp, seconds=time.perf_counter() - t0, **common)
+                      num_iter=corr["num_iter"] + nlp, seconds=time.perf_counter() - t0, **common))
 

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.integrate import quad
 
-from guts.engine.result import Result, ResultCertificate, interval
+from guts.engine.result import Certificate, Details, Solution, interval
 from guts.errors import SolverError
 
 __all__ = ["ContinuumCheck", "check_equilibrium", "bettor_best_payoff", "caller_gain_density", "BR_TOL"]
@@ -52,7 +52,7 @@ FORM_TOL = 1e-12
 
 
 @dataclass(frozen=True)
-class ContinuumCheck(Result):
+class ContinuumCheck(Details):
     """Result of :func:`check_equilibrium` (payoffs to the bettor, pot 1).
 
     Attributes
@@ -102,7 +102,7 @@ class ContinuumCheck(Result):
     method = "closed-form"
 
     @property
-    def certificate(self) -> ResultCertificate:
+    def certificate(self) -> Certificate:
         """What each side's strategy guarantees: ``[value - caller_gain, value + bettor_gain]``."""
         return interval(self.certified_lower, self.certified_upper)
 
@@ -237,7 +237,7 @@ def caller_gain_density(profile, s):
     return integ, best, where
 
 
-def check_equilibrium(profile) -> ContinuumCheck:
+def check_equilibrium(profile) -> Solution:
     """Best responses of both sides against ``profile`` (a von Neumann, Newman or limit
     equilibrium), computed exactly; see the module docstring."""
     k = _caller_constant(profile)
@@ -282,8 +282,8 @@ def check_equilibrium(profile) -> ContinuumCheck:
         if best[j] > max_caller:
             max_caller, arg_caller = float(best[j]), (float(grid[j]), float(where[j]))
     nash_conv = bettor_int + caller_int
-    return ContinuumCheck(value=value_int, closed_form_value=float(profile.value), bettor_gain=bettor_int,
+    return Solution.of(ContinuumCheck(value=value_int, closed_form_value=float(profile.value), bettor_gain=bettor_int,
                           caller_gain=caller_int, max_bettor_gain=max_bettor, argmax_bettor=arg_bettor,
                           max_caller_gain=max_caller, argmax_caller=arg_caller,
                           certified_lower=value_int - caller_int, certified_upper=value_int + bettor_int,
-                          nash_conv=nash_conv, exploitability=nash_conv / 2.0)
+                          nash_conv=nash_conv, exploitability=nash_conv / 2.0))

@@ -30,7 +30,7 @@ from guts.engine.extensive import Decision, PublicTreeGame, Terminal, solve_sequ
 from guts.engine.extensive.building import fold_terminal, uniform_mesh
 from guts.engine.extensive.result import ExtensiveResult
 from guts.engine.tolerances import LP_CERT_TOL
-from guts.engine.result import Result, ResultCertificate
+from guts.engine.result import Certificate, Details, Solution
 
 from .closed_forms import ANTE, _check_limits, limit_poker
 
@@ -156,10 +156,10 @@ def _certified(game, X, Y, h, t0: float, method: str) -> ExtensiveResult | None:
     nc = nash_conv(game, strategies)
     if nc / 2 > LP_CERT_TOL * game.compiled.payoff_scale:
         return None
-    return ExtensiveResult(value=float(ev[0]), values=ev, strategies=strategies, exploitability=nc / 2,
+    return Solution.of(ExtensiveResult(value=float(ev[0]), values=ev, strategies=strategies, exploitability=nc / 2,
                            nash_conv=nc, converged=True,
                            num_iter=int(h.getInfo().simplex_iteration_count), history=(),
-                           seconds=time.perf_counter() - t0, method=method)
+                           seconds=time.perf_counter() - t0, method=method))
 
 
 def _caller_lp(game, M: int, grid: np.ndarray) -> ExtensiveResult | None:
@@ -228,7 +228,7 @@ def _caller_lp(game, M: int, grid: np.ndarray) -> ExtensiveResult | None:
 
 
 @dataclass(frozen=True)
-class DiscretisedSolution(Result):
+class DiscretisedSolution(Details):
     """The discretised game solved by the sequence-form LP, beside the closed form.
 
     Attributes
@@ -281,13 +281,13 @@ class DiscretisedSolution(Result):
     method = "lp"
 
     @property
-    def certificate(self) -> ResultCertificate:
+    def certificate(self) -> Certificate:
         """The engine's exploitability of the LP pair (in the discretised game)."""
-        return ResultCertificate("exploitability", exploitability=float(self.exploitability),
+        return Certificate("exploitability", exploitability=float(self.exploitability),
                                  nash_conv=float(self.nash_conv))
 
 
-def solve_discretised(min_bet: float, max_bet: float, mesh: int, sizes: int) -> DiscretisedSolution:
+def solve_discretised(min_bet: float, max_bet: float, mesh: int, sizes: int) -> Solution:
     """Build :func:`discretised_game` and solve it with the engine's sequence-form LP.
 
     >>> r = solve_discretised(1.0, 1.0, mesh=20, sizes=1)      # von Neumann, B = 1
@@ -313,8 +313,8 @@ def solve_discretised(min_bet: float, max_bet: float, mesh: int, sizes: int) -> 
         call = lp.strategies[1][(lab,)][:, 1]
         idx = np.nonzero(call > 0.5)[0]
         thresholds.append((idx[0] + 0.5) / M if idx.size else 1.0)
-    return DiscretisedSolution(value=lp.value, closed_form_value=closed, error=lp.value - closed,
+    return Solution.of(DiscretisedSolution(value=lp.value, closed_form_value=closed, error=lp.value - closed,
                                exploitability=lp.exploitability, nash_conv=lp.nash_conv, converged=lp.converged,
                                hands=M, sizes=int(grid.size), bet_sizes=tuple(float(s) for s in grid),
                                bet_size=bet_size, call_threshold=np.array(thresholds),
-                               seconds=time.perf_counter() - t0, lp=lp)
+                               seconds=time.perf_counter() - t0, lp=lp))

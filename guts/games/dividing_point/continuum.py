@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from guts.engine.result import ResultCertificate, max_regret_certificate
+from guts.engine.result import Certificate, max_regret_certificate
 from guts.errors import GutsInputError
 
 from .layout import Layout
@@ -214,7 +214,7 @@ class ContinuumCheck:
         return max(self.gains)
 
     @property
-    def certificate(self) -> ResultCertificate:
+    def certificate(self) -> Certificate:
         return max_regret_certificate(self.gains)
 
     @property

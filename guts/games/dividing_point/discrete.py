@@ -14,7 +14,7 @@ import numpy as np
 import sympy as sp
 
 from guts._validate import check_int
-from guts.engine.result import Result, ResultCertificate
+from guts.engine.result import Certificate, Details, Solution
 from .mesh_lp import MAX_MESH, MESH_BYTES, _aggressiveness, engine_history, mesh_hands, mesh_memory_estimate
 from .rules import P, BettingRules, GameStructure, TerminalNode, derive
 
@@ -95,7 +95,7 @@ def plan_probabilities(structure: GameStructure, strategies, player: int, compon
 
 
 @dataclass(frozen=True)
-class MeshSolution(Result):
+class MeshSolution(Details):
     """The LP solution of the mesh game.
 
     ``value``: P1's expected return (the LP's); ``exploitability`` of the LP strategies
@@ -119,9 +119,9 @@ class MeshSolution(Result):
     method = "lp"
 
     @property
-    def certificate(self) -> ResultCertificate:
+    def certificate(self) -> Certificate:
         """The exploitability of the LP strategies in the (unperturbed) mesh game."""
-        return ResultCertificate("exploitability", exploitability=float(self.exploitability),
+        return Certificate("exploitability", exploitability=float(self.exploitability),
                                  nash_conv=2.0 * float(self.exploitability))
 
 
@@ -129,7 +129,7 @@ class MeshSolution(Result):
 FORMULATIONS = ("prefix-sum", "sequence-form")
 
 def solve_mesh(rules: BettingRules, pot, mesh: int, perturbation: float = 0.0,
-               formulation: str = "prefix-sum") -> MeshSolution:
+               formulation: str = "prefix-sum") -> Solution:
     """Solve the mesh game by LP and certify the solution with the engine's best response.
 
     ``formulation="prefix-sum"`` (default): the LP of :mod:`.mesh_lp`, the sequence form
@@ -198,10 +198,10 @@ def solve_mesh(rules: BettingRules, pot, mesh: int, perturbation: float = 0.0,
     for p in (0, 1):
         for comp in structure.components[p]:
             probs[(p, comp)] = plan_probabilities(structure, strategies, p, comp)
-    return MeshSolution(rules=rules, pot=float(pot), mesh=int(mesh), value=value,
+    return Solution.of(MeshSolution(rules=rules, pot=float(pot), mesh=int(mesh), value=value,
                         exploitability=expl, plan_probs=probs,
                         strategies=tuple(strategies), seconds=time.perf_counter() - t0,
-                        converged=converged, num_iter=nit, formulation=formulation)
+                        converged=converged, num_iter=nit, formulation=formulation))
 
 
 def mesh_strategy_from_intervals(structure: GameStructure, strategy, mesh: int):

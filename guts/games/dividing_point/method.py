@@ -22,7 +22,7 @@ from functools import lru_cache
 import sympy as sp
 
 from guts._validate import check_positive_float
-from guts.engine.result import Result, ResultCertificate, max_regret_certificate
+from guts.engine.result import Certificate, Details, Solution, max_regret_certificate
 from guts.engine.tolerances import CERTIFICATE_TOL as ENGINE_CERTIFICATE_TOL
 from guts.errors import ConvergenceWarning, GutsInputError, SolverError
 
@@ -49,7 +49,7 @@ ORDER_SLACK = 1e-12
 
 
 @dataclass(frozen=True)
-class DividingPointResult(Result):
+class DividingPointResult(Details):
     """The dividing points of one game at one pot, with their certificate.
 
     Attributes
@@ -70,7 +70,7 @@ class DividingPointResult(Result):
         continuum (``max_gain <= CERTIFICATE_TOL``).
     max_gain : float
         Largest best-response gain of either player on the continuum (named ``certificate``
-        formerly; ``certificate`` is now the :class:`~guts.engine.result.ResultCertificate`
+        formerly; ``certificate`` is now the :class:`~guts.engine.result.Certificate`
         of kind ``"max_regret"`` that carries it).
     gains : tuple
         Each player's best-response gain.
@@ -109,7 +109,7 @@ class DividingPointResult(Result):
     num_iter = 0
 
     @property
-    def certificate(self) -> ResultCertificate:
+    def certificate(self) -> Certificate:
         """Each player's best-response gain on the continuum; ``converged`` is ``max_gain <= CERTIFICATE_TOL``."""
         return max_regret_certificate(self.gains)
 
@@ -242,7 +242,7 @@ def _family_point(A, b, start):
 
 
 def solve_layout(rules: BettingRules, layout: Layout, pot, *, start: dict | None = None,
-                 game: str = "", warn: bool = True) -> DividingPointResult:
+                 game: str = "", warn: bool = True) -> Solution:
     """Solve the stationarity equations of ``layout`` at pot ``pot`` and certify the result.
 
     ``E1`` is built at the numeric pot in exact rationals (:func:`.expected.expected_return_at`,
@@ -304,7 +304,7 @@ def solve_layout(rules: BettingRules, layout: Layout, pot, *, start: dict | None
         why = (f"the stationary point violates the assumed order at {violations}" if not order_ok
                else f"the stationary point is not an equilibrium (best-response gain {certificate:.3g})")
         warnings.warn(f"{game or rules.name} at P = {pot}: {why}", ConvergenceWarning, stacklevel=2)
-    return DividingPointResult(
+    return Solution.of(DividingPointResult(
         game=game or rules.name,
         pot=float(p),
         points=values,
@@ -321,4 +321,4 @@ def solve_layout(rules: BettingRules, layout: Layout, pot, *, start: dict | None
         method=method,
         num_stationary=num_stationary,
         seconds=time.perf_counter() - t0,
-    )
+    ))

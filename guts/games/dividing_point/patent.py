@@ -17,9 +17,9 @@ Whether they are right is checked, not assumed (:func:`solve_patent_game` certif
 from __future__ import annotations
 
 import math
-from dataclasses import replace
 from functools import lru_cache
 
+from guts.engine.result import Solution
 from guts._validate import check_bool, check_choice, check_int, check_memory
 from guts.errors import GutsInputError
 
@@ -132,7 +132,8 @@ def patent_order_interval(game: str):
     return (0.0 if lo is None else lo, math.inf if hi is None else hi)
 
 
-def solve_patent_game(game: str, pot=1, *, layout=None, warn: bool = True, order: str = "auto", mesh: int = 120):
+def solve_patent_game(game: str, pot=1, *, layout=None, warn: bool = True, order: str = "auto",
+                      mesh: int = 120) -> Solution:
     """Solve one of the patent's four games at pot ``P`` by the dividing-point method.
 
     Parameters
@@ -156,8 +157,8 @@ def solve_patent_game(game: str, pot=1, *, layout=None, warn: bool = True, order
 
     Returns
     -------
-    DividingPointResult
-        ``points`` by the patent's names (by position, ``P1_1``..., when inferred),
+    Solution
+        Its details a :class:`~.method.DividingPointResult`: ``points`` by the patent's names (by position, ``P1_1``..., when inferred),
         ``value`` = P1's expected net per game (ante included), ``converged`` and the
         continuum ``certificate``.
     """
@@ -182,4 +183,4 @@ def solve_patent_game(game: str, pot=1, *, layout=None, warn: bool = True, order
                  patent_failure=("order broken at " + " > ".join(r.order_violations[0]) if not r.order_ok
                                  else f"best-response gain {r.max_gain:.2g}"),
                  mesh=io.mesh, lp_value=io.lp_value, steps=io.steps, layout_object=io.layout)
-    return replace(io.result, extra=extra)
+    return io.result.replace(extra=extra)

@@ -30,10 +30,11 @@ from guts._validate import (check_bool, check_choice, check_int, check_memory, c
                             check_random_state, check_thresholds)
 from guts.games.guts.strategies import (MAX_MESH_POINTS, STRUCTURES, check_recursive_grid, coalition_profiles,
                                         count_profiles, resolve_grid)
-from guts.engine.recursive import (METHODS, SOLVERS, Certificate, FixedPointResult,
+from guts.engine.recursive import (METHODS, SOLVERS, StrategyBound, FixedPointResult,
                                    solve_both_sides, support)
 from guts.engine.tolerances import FIXED_POINT_TOL
 from guts.games.guts.stage import GutsStage
+from guts.engine.result import Solution
 
 __all__ = ["CoalitionResult", "solve_coalition", "coalition_stage", "format_profile", "coalition_bytes",
            "check_coalition_memory"]
@@ -68,7 +69,7 @@ class CoalitionResult(OneVsCoalition):
         Outer iterations, both sides.
     player1, coalition : FixedPointResult
         The raw results of both fixed points.
-    certificate_lower, certificate_upper : Certificate
+    certificate_lower, certificate_upper : StrategyBound
         Theorem 1.2 for player 1's strategy (from -1) and the coalition's (from -N).
     certified_lower, certified_upper : float
         Rigorous interval for player 1's value of the discretized game (``nan`` if
@@ -98,8 +99,8 @@ class CoalitionResult(OneVsCoalition):
     num_iter: int
     player1: FixedPointResult = field(repr=False)
     coalition: FixedPointResult = field(repr=False)
-    certificate_lower: Certificate = field(repr=False)
-    certificate_upper: Certificate = field(repr=False)
+    certificate_lower: StrategyBound = field(repr=False)
+    certificate_upper: StrategyBound = field(repr=False)
     certified_lower: float
     certified_upper: float
     num_solves: int
@@ -192,7 +193,7 @@ def check_coalition_memory(size: int, mesh=101, structure: str = "pseudo-bloc", 
 def solve_coalition(size: int, mesh=101, structure: str = "pseudo-bloc", solver: str = "oracle",
                     method: str = "newton", coalition_mesh=None, tol: float = FIXED_POINT_TOL,
                     max_iterations: int = 10_000, fp_iterations: int = 10_000, random_state=None,
-                    certify_result: bool = True) -> CoalitionResult:
+                    certify_result: bool = True) -> Solution:
     """Solve the 1 v. N recursive Guts game (one row of Table 1, paper §5).
 
     Parameters
@@ -249,7 +250,7 @@ def solve_coalition(size: int, mesh=101, structure: str = "pseudo-bloc", solver:
     y = co.row_strategy
     p1_strat = support(x, lambda i: float(round(g1[i], 12)))
     co_strat = support(y, lambda j: tuple(float(round(v, 12)) for v in prof[j]))
-    return CoalitionResult(
+    return Solution.of(CoalitionResult(
         size=size, mesh=g1.size, structure=structure, solver=solver, method=method,
         player1_value=p1.value, coalition_value=co.value, lower=p1.value, upper=-co.value,
         player1_strategy=p1_strat, coalition_strategy=co_strat,
@@ -260,7 +261,7 @@ def solve_coalition(size: int, mesh=101, structure: str = "pseudo-bloc", solver:
         certified_lower=both.certified_lower, certified_upper=both.certified_upper,
         num_solves=both.num_solves, seconds=time.perf_counter() - t0,
         player1_grid=g1, coalition_profiles=prof,
-    )
+    ))
 
 
 def format_profile(profile) -> str:

@@ -43,7 +43,7 @@ import numpy as np
 from guts._validate import (GutsInputError, check_choice, check_int, check_positive_float, check_random_state,
                             check_thresholds)
 from guts.games.guts.strategies import resolve_grid
-from guts.engine.result import Result, ResultCertificate
+from guts.engine.result import Certificate, Details, Solution
 from guts.engine.progress import progress_bar
 from guts.engine.tolerances import MAX_ITERATIONS
 from guts.errors import ConvergenceWarning
@@ -137,7 +137,7 @@ def best_response(U_i: np.ndarray, player: int, mixtures, tie_tol: float = 1e-12
 
 
 @dataclass(frozen=True)
-class FictitiousPlayResult(Result):
+class FictitiousPlayResult(Details):
     """Outcome of n-player fictitious play on a threshold mesh.
 
     Attributes
@@ -199,9 +199,9 @@ class FictitiousPlayResult(Result):
     method = "fictitious_play"
 
     @property
-    def certificate(self) -> ResultCertificate:
+    def certificate(self) -> Certificate:
         """NashConv of the final mixtures: the n-player duality gap (B.4), ``gap[-1]``."""
-        return ResultCertificate("nash_conv", nash_conv=float(self.gap[-1]),
+        return Certificate("nash_conv", nash_conv=float(self.gap[-1]),
                                  exploitability=float(self.gap[-1]) / self.n_players)
 
     @property
@@ -239,7 +239,7 @@ def _pools(pools, n: int) -> tuple:
 def fictitious_play(n_players: int = 3, mesh=101, iterations: int = 20_000, pools=None, initial=None,
                     tie_break: str = "first", random_state=None, tol: float = 1e-3,
                     refresh: int = 500, tensor: np.ndarray | None = None, warn: bool = True,
-                    progress: bool = False) -> FictitiousPlayResult:
+                    progress: bool = False) -> Solution:
     """Simultaneous n-player fictitious play for one round of Guts (§5.2, (B.1), (B.4)).
 
     Parameters
@@ -374,8 +374,8 @@ def fictitious_play(n_players: int = 3, mesh=101, iterations: int = 20_000, pool
     if warn and not converged:
         warnings.warn(f"fictitious play: duality gap (B.4) {gap[-1]:.3e} > tol {tol:.1e} after {iterations} "
                       "steps", ConvergenceWarning, stacklevel=2)
-    return FictitiousPlayResult(
+    return Solution.of(FictitiousPlayResult(
         n_players=n, grid=g, pools=groups, mixtures=x, gap=gap, pool_gap=pool_gap, mean_thresholds=means,
         played=played, payoffs=payoffs, num_iter=iterations, converged=converged, tol=tol,
         tie_break=tie_break, seed=seed, seconds=time.perf_counter() - t0,
-    )
+    ))

@@ -77,6 +77,7 @@ from __future__ import annotations
 import math
 import time
 import warnings
+from guts.engine.result import Solution
 from dataclasses import dataclass, field
 from itertools import combinations_with_replacement
 
@@ -84,7 +85,7 @@ import numpy as np
 
 from guts._validate import (GutsInputError, check_choice, check_int, check_memory, check_positive_float,
                             check_random_state)
-from guts.engine.recursive import Certificate, _certify, solve_both_sides, support
+from guts.engine.recursive import StrategyBound, _certify, solve_both_sides, support
 from guts.engine.stage import DenseStage
 from guts.errors import ConvergenceWarning
 from guts.engine.tolerances import (CERT_ROUNDING, FIXED_POINT_TOL, MAX_FIXED_POINT_TOL, MAX_ITERATIONS,
@@ -342,7 +343,7 @@ def _margin_all(cells: JointCells, x: np.ndarray, v: float) -> tuple[float, floa
     return f, max(CERT_ROUNDING * (1.0 + abs(v)), err)
 
 
-def certify_player1_rules(cells: JointCells, x, v_start: float = -1.0, cap: float | None = None) -> Certificate:
+def certify_player1_rules(cells: JointCells, x, v_start: float = -1.0, cap: float | None = None) -> StrategyBound:
     """Theorem 1.2 for player 1's mixed threshold strategy ``x`` against *every* joint rule.
 
     ``f(v) = min_rules [x A + (x B - 1) v]`` is a sum over cells of a least choice, minus ``v``:
@@ -367,12 +368,12 @@ def certify_player1_rules(cells: JointCells, x, v_start: float = -1.0, cap: floa
     cap = float(cells.size if cap is None else cap)
     eps, r0 = _margin_all(cells, x, v_start)
     if not eps > r0:
-        return Certificate(False, float(v_start), math.nan, eps,
+        return StrategyBound(False, float(v_start), math.nan, eps,
                            f"f(v_*) = {eps:.3e} is not > 0 at v_* = {v_start}: the strategy does not improve "
                            "on the termination value against every joint rule")
     f_cap, r_cap = _margin_all(cells, x, cap)
     if f_cap > r_cap:
-        return Certificate(True, float(v_start), cap, eps, "f > 0 up to the cap (Theorem 1.2)")
+        return StrategyBound(True, float(v_start), cap, eps, "f > 0 up to the cap (Theorem 1.2)")
     v = cap
     for _ in range(10_000):
         k, _ = best_rule(cells, x, v)
@@ -390,9 +391,9 @@ def certify_player1_rules(cells: JointCells, x, v_start: float = -1.0, cap: floa
             break
         f, r = _margin_all(cells, x, w)
         if f > r:
-            return Certificate(True, float(v_start), float(w), eps,
+            return StrategyBound(True, float(v_start), float(w), eps,
                                "f(v_*) > 0 and f(v^*) > 0 against every joint rule (Theorem 1.2)")
-    return Certificate(True, float(v_start), float(v_start), eps, "f(v_*) > 0 only: v^* = v_*")
+    return StrategyBound(True, float(v_start), float(v_start), eps, "f(v_*) > 0 only: v^* = v_*")
 
 
 def _rule_line(cells: JointCells, x: np.ndarray, rule: np.ndarray) -> tuple[float, float]:
@@ -401,7 +402,7 @@ def _rule_line(cells: JointCells, x: np.ndarray, rule: np.ndarray) -> tuple[floa
     return float(x @ A), float(x @ B)
 
 
-def _solve_communication(size, mesh, tol, max_rounds, t0) -> RegimeResult:
+def _solve_communication(size, mesh, tol, max_rounds, t0) -> Solution:
     cells = joint_cells(size, mesh)
     M = cells.grid.size
     rules = [bloc_rule(cells, j) for j in range(M)]
@@ -434,14 +435,14 @@ def _solve_communication(size, mesh, tol, max_rounds, t0) -> RegimeResult:
     supp = np.flatnonzero(y > SUPPORT_TOL)
     width = c_hi - c_lo
     converged = bool(both.converged and lo.valid and math.isfinite(width) and width <= TARGET_WIDTH)
-    return RegimeResult(
+    return Solution.of(RegimeResult(
         size=size, mesh=M, regime="communication", player1_value=both.row.value, coalition_value=both.col.value,
         lower=both.row.value, upper=-both.col.value, certified_lower=c_lo, certified_upper=c_hi,
         player1_strategy=support(x, lambda i: float(round(cells.grid[i], 12))),
         coalition_strategy={int(j): float(y[j]) for j in supp}, converged=converged, num_iter=rounds,
         seconds=time.perf_counter() - t0, method="column generation over joint rules (lp/newton)",
         coalition_rules=np.array([rules[j] for j in supp]),
-    )
+    ))
 
 
 # ---------------------------------------------------------------------------------------
@@ -537,7 +538,7 @@ def _starts(grid, size, cor: CoalitionResult, random_starts, rng):
     return starts
 
 
-def _solve_independent(size, mesh, tol, max_updates, random_starts, rng, t0, cor) -> RegimeResult:
+def _solve_independent(size, mesh, tol, max_updates, random_starts, rng, t0, cor) -> Solution:
     grid = np.linspace(0.0, 1.0, mesh)
     best = None
     updates = 0
@@ -553,7 +554,7 @@ def _solve_independent(size, mesh, tol, max_updates, random_starts, rng, t0, cor
     c_hi = -found                          # what the profile found concedes at most
     width = c_hi - c_lo
     converged = bool(cert.valid and math.isfinite(width) and width <= TARGET_WIDTH)
-    return RegimeResult(
+    return Solution.of(RegimeResult(
         size=size, mesh=mesh, regime="independent", player1_value=both.row.value,
         coalition_value=both.col.value, lower=both.row.value, upper=-both.col.value,
         certified_lower=c_lo, certified_upper=c_hi,
@@ -561,13 +562,13 @@ def _solve_independent(size, mesh, tol, max_updates, random_starts, rng, t0, cor
         coalition_strategy={i: {float(round(t, 12)): float(p) for t, p in zip(*s)} for i, s in enumerate(strategies)},
         converged=converged, num_iter=updates, seconds=time.perf_counter() - t0,
         method="member-by-member max-min updates (lp/newton)", correlated=cor,
-    )
+    ))
 
 
 # ---------------------------------------------------------------------------------------
 def solve_coalition_regime(size: int, regime: str = "correlated", mesh: int = 101, structure: str = "full",
                            tol: float = FIXED_POINT_TOL, max_iterations: int = 2_000, max_updates: int = 200,
-                           random_starts: int = 0, random_state=0) -> RegimeResult:
+                           random_starts: int = 0, random_state=0) -> Solution:
     """Solve the 1 v. N recursive Guts game in one team regime, with a certified bracket.
 
     Parameters
@@ -621,12 +622,12 @@ def solve_coalition_regime(size: int, regime: str = "correlated", mesh: int = 10
     cor = solve_coalition(size, mesh=mesh, structure=structure, solver="oracle", method="newton", tol=tol)
     if regime == "independent":
         return _solve_independent(size, mesh, tol, max_updates, random_starts, rng, t0, cor)
-    return RegimeResult(
+    return Solution.of(RegimeResult(
         size=size, mesh=cor.mesh, regime="correlated", player1_value=cor.player1_value,
         coalition_value=cor.coalition_value, lower=cor.lower, upper=cor.upper,
         certified_lower=cor.certified_lower, certified_upper=cor.certified_upper,
         player1_strategy=cor.player1_strategy, coalition_strategy=cor.coalition_strategy,
         converged=cor.converged, num_iter=cor.num_iter, seconds=time.perf_counter() - t0,
         method=f"solve_coalition(structure={structure!r}, solver='oracle')", correlated=cor,
-    )
+    ))
 

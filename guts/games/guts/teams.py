@@ -40,10 +40,11 @@ from guts._validate import (GutsInputError, check_choice, check_int, check_memor
 from guts.games.guts.strategies import (STRUCTURES, check_recursive_grid, coalition_profiles, count_profiles,
                                         resolve_grid)
 from guts.games.guts.payoffs import _alpha
-from guts.engine.recursive import (METHODS, SOLVERS, Certificate, CertifiedInterval, FixedPointResult,
+from guts.engine.recursive import (METHODS, SOLVERS, StrategyBound, CertifiedInterval, FixedPointResult,
                                    solve_both_sides, support)
 from guts.engine.tolerances import FIXED_POINT_TOL
 from guts.engine.stage import LazyStage
+from guts.engine.result import Solution
 
 __all__ = ["TeamStage", "TeamResult", "team_stage", "team_payoff_matrix", "solve_teams"]
 # rows x columns x players held in memory at once while building a block of A
@@ -178,7 +179,7 @@ class TeamResult(CertifiedInterval):
     num_iter : int
         Outer iterations, both sides.
     team1, team2 : FixedPointResult
-    certificate_lower, certificate_upper : Certificate
+    certificate_lower, certificate_upper : StrategyBound
         Theorem 1.2 for team 1's strategy (from -m) and team 2's (from -n).
     certified_lower, certified_upper : float
         Rigorous interval for team 1's value of the discretized game (nan if a
@@ -205,8 +206,8 @@ class TeamResult(CertifiedInterval):
     num_iter: int
     team1: FixedPointResult = field(repr=False)
     team2: FixedPointResult = field(repr=False)
-    certificate_lower: Certificate = field(repr=False)
-    certificate_upper: Certificate = field(repr=False)
+    certificate_lower: StrategyBound = field(repr=False)
+    certificate_upper: StrategyBound = field(repr=False)
     certified_lower: float
     certified_upper: float
     num_solves: int
@@ -253,7 +254,7 @@ AUTO_DENSE_LIMIT = 2_000_000  # solver="auto": dense LP up to this many matrix e
 
 def solve_teams(m: int, n: int, mesh=21, structure="full", solver: str = "auto", method: str = "newton",
                 tol: float = FIXED_POINT_TOL, max_iterations: int = 10_000, fp_iterations: int = 10_000,
-                random_state=None, certify_result: bool = True) -> TeamResult:
+                random_state=None, certify_result: bool = True) -> Solution:
     """Solve the m v. n team recursive Guts game (paper §1.2, §5).
 
     Parameters
@@ -307,7 +308,7 @@ def solve_teams(m: int, n: int, mesh=21, structure="full", solver: str = "auto",
     x, y = t1.row_strategy, t2.row_strategy
     strat1 = support(x, lambda i: tuple(float(round(v, 12)) for v in p1[i]))
     strat2 = support(y, lambda j: tuple(float(round(v, 12)) for v in p2[j]))
-    return TeamResult(
+    return Solution.of(TeamResult(
         m=m, n=n, mesh=g.size, structure=(s1, s2), solver=solver, method=method,
         team1_value=t1.value, team2_value=t2.value, lower=t1.value, upper=-t2.value,
         team1_strategy=strat1, team2_strategy=strat2, converged=both.converged, num_iter=both.num_iter,
@@ -315,4 +316,4 @@ def solve_teams(m: int, n: int, mesh=21, structure="full", solver: str = "auto",
         certified_lower=both.certified_lower, certified_upper=both.certified_upper,
         num_solves=both.num_solves, seconds=time.perf_counter() - t0,
         grid=g, team1_profiles=p1, team2_profiles=p2,
-    )
+    ))

@@ -63,7 +63,7 @@ import scipy.sparse as sp
 from guts._validate import check_choice, check_int
 from guts.engine import highs
 from guts.engine.progress import progress_note
-from guts.engine.result import Result, ResultCertificate
+from guts.engine.result import Certificate, Details, Solution
 from guts.engine.tolerances import CERTIFICATE_TOL, LP_FEAS_TOL
 from guts.errors import ConvergenceWarning, GutsInputError, SolverError
 
@@ -82,7 +82,7 @@ METHODS = ("auto", "lp", "oracle", "engine")
 
 
 @dataclass(frozen=True)
-class RaiseGameResult(Result):
+class RaiseGameResult(Details):
     """Solution of the raise game (optionally with Bob's re-raises).
 
     Attributes
@@ -140,9 +140,9 @@ class RaiseGameResult(Result):
                                  self.bob_reraise, self.alice_call_reraise)
 
     @property
-    def certificate(self) -> ResultCertificate:
+    def certificate(self) -> Certificate:
         """The exploitability of the returned pair (the :class:`~guts.engine.result.Result` protocol)."""
-        return ResultCertificate("exploitability", exploitability=float(self.exploitability),
+        return Certificate("exploitability", exploitability=float(self.exploitability),
                                  nash_conv=float(self.nash_conv))
 
     def action_frequencies(self, table: EquityTable | None = None) -> np.ndarray:
@@ -562,7 +562,7 @@ def _solve_oracle(n, B, all_raises, reraises, *, solver="ipm", max_add=4, max_ro
 
 # --------------------------------------------------------------------------- public entry point
 def solve_raise_game(max_raise=40, *, raises=None, reraises=(), method="auto", table: EquityTable | None = None,
-                     certify: bool = True, progress: bool = False) -> RaiseGameResult:
+                     certify: bool = True, progress: bool = False) -> Solution:
     """Exact equilibrium of the hold'em raise game (the hold'em note) with an exploitability certificate.
 
     Parameters
@@ -648,7 +648,7 @@ def solve_raise_game(max_raise=40, *, raises=None, reraises=(), method="auto", t
     if not converged:
         warnings.warn(f"raise game (R = {rs[-1]}, re-raises {list(rrs)}): exploitability {expl:.3g} of the "
                       f"returned pair exceeds {EXPLOITABILITY_TOL:g} chips per hand", ConvergenceWarning, stacklevel=2)
-    return RaiseGameResult(value=u, values=np.array([u, -u]), exploitability=float(expl), nash_conv=float(nc_),
+    return Solution.of(RaiseGameResult(value=u, values=np.array([u, -u]), exploitability=float(expl), nash_conv=float(nc_),
                            converged=converged, num_iter=int(num_iter), seconds=time.perf_counter() - t0,
                            method=method, certified_by=certified_by, lp_value=float(lp_value), info=info,
-                           **result_kw)
+                           **result_kw))

@@ -22,11 +22,12 @@ from fractions import Fraction
 import numpy as np
 
 from ...engine.extensive import ExtensiveResult
-from ...engine.result import ResultCertificate, interval
+from ...engine.result import Certificate, interval
 from ...engine.tolerances import LP_MEMORY_LIMIT, LP_TOL, RATIONAL_MAX_DENOMINATORS
 from ..._validate import check_bool, check_choice, check_positive_float
 from ...errors import ConvergenceWarning, GutsInputError
 from .game import check_dice, liars_dice, size
+from guts.engine.result import Solution
 
 __all__ = ["solve", "LiarsDiceResult", "METHODS"]
 
@@ -75,10 +76,10 @@ class LiarsDiceResult(ExtensiveResult):
     faces: int = 6
 
     @property
-    def certificate(self) -> ResultCertificate:
+    def certificate(self) -> Certificate:
         base = ExtensiveResult.certificate.fget(self)
         c = interval(self.lower, self.upper)
-        return ResultCertificate("interval", lower=c.lower, upper=c.upper, gap=c.gap,
+        return Certificate("interval", lower=c.lower, upper=c.upper, gap=c.gap,
                                  exploitability=base.exploitability, nash_conv=base.nash_conv,
                                  max_regret=base.max_regret)
 
@@ -98,7 +99,7 @@ def solve(dice=(1, 1), faces: int = 6, *, method: str = "lp", exact: bool = True
           max_denominators=RATIONAL_MAX_DENOMINATORS, tol: float = LP_TOL,
           memory_limit: float | None = LP_MEMORY_LIMIT, time_limit: float | None = None,
           max_iterations: int | None = None, target: float | None = None, progress: bool = False,
-          game=None) -> LiarsDiceResult:
+          game=None) -> Solution:
     """Solve two-player Liar's Dice; with the LP, its exact rational value.
 
     Parameters
@@ -176,4 +177,4 @@ def solve(dice=(1, 1), faces: int = 6, *, method: str = "lp", exact: bool = True
     base = {k: getattr(r, k) for k in ("value", "values", "strategies", "exploitability", "nash_conv", "converged",
                                        "num_iter", "history", "method", "br_values", "regrets")}
     base["seconds"] = seconds
-    return LiarsDiceResult(**base, lower=lower, upper=upper, dice=(n0, n1), faces=faces, **fields)
+    return Solution.of(LiarsDiceResult(**base, lower=lower, upper=upper, dice=(n0, n1), faces=faces, **fields))

@@ -45,7 +45,7 @@ def same_strategies(a, b) -> bool:
 def test_lp_round_trip_keeps_every_field_and_the_certificate(leduc, leduc_lp, tmp_path):
     path = leduc_lp.save(tmp_path / "leduc.npz")
     back = guts.load_solution(path, game=leduc)           # fingerprint checked, certificate recomputed
-    assert isinstance(back, ExtensiveResult)
+    assert isinstance(back.details, ExtensiveResult)
     assert same_strategies(back.strategies, leduc_lp.strategies)
     assert np.array_equal(back.values, leduc_lp.values) and np.array_equal(back.br_values, leduc_lp.br_values)
     assert back.nash_conv == leduc_lp.nash_conv and back.num_iter == leduc_lp.num_iter

@@ -10,7 +10,7 @@ import pytest
 from guts.engine.extensive import (
     ExplicitChance, ExplicitDecision, ExplicitGame, ExplicitTerminal, cfr_plus, exploitability, fictitious_play,
 )
-from guts.engine.result import ResultCertificate, check_result
+from guts.engine.result import Certificate, check_result
 from guts.engine.tolerances import MAX_ITERATIONS
 from guts.errors import GutsInputError
 from guts.games.toy import kuhn_poker
@@ -54,9 +54,9 @@ def test_a_target_beyond_the_payoff_range_is_refused():
 
 
 def test_a_nan_certificate_never_holds():
-    c = ResultCertificate("exploitability", exploitability=math.nan)
+    c = Certificate("exploitability", exploitability=math.nan)
     assert not c.holds(math.inf) and not c.holds(1e300)
-    assert not ResultCertificate("interval", lower=0.0, upper=math.nan).holds(math.inf)
+    assert not Certificate("interval", lower=0.0, upper=math.nan).holds(math.inf)
 
 
 def decision_problem():

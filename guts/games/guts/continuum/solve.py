@@ -26,6 +26,7 @@ from guts.games.guts.continuum.best_response import coalition_best_response, pla
 from guts.games.guts.continuum.certificates import ContinuumCertificate, certify_coalition, certify_player1
 from guts.games.guts.continuum.equilibrium import _polish_equilibrium
 from guts.games.guts.continuum.oracle import _double_oracle, _initial_sets
+from guts.engine.result import Solution
 
 
 @dataclass(frozen=True)
@@ -113,7 +114,7 @@ class ContinuumResult(OneVsCoalition):
 
 
 def solve_continuum(size: int, tol: float = 1e-10, init_mesh: int = 21, max_iterations: int = 200,
-                    certify_result: bool = True) -> ContinuumResult:
+                    certify_result: bool = True) -> Solution:
     """Value and optimal strategies of the 1 v. N pseudo-bloc recursive game on [0, 1].
 
     Parameters
@@ -206,7 +207,7 @@ def solve_continuum(size: int, tol: float = 1e-10, init_mesh: int = 21, max_iter
         if problem:
             converged = False
             warnings.warn(f"continuum 1 v. {size}: not certified: {problem}", ConvergenceWarning, stacklevel=2)
-    return ContinuumResult(
+    return Solution.of(ContinuumResult(
         size=size, player1_value=p1.value, coalition_value=co.value, gap=gap,
         error_estimate=gap / (1.0 - slope) if slope < 1 else math.inf, slope=slope,
         player1_threshold=q_star, player1_strategy={q_star: 1.0},
@@ -215,7 +216,7 @@ def solve_continuum(size: int, tol: float = 1e-10, init_mesh: int = 21, max_iter
         converged=converged, polished=polished, num_iter=st.rounds, num_thresholds=st.thresholds.size,
         num_profiles=st.pairs.shape[0], seconds=time.perf_counter() - t0,
         certificate_lower=cert_lo, certificate_upper=cert_hi,
-    )
+    ))
 
 
 def _distinct(points, weights, atol=1e-3):

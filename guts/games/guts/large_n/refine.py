@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from guts._validate import check_int, check_positive_float
-from guts.engine.result import Result, ResultCertificate, interval
+from guts.engine.result import Certificate, Details, Solution, interval
 from guts.errors import ConvergenceWarning
 from guts.games.guts.large_n.bracket import ValueBracket, bracket_value
 from guts.games.guts.large_n.mesh import threshold_mesh
@@ -19,7 +19,7 @@ from guts.games.guts.large_n.solve import MAX_SIZE, LargeNResult, solve_pseudo_b
 
 
 @dataclass(frozen=True)
-class LargeNValue(Result):
+class LargeNValue(Details):
     """The 1 v. N pseudo-bloc value with thresholds in [0, 1], by adaptive mesh refinement.
 
     Attributes
@@ -80,7 +80,7 @@ class LargeNValue(Result):
     method = "refined-mesh"
 
     @property
-    def certificate(self) -> ResultCertificate:
+    def certificate(self) -> Certificate:
         """The rigorous bracket ``[lower, upper]`` of the coalition's value."""
         return interval(self.lower, self.upper)
 
@@ -108,7 +108,7 @@ MAX_ROUNDS = 1000
 
 
 def solve_large_n(size: int, mesh: int = 100, max_iterations: int = 10, target_width: float = 1e-9,
-                  s_min: float = 0.02, local: int = 4, warn: bool = True) -> LargeNValue:
+                  s_min: float = 0.02, local: int = 4, warn: bool = True) -> Solution:
     """Value of the 1 v. N pseudo-bloc game with continuous thresholds (paper §5, large N).
 
     Round 0 solves on :func:`threshold_mesh` ``(size, mesh)``.  Each round then
@@ -172,9 +172,9 @@ def solve_large_n(size: int, mesh: int = 100, max_iterations: int = 10, target_w
                       f"(target {target_width:.1e}, fixed points converged: {res.converged}, "
                       f"certificates rigorous: {br.rigorous})",
                       ConvergenceWarning, stacklevel=2)
-    return LargeNValue(
+    return Solution.of(LargeNValue(
         size=size, value=res.coalition_value, lower=br.lower, upper=br.upper, rounds=len(history),
         points=int(mesh.size), converged=converged, history=tuple(history),
         player1_strategy=res.player1_strategy, coalition_strategy=res.coalition_strategy,
         seconds=time.perf_counter() - t0, rounding=br.rounding, rigorous=br.rigorous, mesh_result=res, bracket=br,
-    )
+    ))

@@ -19,6 +19,7 @@ from guts.engine.tolerances import SUPPORT_TOL
 from guts.errors import ConvergenceWarning
 from guts.games.guts.pseudo_bloc import PseudoBlocStage
 from guts.games.guts.strategies import BLOC_STEPS, check_recursive_grid, classify_components, mesh_step
+from guts.engine.result import Solution
 
 # Inner double-oracle warnings are re-emitted unless both certificates hold and
 # bracket the value this tightly.
@@ -112,7 +113,7 @@ class LargeNResult(OneVsCoalition):
 
 
 def solve_pseudo_bloc(size: int, mesh, coalition_mesh=None, tol: float = 1e-12,
-                      certify_result: bool = True) -> LargeNResult:
+                      certify_result: bool = True) -> Solution:
     """Solve the 1 v. N pseudo-bloc recursive game on an explicit mesh (paper §5).
 
     Same computation as ``solve_coalition(size, mesh, "pseudo-bloc", solver="oracle")``
@@ -164,11 +165,11 @@ def solve_pseudo_bloc(size: int, mesh, coalition_mesh=None, tol: float = 1e-12,
     x, y = p1.row_strategy, co.row_strategy
     J = np.flatnonzero(y > SUPPORT_TOL)
     a, b = stage.profile_parts(J)
-    return LargeNResult(
+    return Solution.of(LargeNResult(
         size=size, points=int(g.size), coalition_value=float(co.value), player1_value=float(p1.value),
         certified_lower=float(lo), certified_upper=float(hi),
         player1_strategy=support(x, lambda i: float(g[i])),
         coalition_strategy={(float(a[k]), float(b[k])): float(y[j]) for k, j in enumerate(J)},
         converged=converged, num_iter=both.num_iter, num_solves=both.num_solves, inner_warnings=len(held),
         seconds=time.perf_counter() - t0, grid=g, player1=p1, coalition=co,
-    )
+    ))

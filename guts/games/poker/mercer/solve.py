@@ -60,7 +60,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from guts._validate import available_cores, check_choice, check_int, check_positive_float, check_random_state
-from guts.engine.result import Result, ResultCertificate
+from guts.engine.result import Certificate, Details, Solution
 from guts.errors import ConvergenceWarning, GutsInputError
 
 from ..builder import BuiltGame, Collusion, TreeStats, build_game, check_team, seat_values
@@ -109,7 +109,7 @@ MAX_ITER_FP = 200_000
 
 
 @dataclass(frozen=True)
-class MercerResult(Result):
+class MercerResult(Details):
     """A solved Mercer game.
 
     Attributes
@@ -203,14 +203,14 @@ class MercerResult(Result):
         return solved_budget(self)
 
     @property
-    def certificate(self) -> ResultCertificate:
+    def certificate(self) -> Certificate:
         if self.collusion in TEAM_REGIMES:
-            return ResultCertificate("interval", lower=float(self.certified_lower), upper=float(self.certified_upper),
+            return Certificate("interval", lower=float(self.certified_lower), upper=float(self.certified_upper),
                                      gap=float(self.certified_upper - self.certified_lower))
         kind = {"lp": "exploitability", "cfr+": "nash_conv", "dcfr": "nash_conv", "fp": "max_regret",
                 "fp-realisation": "max_regret"}.get(
             self.method, "nash_conv")
-        return ResultCertificate(kind, exploitability=float(self.exploitability), nash_conv=float(self.nash_conv),
+        return Certificate(kind, exploitability=float(self.exploitability), nash_conv=float(self.nash_conv),
                                  max_regret=float(self.max_regret))
 
 
@@ -278,7 +278,7 @@ def _validate(variant, players, method, epsilon, collusion, team):
 def solve(variant: str = "smh", players: int = 2, method: str = "lp", target: float | None = None,
           collusion: str | None = None, team=None, *, max_iterations: int | None = None,
           time_limit: float | None = None, progress: bool = False, threads=None,
-          cfr_options: dict | None = None, lp_method: str = "auto", **rule_options) -> MercerResult:
+          cfr_options: dict | None = None, lp_method: str = "auto", **rule_options) -> Solution:
     """Solve a Mercer hold'em variant.
 
     Parameters
@@ -432,19 +432,19 @@ def solve(variant: str = "smh", players: int = 2, method: str = "lp", target: fl
         q = built.seat_player[team[0]] if collusion == "strong" else 0
         lower, upper = float(ev[q] - gains[1 - q]), float(ev[q] + gains[q])
     team_value = float(values[list(team)].sum()) if collusion else None
-    return MercerResult(
+    return Solution.of(MercerResult(
         variant=variant, players=players, method=method, values=values, value=float(values[0]),
         exploitability=nc / game.num_players, nash_conv=nc, max_regret=float(gains.max()), gains=gains,
         strategies=tuple(res.strategies), converged=converged, num_iter=int(res.num_iter),
         seconds=seconds, build_seconds=build_seconds, epsilon=eps, collusion=collusion, team=team,
         stats=built.stats, built=built, history=history, team_value=team_value,
         certified_lower=lower, certified_upper=upper, note=NOTES[collusion],
-        regrets=getattr(res, "regrets", None))
+        regrets=getattr(res, "regrets", None)))
 
 
 def _solve_regime(built: BuiltGame, variant: str, regime: str, team: tuple, *, target=None, max_iterations=None,
                   time_limit=None, progress=False, build_seconds=0.0, random_state=0,
-                  correlated=None) -> MercerResult:
+                  correlated=None) -> Solution:
     """The team's max-min value of ``built`` (the plain three-player game) in ``regime``, as a MercerResult."""
     from guts.engine.extensive import solve_team
     from guts.engine.tolerances import TEAM_TARGET
@@ -463,13 +463,13 @@ def _solve_regime(built: BuiltGame, variant: str, regime: str, team: tuple, *, t
         warnings.warn(f"{regime} collusion of seats {team} on {built.game.name}: bracket [{lower:.6g}, {upper:.6g}] "
                       f"(width {upper - lower:.3g}) wider than the target {_team_target(target, TEAM_TARGET):.3g}",
                       ConvergenceWarning, stacklevel=3)
-    return MercerResult(
+    return Solution.of(MercerResult(
         variant=variant, players=3, method=tr.method, values=values, value=float(values[0]),
         exploitability=width / 2, nash_conv=width, max_regret=float(gains.max()), gains=gains,
         strategies=tuple(tr.strategies), converged=bool(tr.converged), num_iter=int(tr.num_iter),
         seconds=float(tr.seconds), build_seconds=float(build_seconds), epsilon=_team_target(target, TEAM_TARGET),
         collusion=regime, team=tuple(team), stats=built.stats, built=built, team_value=value,
-        certified_lower=lower, certified_upper=upper, note=NOTES[regime], team_result=tr)
+        certified_lower=lower, certified_upper=upper, note=NOTES[regime], team_result=tr))
 
 
 def _team_target(target, default) -> float:
