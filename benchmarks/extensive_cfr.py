@@ -1,8 +1,8 @@
 """Extensive-form engine against OpenSpiel, measured in one run on this machine.
 
-    PYTHONPATH=. python benchmarks/extensive_cfr.py [--quick] [--out results] [--check-every 10]
+    PYTHONPATH=. python benchmarks/extensive_cfr.py [--quick] [--out results/benchmarks] [--check-every 10]
 
-Writes ``<out>/benchmarks_extensive.csv`` (+ ``.meta.json``) and prints a Markdown
+Writes ``<out>/extensive.csv`` (+ ``.meta.json``) and prints a Markdown
 table (pasted into docs/engine.md).  Sections:
 
 1. ``leduc_race``: Leduc hold'em, CFR+ to exploitability <= 1e-3.  OpenSpiel's C++
@@ -216,7 +216,7 @@ def to_target(label, make, target, k):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="smaller scale section (CI smoke run)")
-    ap.add_argument("--out", default="results")
+    ap.add_argument("--out", default="results/benchmarks")
     ap.add_argument("--check-every", type=int, default=10, help="k: iterations between exploitability checks")
     ap.add_argument("--max-iterations", type=int, default=20000)
     args = ap.parse_args(argv)
@@ -237,7 +237,7 @@ def main(argv=None):
     if not args.quick:
         rows += to_target("leduc 3p, 15 cards (Mercer-size)", lambda: leduc_poker(3, ranks=5, suits=3), 0.01, 25)
     df = pd.DataFrame(rows)
-    target = Path(out) / "benchmarks_extensive.csv"
+    target = Path(out) / "extensive.csv"
     write_csv(df, target)
     meta = write_meta(target, dict(quick=args.quick, check_every=args.check_every, target=TARGET,
                                    max_iterations=args.max_iterations))

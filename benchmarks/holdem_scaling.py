@@ -1,7 +1,7 @@
 """Scaling of the hold'em raise game (seed 001) with the raise cap R.
 
     python benchmarks/holdem_scaling.py [--caps 10,20,40,80,160] [--baseline-caps 10,20,40]
-                                        [--engine-caps 10,20] [--out results/holdem]
+                                        [--engine-caps 10,20] [--out results/benchmarks]
 
 Every case runs in a fresh subprocess (one thread) so that its peak memory (maximum
 resident set, including the ~0.2 GB of Python, numpy, numba and HiGHS) is its own.
@@ -15,7 +15,7 @@ Methods, timed in this same run on this machine:
 
 Each row: value, exploitability (engine best response), solve time, peak memory.  The
 ratio column is baseline time / oracle time at the same R.  Writes
-``<out>/scaling.csv`` (+ meta) and prints a Markdown table for docs/holdem.md.
+``<out>/holdem_scaling.csv`` (+ meta) and prints a Markdown table for docs/holdem.md.
 """
 from __future__ import annotations
 
@@ -78,7 +78,7 @@ def main(argv=None) -> int:
     ap.add_argument("--baseline-caps", type=caps_arg, default=[10, 20, 40])
     ap.add_argument("--engine-caps", type=caps_arg, default=[10, 20])
     ap.add_argument("--timeout", type=float, default=1800.0)
-    ap.add_argument("--out", default="results/holdem")
+    ap.add_argument("--out", default="results/benchmarks")
     args = ap.parse_args(argv)
     root = str(Path(__file__).resolve().parents[1])
     sys.path.insert(0, root)
@@ -100,7 +100,7 @@ def main(argv=None) -> int:
     orc = df[df.method == "oracle"].set_index("R")["seconds"]
     df["speedup_of_oracle"] = [row.seconds / orc[row.R] if row.method != "oracle" and row.R in orc.index
                                and row.status == "ok" else float("nan") for row in df.itertuples()]
-    p = write_csv(df, out / "scaling.csv", float_format="%.12g")
+    p = write_csv(df, out / "holdem_scaling.csv", float_format="%.12g")
     write_meta(p, {"caps": args.caps, "baseline_caps": args.baseline_caps, "engine_caps": args.engine_caps,
                    "threads": 1}, baseline_process_mb=base.get("peak_mb"), cpu_count=os.cpu_count(),
                load_average=os.getloadavg())

@@ -1,7 +1,7 @@
 """Big exact two-player LPs: the Mercer hold'em games beyond the paper, old
 path against new, each solve in a fresh subprocess (time and peak resident memory).
 
-    PYTHONPATH=. python benchmarks/lp_big.py [--xlarge] [--time-limit S] [--only PATHS] [--csv NAME] [--out results]
+    PYTHONPATH=. python benchmarks/lp_big.py [--xlarge] [--time-limit S] [--only PATHS] [--csv NAME] [--out results/benchmarks]
 
 Per game: ``cfr+`` = the former path of ``guts mercer study beyond`` (predictive CFR+ to
 NashConv <= 1e-3, a bracket of the value from the best-response gains); ``lp-crossover`` =
@@ -14,7 +14,7 @@ where ``pip install "guts[hipo]"`` installed it, else IPX).  Every LP is certifi
 2P-MMH limit game with raises of 4 or 8 (``lp`` and ``lp-ipx`` only, each under
 ``--time-limit`` seconds of HiGHS; a SolverError row if it does not finish).
 
-Writes ``<out>/benchmarks_lp_big.csv`` (+ ``.meta.json``: command, machine, load average
+Writes ``<out>/lp_big.csv`` (+ ``.meta.json``: command, machine, load average
 at start and end) and prints the table; ``ratio`` = lp-crossover seconds / lp seconds,
 ``ratio_ipx`` = lp-ipx seconds / lp seconds (for a run stopped by the time limit: at least
 that, and the row says so).
@@ -43,7 +43,7 @@ def child(opts, how, time_limit) -> dict:
     from guts.engine.extensive.lp import lp_memory_estimate, lp_method, solve_sequence_form_lp
     from guts.errors import ConvergenceWarning, SolverError
     from guts.games.poker.mercer import build_game, solve, variant_rules
-    from guts.studies.mercer import BEYOND_CFR, BEYOND_EPSILON_2P
+    from guts.studies.mercer import BEYOND_CFR, BEYOND_TARGET_2P
 
     opts = {k: (tuple(v) if isinstance(v, list) else v) for k, v in opts.items()}
     t0 = time.perf_counter()
@@ -51,7 +51,7 @@ def child(opts, how, time_limit) -> dict:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
         if how == "cfr+":
-            r = solve("mmh", 2, "cfr+", target=BEYOND_EPSILON_2P, cfr_options=BEYOND_CFR, **opts)
+            r = solve("mmh", 2, "cfr+", target=BEYOND_TARGET_2P, cfr_options=BEYOND_CFR, **opts)
             out.update(value_lower=float(r.values[0] - r.gains[1]), value_upper=float(r.values[0] + r.gains[0]),
                        iterations=r.num_iter, converged=r.converged)
         else:
@@ -75,11 +75,11 @@ def child(opts, how, time_limit) -> dict:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--out", default="results")
+    ap.add_argument("--out", default="results/benchmarks")
     ap.add_argument("--xlarge", action="store_true", help="also the 209 715-information-set game (lp only)")
     ap.add_argument("--time-limit", type=float, default=3600.0, help="HiGHS seconds per LP (default 3600)")
     ap.add_argument("--only", default="", help="comma-separated paths to run (cfr+, lp-crossover, lp-ipx, lp)")
-    ap.add_argument("--csv", default="benchmarks_lp_big.csv", help="file name in --out (default %(default)s)")
+    ap.add_argument("--csv", default="lp_big.csv", help="file name in --out (default %(default)s)")
     ap.add_argument("--child", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.child:
@@ -126,7 +126,6 @@ def main(argv=None) -> int:
     write_csv(df, out / args.csv)
     write_meta(out / args.csv, {"xlarge": args.xlarge, "time_limit": args.time_limit, "only": args.only,
                                 "hipo_available": hipo_available()},
-               command="python benchmarks/lp_big.py " + " ".join(argv if argv is not None else sys.argv[1:]),
                machine=f"{platform.machine()} {platform.processor() or platform.platform()}",
                cpus=os.cpu_count(), load_average_start=load_start,
                load_average_end=[round(x, 2) for x in os.getloadavg()],

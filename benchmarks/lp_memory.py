@@ -1,7 +1,7 @@
 """Peak memory of the sequence-form LP against its estimate, each case in a
 fresh subprocess.
 
-    PYTHONPATH=. python benchmarks/lp_memory.py [--quick] [--large] [--out results]
+    PYTHONPATH=. python benchmarks/lp_memory.py [--quick] [--large] [--out results/benchmarks]
 
 For every case a new Python process builds the game, reads its resident memory (the
 baseline: interpreter, libraries, the built game), solves the LP with
@@ -12,7 +12,7 @@ resident memory (``ru_maxrss``); the LP's share is ``peak - baseline``, set besi
 The parent also reads ``getrusage(RUSAGE_CHILDREN).ru_maxrss`` after each case (the
 largest child so far) as a cross-check of the child's own figure.
 
-Writes ``<out>/benchmarks_lp_memory.csv`` (+ ``.meta.json`` with the command, machine,
+Writes ``<out>/lp_memory.csv`` (+ ``.meta.json`` with the command, machine,
 load average) and prints the table.  ``ratio`` = estimate / measured LP share: the
 estimate is calibrated so that it lies in [1, 2] on these cases.
 """
@@ -90,9 +90,9 @@ def reestimate(out, argv) -> int:
     from guts.engine.extensive.lp import lp_memory_estimate
     from guts.studies.output import write_csv, write_meta
 
-    path = out / "benchmarks_lp_memory.csv"
+    path = out / "lp_memory.csv"
     df = pd.read_csv(path)
-    meta = json.loads((out / "benchmarks_lp_memory.meta.json").read_text())
+    meta = json.loads((out / "lp_memory.meta.json").read_text())
     params = {label: (family, p) for label, family, p, _ in CASES}
     for i, label in enumerate(df.case):
         family, p = params[label]
@@ -112,12 +112,12 @@ def reestimate(out, argv) -> int:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--out", default="results")
+    ap.add_argument("--out", default="results/benchmarks")
     ap.add_argument("--quick", action="store_true", help="the three small cases only")
     ap.add_argument("--large", action="store_true", help="also the 54 225-information-set Mercer LP")
     ap.add_argument("--xlarge", action="store_true", help="also the 209 715-information-set Mercer LP")
     ap.add_argument("--reestimate", action="store_true",
-                    help="keep the measurements of <out>/benchmarks_lp_memory.csv, recompute the estimates "
+                    help="keep the measurements of <out>/lp_memory.csv, recompute the estimates "
                          "(after a change of the constants; nothing is solved)")
     ap.add_argument("--child", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
@@ -156,9 +156,8 @@ def main(argv=None) -> int:
               f"  LP {row['lp_bytes'] / 2**20:8.1f} MB (peak {row['peak_bytes'] / 2**20:7.1f})  x{row['ratio']:.2f}"
               f"  {row['seconds']:7.1f} s", flush=True)
     df = pd.DataFrame(rows)
-    write_csv(df, out / "benchmarks_lp_memory.csv")
-    write_meta(out / "benchmarks_lp_memory.csv", {"quick": args.quick, "large": args.large, "xlarge": args.xlarge},
-               command="python benchmarks/lp_memory.py " + " ".join(argv if argv is not None else sys.argv[1:]),
+    write_csv(df, out / "lp_memory.csv")
+    write_meta(out / "lp_memory.csv", {"quick": args.quick, "large": args.large, "xlarge": args.xlarge},
                machine=f"{platform.machine()} {platform.processor() or platform.platform()}",
                cpus=os.cpu_count(), load_average_start=load_start,
                load_average_end=[round(x, 2) for x in os.getloadavg()],

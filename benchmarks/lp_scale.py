@@ -1,9 +1,9 @@
 """LP scale: old against new formulation on the mesh LPs, and the two-player Mercer
 sequence-form LPs with their memory estimate, in one run.
 
-    PYTHONPATH=. python benchmarks/lp_scale.py [--quick] [--large] [--out results]
+    PYTHONPATH=. python benchmarks/lp_scale.py [--quick] [--large] [--out results/benchmarks]
 
-Writes ``<out>/benchmarks_lp_scale.csv`` (+ ``.meta.json`` with the command, machine,
+Writes ``<out>/lp_scale.csv`` (+ ``.meta.json`` with the command, machine,
 CPU count and load average at start and end) and prints the table.
 
 * ``mesh``: limit continuous poker (Spears 2025) discretised on ``hands`` mesh cells and
@@ -96,7 +96,7 @@ def main(argv=None) -> int:
     from guts.studies.output import ensure_output_dir, write_csv, write_meta
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--out", default="results")
+    ap.add_argument("--out", default="results/benchmarks")
     ap.add_argument("--quick", action="store_true", help="small meshes, small Mercer games")
     ap.add_argument("--large", action="store_true", help="also the 20 400-information-set Mercer LP")
     ap.add_argument("--xlarge", action="store_true",
@@ -108,9 +108,8 @@ def main(argv=None) -> int:
         warnings.simplefilter("ignore", ConvergenceWarning)
         rows = mesh_rows(MESH_QUICK if args.quick else MESH) + mercer_rows(args.large and not args.quick, args.xlarge and not args.quick)
     df = pd.DataFrame(rows)
-    write_csv(df, out / "benchmarks_lp_scale.csv")
-    write_meta(out / "benchmarks_lp_scale.csv", {"quick": args.quick, "large": args.large, "xlarge": args.xlarge},
-               command="python benchmarks/lp_scale.py " + " ".join(argv if argv is not None else sys.argv[1:]),
+    write_csv(df, out / "lp_scale.csv")
+    write_meta(out / "lp_scale.csv", {"quick": args.quick, "large": args.large, "xlarge": args.xlarge},
                machine=f"{platform.machine()} {platform.processor() or platform.platform()}",
                cpus=os.cpu_count(), load_average_start=load_start,
                load_average_end=[round(x, 2) for x in os.getloadavg()])

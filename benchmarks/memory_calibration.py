@@ -1,6 +1,6 @@
 """Memory estimates against the measured peak resident memory (the pre-flight).
 
-    python benchmarks/memory_calibration.py [--quick] [--out results]
+    python benchmarks/memory_calibration.py [--quick] [--out results/benchmarks]
 
 Every estimate that a guard compares with the memory budget (``guts._validate.check_memory``)
 is run on a few sizes, each in a fresh Python process: the child imports what it needs,
@@ -26,7 +26,7 @@ Models (``model`` column):
 * ``mesh``: ``UNIFORM_MESH_BYTES_PER_POINT`` of :func:`guts.games.guts.strategies.mesh`;
   ``threshold_mesh``: ``BYTES_PER_MESH_POINT`` of :func:`guts.games.guts.large_n.mesh.threshold_mesh`.
 
-Writes ``results/benchmarks_memory_calibration.csv`` and its ``.meta.json`` (machine, load,
+Writes ``results/benchmarks/memory_calibration.csv`` and its ``.meta.json`` (machine, load,
 command).
 """
 from __future__ import annotations
@@ -161,7 +161,7 @@ def measure(model: str, params: dict, timeout: float = 1800.0) -> dict:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="three small cases only")
-    ap.add_argument("--out", default=str(ROOT / "results"), help="output folder (default results/)")
+    ap.add_argument("--out", default=str(ROOT / "results" / "benchmarks"), help="output folder (default results/benchmarks/)")
     ap.add_argument("--only", default="", help="comma-separated models to re-measure; their rows replace "
                                                "those of the existing CSV")
     args = ap.parse_args(argv)
@@ -191,7 +191,7 @@ def _write(out, rows, args):
     from guts.studies.output import write_csv, write_meta
 
     out.mkdir(parents=True, exist_ok=True)
-    target = out / "benchmarks_memory_calibration.csv"
+    target = out / "memory_calibration.csv"
     df = pd.DataFrame(rows)
     if args.only and target.exists():
         old = pd.read_csv(target)

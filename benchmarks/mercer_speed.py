@@ -1,7 +1,7 @@
 """Mercer hold'em: time per iteration, time to a 0.01-equilibrium and peak memory, for
 CFR+, for the study's program's fictitious play and for classical fictitious play, in one run.
 
-    python benchmarks/mercer_speed.py [--quick] [--out results/mercer]
+    python benchmarks/mercer_speed.py [--quick] [--out results/benchmarks]
 
 Three methods of :func:`guts.games.poker.mercer.solve`: ``cfr+``; ``fp``, the fictitious play of the
 Mercer hold'em study's program (``rjullman/poker-nasheq``: behaviour averaged per information
@@ -56,7 +56,11 @@ def worker(variant, players, method, epsilon, collusion, team, time_limit):
         solve("smh", 2, method, target=0.1)
         solve("smh", 3, method, target=0.1)
         t0 = time.perf_counter()
-        r = solve(variant, players, method, target=epsilon, collusion=collusion, team=team,
+        # epsilon is a NashConv bound for CFR+ (solve's target: exploitability = NashConv / players of
+        # the solved game, 2 for the merged strong team) and the regret bound of fictitious play
+        n = 2 if collusion == "strong" else players
+        r = solve(variant, players, method, target=epsilon / n if method == "cfr+" else epsilon,
+                  collusion=collusion, team=team,
                   time_limit=time_limit)
         wall = time.perf_counter() - t0
     rss_mb = peak_rss_mb()
@@ -84,7 +88,7 @@ def main(argv=None) -> int:
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--worker", default=None, help=argparse.SUPPRESS)
-    ap.add_argument("--out", default="results/mercer")
+    ap.add_argument("--out", default="results/benchmarks")
     ap.add_argument("--epsilon", type=float, default=0.01)
     ap.add_argument("--quick", action="store_true", help="two-player variants and 3P-SMH only")
     ap.add_argument("--time-limit", type=float, default=1800.0, help="per run, seconds")
@@ -118,7 +122,7 @@ def main(argv=None) -> int:
                 row[f"{tag}_over_cfr_iterations"] = d.loc[m, "iterations"] / d.loc["cfr+", "iterations"]
         ratios.append(row)
     df = df.merge(pd.DataFrame(ratios), on="case", how="left")
-    write_csv(df, out / "benchmarks.csv")
+    write_csv(df, out / "mercer_speed.csv")
     mm = df[(df.case == "3P-MMH")]
     extra = {}
     if len(mm):
@@ -133,7 +137,7 @@ def main(argv=None) -> int:
     extra["load_average_start"] = load_start
     extra["load_average_end"] = list(os.getloadavg())
     extra["jit_warm_up"] = "excluded: every worker solves 2P-SMH and 3P-SMH first, untimed"
-    write_meta(out / "benchmarks.csv", {"epsilon": args.epsilon, "quick": args.quick,
+    write_meta(out / "mercer_speed.csv", {"epsilon": args.epsilon, "quick": args.quick,
                                         "time_limit": args.time_limit, "cpus": os.cpu_count()}, **extra)
     print(df.drop(columns=["values"]).to_string(index=False))
     for k, v in extra.items():

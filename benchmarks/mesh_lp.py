@@ -1,9 +1,9 @@
 """Mesh LPs: the new prefix-sum formulations against the previous ones and the engine's
 sequence-form LP of the same discretised game, in one run.
 
-    PYTHONPATH=. python benchmarks/mesh_lp.py [--quick] [--out results]
+    PYTHONPATH=. python benchmarks/mesh_lp.py [--quick] [--out results/benchmarks]
 
-Writes ``<out>/benchmarks_mesh_lp.csv`` (+ ``.meta.json``: command, machine, CPU count,
+Writes ``<out>/mesh_lp.csv`` (+ ``.meta.json``: command, machine, CPU count,
 load average at start and end) and prints the table.  Every case runs in a fresh
 process (a small mesh first, untimed, so that numba's compilation is not timed), which
 also gives its peak resident memory (``extra_rss_mb``: Linux's VmHWM, reset after the
@@ -118,7 +118,7 @@ def run_case(spec: dict) -> dict:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--out", default="results")
+    ap.add_argument("--out", default="results/benchmarks")
     ap.add_argument("--quick", action="store_true", help="small meshes only")
     ap.add_argument("--one", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
@@ -165,9 +165,8 @@ def main(argv=None) -> int:
             + f"  new: v {row['new_value']:+.12f} expl {row['new_exploitability']:.1e} "
               f"+{row['new_extra_rss_mb']:.0f} MB", flush=True)
     df = pd.DataFrame(rows)
-    write_csv(df, out / "benchmarks_mesh_lp.csv")
-    write_meta(out / "benchmarks_mesh_lp.csv", {"quick": args.quick, "pot": POT},
-               command="python benchmarks/mesh_lp.py " + " ".join(argv if argv is not None else sys.argv[1:]),
+    write_csv(df, out / "mesh_lp.csv")
+    write_meta(out / "mesh_lp.csv", {"quick": args.quick, "pot": POT},
                machine=f"{platform.machine()} {platform.processor() or platform.platform()}",
                cpus=os.cpu_count(), load_average_start=load_start,
                load_average_end=[round(x, 2) for x in os.getloadavg()])

@@ -1,8 +1,8 @@
 """Imported games: our solvers against OpenSpiel's C++ CFR+ and pygambit's LP, one run.
 
-    PYTHONPATH=. python benchmarks/openspiel_games.py [--out results] [--quick]
+    PYTHONPATH=. python benchmarks/openspiel_games.py [--out results/benchmarks] [--quick]
 
-Writes ``<out>/benchmarks_openspiel_games.csv`` (+ ``.meta.json``) and prints Markdown tables.
+Writes ``<out>/openspiel_games.csv`` (+ ``.meta.json``) and prints Markdown tables.
 
 1. ``race``: games imported by ``from_openspiel`` (Kuhn 3 players, Leduc, Liar's Dice with
    3-sided dice, a ``universal_poker`` limit game with 5 ranks): OpenSpiel's C++
@@ -174,7 +174,7 @@ def markdown(df):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--out", default="results")
+    ap.add_argument("--out", default="results/benchmarks")
     ap.add_argument("--quick", action="store_true", help="smaller LP section")
     ap.add_argument("--check-every", type=int, default=10)
     ap.add_argument("--max-iterations", type=int, default=20000)
@@ -182,7 +182,7 @@ def main(argv=None):
                     help="also time our first call with an empty numba cache (a true first compile)")
     ap.add_argument("--only", default=None, metavar="NAME",
                     help="race only the games whose name contains NAME, no LP section; writes "
-                         "benchmarks_openspiel_games_NAME.csv")
+                         "openspiel_games_NAME.csv")
     args = ap.parse_args(argv)
     out = ensure_output_dir(args.out)
     load = os.getloadavg()
@@ -199,8 +199,8 @@ def main(argv=None):
     if args.only is None:
         rows += lp_rows(out, args.quick)
     df = pd.DataFrame(rows)
-    target = Path(out) / ("benchmarks_openspiel_games.csv" if args.only is None
-                          else f"benchmarks_openspiel_games_{args.only}.csv")
+    target = Path(out) / ("openspiel_games.csv" if args.only is None
+                          else f"openspiel_games_{args.only}.csv")
     write_csv(df, target)
     write_meta(target, dict(quick=args.quick, check_every=args.check_every, max_iterations=args.max_iterations,
                             cold_cache=args.cold_cache, only=args.only),

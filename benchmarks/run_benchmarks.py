@@ -1,8 +1,8 @@
 """Speed and memory of guts against the paper's algorithms, measured in one run.
 
-    python benchmarks/run_benchmarks.py [--quick] [--out results]
+    python benchmarks/run_benchmarks.py [--quick] [--out results/benchmarks]
 
-Writes ``<out>/benchmarks.csv`` (+ ``benchmarks.meta.json``) and prints a Markdown
+Writes ``<out>/run_benchmarks.csv`` (+ ``run_benchmarks.meta.json``) and prints a Markdown
 table (pasted into the README's performance section).  Every ratio compares two
 timings taken in this same run on this machine:
 
@@ -32,7 +32,7 @@ from guts import solve_coalition
 from guts.games.guts.strategies import coalition_profiles, mesh
 from guts.errors import ConvergenceWarning
 from guts.games.guts.payoffs import alpha_enumeration, alpha_matrix, alpha_pseudo_bloc_enumeration, beta_matrix
-from guts.studies.output import AUTO, plan_output, write_csv, write_meta
+from guts.studies.output import AUTO, RESULTS, plan_output, write_csv, write_meta
 
 # Expected seconds of each stage on an idle 2-core machine (from the committed run), for the
 # progress bar's estimate; on a loaded machine the bar's rate adapts (measured 2-11 min in all).
@@ -93,13 +93,14 @@ def table1_subprocess(solver, jobs):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--out", default=None, help="output folder (default: results/ for the full run; --quick runs "
+    ap.add_argument("--out", default=None, help="output folder (default: results/benchmarks/ for the full run; --quick runs "
                     "go to a fresh results/runs/benchmarks-<time>/)")
     ap.add_argument("--quick", action="store_true", help="fewer samples, skip the slow baselines (default: off)")
     ap.add_argument("--quiet", action="store_true", help="no progress bar (default: off)")
     args = ap.parse_args(argv)
     plan = plan_output("benchmarks", AUTO if args.out is None else args.out, {"quick": args.quick}, {"quick": False},
-                       targets=["benchmarks.csv"], echo=print)
+                       targets=["run_benchmarks.csv"], echo=print,
+                       results=RESULTS / "benchmarks")
     out = plan.folder
     from tqdm.auto import tqdm
 
@@ -169,7 +170,7 @@ def main(argv=None):
         "paper: ~1 h for N = 15 alone (laptop, quoted from App. A, not measured)", fast2["wall"], 3600.0, note)
 
     df = pd.DataFrame(rows)
-    target = out / "benchmarks.csv"
+    target = out / "run_benchmarks.csv"
     write_csv(df, target, float_format="%.6g")
     write_meta(target, {"quick": args.quick, "samples": samples}, plan=plan)
     print("| group | case | ours | baseline | ours (s) | baseline (s) | ratio | note |")

@@ -1,9 +1,9 @@
 """Scale-out: one study sweep through :func:`guts.studies.sweep.run_sweep` on one
 process, on two local processes, on a Dask cluster, and resumed from its cache.
 
-    python benchmarks/sweeps.py [--quick] [--out results]      # needs pip install -e ".[dask]"
+    python benchmarks/sweeps.py [--quick] [--out results/benchmarks]      # needs pip install -e ".[dask]"
 
-Writes ``<out>/benchmarks_sweeps.csv`` (+ ``.meta.json``: machine, load, command). The sweep
+Writes ``<out>/sweeps.csv`` (+ ``.meta.json``: machine, load, command). The sweep
 is the dividing-point study's scan of the four games of Hundal and Reitzen (US patent
 6,129,631, 2000) at pots P = 1..10, each point with its mesh LP at 800 hands
 (:func:`guts.studies.dividing_point.sweep_point`; the study itself checks at 200 hands):
@@ -96,7 +96,7 @@ def measure(pots=POTS, lp_mesh=LP_MESH, workers=2) -> list[dict]:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--out", default="results")
+    ap.add_argument("--out", default="results/benchmarks")
     ap.add_argument("--quick", action="store_true", help=f"P = 1..3 and mesh LPs of {QUICK['lp_mesh']} hands")
     args = ap.parse_args(argv)
 
@@ -107,7 +107,7 @@ def main(argv=None) -> int:
     kw = dict(QUICK) if args.quick else {}
     df = pd.DataFrame(measure(**kw))
     out = ensure_output_dir(args.out)
-    target = out / "benchmarks_sweeps.csv"
+    target = out / "sweeps.csv"
     write_csv(df, target)
     write_meta(target, {"quick": args.quick, "games": list(GAMES), "pots": list(kw.get("pots", POTS)),
                         "lp_mesh": kw.get("lp_mesh", LP_MESH), "workers": 2},

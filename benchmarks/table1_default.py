@@ -1,11 +1,11 @@
 """``guts table1`` with its default options against the old default, measured in one run.
 
-    python benchmarks/table1_default.py [--jobs 1] [--out results]
+    python benchmarks/table1_default.py [--jobs 1] [--out results/benchmarks]
 
 Runs the whole Table 1 (N = 1..15, mesh 101, pseudo-bloc) twice, in this order and in
 the same process: the default (double oracle + certified Newton, the fastest exact,
 certified path) and the old default (one full HiGHS LP per stage game + Newton).  Writes
-``<out>/benchmark_table1_default.csv`` (+ meta) with both wall times, their ratio and the
+``<out>/table1_default.csv`` (+ meta) with both wall times, their ratio and the
 largest difference of the coalition values (the two are exact: it must be below 1e-10),
 and prints the README line.
 """
@@ -20,7 +20,7 @@ import pandas as pd
 
 from guts.cli.table1 import DEFAULT_METHOD, DEFAULT_SOLVER
 from guts.cli.guard import guarded
-from guts.studies.output import AUTO, plan_output, write_csv, write_meta
+from guts.studies.output import AUTO, RESULTS, plan_output, write_csv, write_meta
 from guts.studies.table1 import run_table1
 
 OLD_DEFAULT = {"solver": "lp", "method": "newton"}
@@ -48,16 +48,17 @@ def measure(jobs: int = 1, progress: bool = True) -> pd.DataFrame:
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--jobs", type=int, default=1, help="processes for each run (default 1)")
-    p.add_argument("--out", default=None, help="output folder (default: results/ for the full run, --jobs 1; "
+    p.add_argument("--out", default=None, help="output folder (default: results/benchmarks/ for the full run, --jobs 1; "
                    "others go to a fresh results/runs/table1_default-<time>/)")
     p.add_argument("--quiet", action="store_true", help="no progress bar (default: off)")
     args = p.parse_args(argv)
 
     def work():
         plan = plan_output("table1_default", AUTO if args.out is None else args.out, {"jobs": args.jobs},
-                           {"jobs": 1}, targets=["benchmark_table1_default.csv"], echo=print)
+                           {"jobs": 1}, targets=["table1_default.csv"], echo=print,
+                           results=RESULTS / "benchmarks")
         df = measure(args.jobs, progress=not args.quiet)
-        target = plan.folder / "benchmark_table1_default.csv"
+        target = plan.folder / "table1_default.csv"
         write_csv(df, target, float_format="%.6g")
         write_meta(target, {"jobs": args.jobs, "sizes": "1-15", "mesh": 101}, plan=plan)
         return df

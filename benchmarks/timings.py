@@ -8,7 +8,7 @@ The README states the resulting ranges.
     python benchmarks/timings.py                        # the fast commands (default set)
     python benchmarks/timings.py -- guts fit --quiet    # any one command (after --)
     python benchmarks/timings.py --repeat 2 --csv /tmp/timings.csv
-    python benchmarks/timings.py --documented           # every time the docs state -> results/timings.csv
+    python benchmarks/timings.py --documented           # every time the docs state -> results/benchmarks/timings.csv
                                                         #   and the table in docs/performance.md
 
 Rows are printed and appended to ``--csv`` (default: none).  Commands that write results
@@ -40,7 +40,7 @@ DEFAULT_COMMANDS = [
 #: (a detached git worktree of HEAD, so the committed ``results/`` are not touched), in a fresh
 #: process each -- imports and numba JIT compilation included: cold figures; the worktree starts with
 #: numba's compile cache empty, so the first command to use a kernel compiles it, later ones load it -- writes
-#: ``results/timings.csv`` and rewrites the table between the markers in
+#: ``results/benchmarks/timings.csv`` and rewrites the table between the markers in
 #: ``docs/performance.md``.  The stated times come from this one script.
 DOCUMENTED_COMMANDS = [
     ("guts table1", "Table 1, default (double oracle + Newton), 1 process"),
@@ -50,7 +50,7 @@ DOCUMENTED_COMMANDS = [
     ("guts poker dividing-point c --pot 0.3", "game c outside the printed order's interval of P"),
     ("guts holdem solve --max-raise 40", "hold'em raise game, R = 40"),
     ("guts holdem solve --max-raise 6 --reraise 5,10,20,40,80,160", "raise game with Bob's re-raises"),
-    ("guts mercer solve mmh --players 3 --method cfr+ --target 0.01", "3P multiround Mercer hold'em, CFR+"),
+    ("guts mercer solve mmh --players 3 --method cfr+ --target 0.0033", "3P multiround Mercer hold'em, CFR+"),
     ("guts mercer solve smh --players 3 --collusion strong --team 1,2", "3P standard Mercer, strong collusion"),
     ("guts continuum --no-refinement", "the continuum table"),
     ("guts continuum --sizes 2-5 --meshes 21,51,101", "continuum and mesh refinement, small"),
@@ -108,7 +108,7 @@ def documented_table(rows) -> str:
 
 
 def run_documented(root: Path) -> list[dict]:
-    """Run every documented command in a scratch worktree; write results/timings.csv and the docs table."""
+    """Run every documented command in a scratch worktree; write results/benchmarks/timings.csv and the docs table."""
     import tempfile
 
     rows = []
@@ -134,8 +134,8 @@ def run_documented(root: Path) -> list[dict]:
 
 
 def _publish(root: Path, rows) -> None:
-    """Write results/timings.csv and the table in docs/performance.md (each atomically)."""
-    target = root / "results" / "timings.csv"
+    """Write results/benchmarks/timings.csv and the table in docs/performance.md (each atomically)."""
+    target = root / "results" / "benchmarks" / "timings.csv"
     tmp = target.with_suffix(".csv.tmp")
     with tmp.open("w", newline="") as fh:
         w = csv.DictWriter(fh, fieldnames=list(rows[0]))
@@ -164,7 +164,7 @@ def main(argv=None) -> int:
     ap.add_argument("--repeat", type=int, default=1, help="runs per command")
     ap.add_argument("--csv", default=None, help="append the rows to this CSV (default: print only)")
     ap.add_argument("--documented", action="store_true",
-                    help="run every command whose time the docs state; write results/timings.csv and the "
+                    help="run every command whose time the docs state; write results/benchmarks/timings.csv and the "
                          "table in docs/performance.md")
     args = ap.parse_args(argv)
     if args.documented:

@@ -31,7 +31,7 @@ from pathlib import Path
 
 __all__ = ["atomic_path", "write_bytes_atomic", "Publication", "JOURNAL", "active_publication", "set_status",
            "SetStatus", "LOOSE", "MANIFEST_SUFFIX", "STAGING_PREFIX", "file_sha256", "describe_publications",
-           "manifests_in"]
+           "manifests_in", "command_line", "repo_root"]
 
 MANIFEST_SUFFIX = ".manifest.json"
 STAGING_PREFIX = ".guts-staging-"
@@ -89,6 +89,50 @@ def file_sha256(path) -> str:
 
 def _now() -> str:
     return _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat()
+
+
+def repo_root() -> Path:
+    """The checkout that holds this package (the folder of ``pyproject.toml``), else the working directory."""
+    here = Path(__file__).resolve().parents[1]
+    return here if (here / "pyproject.toml").is_file() else Path.cwd().resolve()
+
+
+def _relative(arg: str, root: Path) -> str:
+    """``arg`` relative to ``root`` if it is an absolute path inside it, else ``arg`` as given."""
+    if not os.path.isabs(arg):
+        return arg
+    try:
+        return Path(arg).resolve().relative_to(root).as_posix() or "."
+    except (ValueError, OSError):
+        return arg
+
+
+def command_line(argv=None) -> str:
+    """The shell command, run from the repository root, that made a file: ``guts table1 --quiet``,
+    ``python benchmarks/lp_big.py``.
+
+    The ``guts`` entry point (``.venv/bin/guts``, ``guts/__main__.py``) is named ``guts``; a script
+    by its path relative to the repository root (:func:`repo_root`), else by its name; an
+    absolute path among the arguments inside the repository is written relative to it, so no
+    record names the machine's folders.
+    """
+    import sys
+
+    argv = list(sys.argv if argv is None else argv)
+    if not argv:
+        return ""
+    root = repo_root()
+    prog = Path(argv[0])
+    if prog.name == "guts" or (prog.name == "__main__.py" and prog.parent.name == "guts"):
+        head = "guts"
+    elif argv[0] in ("-c", "-m"):
+        head = f"python {argv[0]}"
+    else:
+        try:
+            head = "python " + prog.resolve().relative_to(root).as_posix()
+        except (ValueError, OSError):
+            head = "python " + prog.name
+    return " ".join([head, *(_relative(a, root) for a in argv[1:])])
 
 
 # ---------------------------------------------------------------------------
@@ -200,7 +244,8 @@ class Publication:
                 old = _read_json(self.manifest) or {}
                 withdrawn = (set(old.get("files", {})) | set(old.get("withdrawn", []))) - set(names)
                 self.withdrawn = sorted(n for n in withdrawn if (self.folder / n).exists())
-                body = {"manifest_version": MANIFEST_VERSION, "command": self.command, "complete": False,
+                body = {"manifest_version": MANIFEST_VERSION, "set": self.command,
+                        "command": command_line(), "complete": False,
                         "files": files, "withdrawn": self.withdrawn, **self.info, "started_utc": _now()}
                 _before_step(self, "manifest: incomplete")
                 _write_json(self.manifest, body)

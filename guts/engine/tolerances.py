@@ -57,7 +57,7 @@ LP_HIPO_NNZ = 3_000_000
 LP_MEMORY_LIMIT = 4 * 2**30
 #: Peak memory of the sequence-form LP above the built game, calibrated against
 #: the peak resident memory measured in fresh processes (``benchmarks/lp_memory.py``,
-#: ``results/benchmarks_lp_memory.csv``: Mercer hold'em, discretised continuous poker,
+#: ``results/benchmarks/lp_memory.csv``: Mercer hold'em, discretised continuous poker,
 #: 1.7e4 to 6.6e6 non-zeros): a base (the solver's libraries loaded on first use, ~72 MB
 #: measured), then per payoff non-zero and per row or column (both players' sequence x
 #: type counts) for the simplex (assembly, ``linprog``'s copies, basis factor) and the

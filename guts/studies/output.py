@@ -33,12 +33,11 @@ import datetime as _dt
 import json
 import os
 import platform
-import sys
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from guts._atomic import (_create_temp, atomic_path as _atomic_path, file_sha256,  # noqa: F401 - re-exported
+from guts._atomic import (_create_temp, command_line, atomic_path as _atomic_path, file_sha256,  # noqa: F401 - re-exported
                           MANIFEST_SUFFIX, STAGING_PREFIX, Publication, SetStatus, active_publication, set_status,
                           _ACTIVE)
 from guts._validate import GutsInputError
@@ -236,27 +235,6 @@ def meta_path(target) -> Path:
 VOLATILE_META_KEYS = ("created_utc", "python", "numpy", "scipy")
 
 
-def command_line(argv=None) -> str:
-    """The command that made a file, as a reader would type it: ``guts table1 --quiet``.
-
-    The interpreter's path to the entry point (``/some/checkout/guts/__main__.py``) is machine
-    specific; the ``guts`` command is named ``guts`` and a script by its path relative to the
-    working directory when inside it, else by its name.
-    """
-    argv = list(sys.argv if argv is None else argv)
-    if not argv:
-        return ""
-    prog = Path(argv[0])
-    if prog.name in ("guts", "__main__.py", "-m"):
-        head = "guts"
-    else:
-        try:
-            head = "python " + str(prog.resolve().relative_to(Path.cwd().resolve()))
-        except (ValueError, OSError):
-            head = "python " + prog.name
-    return " ".join([head, *argv[1:]])
-
-
 def run_record_path(target) -> Path:
     """``<target>.run.json`` beside ``target``: the last run's time, wall seconds and versions."""
     target = Path(target)
@@ -268,8 +246,10 @@ def _is_volatile(key: str) -> bool:
 
 
 def write_meta(target, parameters: dict, plan: "OutputPlan | None" = None, **extra) -> Path:
-    """Write ``<target>.meta.json`` (parameters, package version, the artefact's hash and,
-    with a ``plan``, whether the run was partial) and ``<target>.run.json`` (the command line, when,
+    """Write ``<target>.meta.json`` (parameters, package version, the artefact's hash, the shell
+    command that regenerates it from the repository root (:func:`command_line`; an ``extra``
+    ``command`` is ignored) and, with a ``plan``, whether the run was partial) and
+    ``<target>.run.json`` (the command line, when,
     how long, on which Python, NumPy and SciPy: :data:`VOLATILE_META_KEYS` and every ``*seconds``
     entry of ``extra``).
 
@@ -292,8 +272,11 @@ def write_meta(target, parameters: dict, plan: "OutputPlan | None" = None, **ext
         **({"sha256": file_sha256(current)} if current.is_file() else {}),
         "parameters": parameters,
         "guts_version": __version__,
+        # the shell command, from the repository root, that regenerates the file (one format for
+        # every writer: :func:`guts._atomic.command_line`)
+        "command": command_line(),
         **(plan.meta() if plan is not None else {}),
-        **{k: v for k, v in extra.items() if not _is_volatile(k)},
+        **{k: v for k, v in extra.items() if not _is_volatile(k) and k != "command"},
     }
     run = {
         "file": target.name,
@@ -492,7 +475,8 @@ def check_full(path, what: str | None = None, strict: bool = True, warn=None) ->
     return status
 
 
-def plan_output(command: str, out, parameters: dict, full: dict, targets=(), echo=None) -> OutputPlan:
+def plan_output(command: str, out, parameters: dict, full: dict, targets=(), echo=None,
+                results=RESULTS) -> OutputPlan:
     """Decide where a run writes (see the module docstring); check it before any work starts.
 
     Parameters
@@ -507,13 +491,16 @@ def plan_output(command: str, out, parameters: dict, full: dict, targets=(), ech
         File names the run will write (a partial run never replaces a full one of them).
     echo : callable, optional
         Told where the run writes and why.
+    results : path
+        The full run's folder when ``out`` is ``AUTO`` (default ``results/``; benchmarks:
+        ``results/benchmarks/``).
     """
     diffs = parameter_differences(parameters, full)
     if out is None:
         return OutputPlan(None, command, diffs)
     auto = out is AUTO or isinstance(out, _Auto)
     if auto:
-        folder = RESULTS if not diffs else run_folder(command)
+        folder = Path(results) if not diffs else run_folder(command)
     else:
         folder = Path(out)
     if diffs and not auto:
@@ -553,7 +540,7 @@ def adopt_files(folder, command: str, names, note: str) -> Path:
     old = _atomic._read_json(target)
     if old is not None and not old.get("retroactive", False):
         raise GutsInputError(f"{target} was written by a run of {command}; accepted: files without a manifest")
-    files = {}
+    files, shell = {}, None
     for name in names:
         p = folder / name
         if not p.is_file():
@@ -563,7 +550,10 @@ def adopt_files(folder, command: str, names, note: str) -> Path:
             raise GutsInputError(f"{p} is not the file its meta file describes (hash mismatch); accepted: "
                                  "the files of one run (rerun the command)")
         files[name] = {"sha256": file_sha256(p), "bytes": p.stat().st_size}
-    body = {"manifest_version": _atomic.MANIFEST_VERSION, "command": command, "complete": True, "files": files,
+        if meta is not None and str(meta.get("command", "")).startswith(("guts ", "python ")):
+            shell = shell or meta["command"]  # the command that regenerates the set, as its meta files record it
+    body = {"manifest_version": _atomic.MANIFEST_VERSION, "set": command, "command": shell or command_line(),
+            "complete": True, "files": files,
             "withdrawn": [], "retroactive": True, "note": note, "published_utc": _atomic._now()}
     lock_output_dir(folder)
     _atomic._write_json(target, body)
