@@ -1,8 +1,8 @@
 """The engine's next order of magnitude: bigger games, both cores, cold starts.
 
-    python benchmarks/engine_scale.py [--quick] [--full-baseline] [--out results]
+    python benchmarks/engine_scale.py [--quick] [--full-baseline] [--out results/benchmarks]
 
-Writes ``results/benchmarks_engine_scale.csv`` (+ ``.meta.json`` with the machine, its load
+Writes ``results/benchmarks/engine_scale.csv`` (+ ``.meta.json`` with the machine, its load
 and the command). One row per measurement, each with the same-run ratio to today's code
 where feasible:
 
@@ -23,7 +23,7 @@ where feasible:
   the round trip of a cache line between the two cores, second by second; and Leduc 1 -> 2
   threads by where the host put the two virtual CPUs (told by that round trip).
 * ``cold start``: ``guts --help`` and ``import guts.games.<family>`` in fresh processes,
-  against today's code (``git archive`` of :data:`BASELINE_REF`, the commit before issue 21,
+  against today's code (``git archive`` of :data:`BASELINE_REF`, the commit before the cold-start work,
   unpacked into a temporary folder); a first solve with an empty numba cache (cold) and the
   second one (warm).
 
@@ -51,7 +51,7 @@ OLD_ITERATIONS_CHECK = 150
 OLD_CHECK_EVERY = 10
 #: The new solver's configuration (the Mercer study's; see docs/mercer.md).
 NEW = dict(variant="pcfr+", check="adaptive")
-#: Today's code for the cold-start comparison: the commit before issue 21's work.
+#: Today's code for the cold-start comparison: the commit before the cold-start work.
 BASELINE_REF = "0c36195"
 #: The code before the thread tuner counted calls (it counted iterations; a small game's
 #: chunked solve probed the other thread count every other call).
@@ -65,7 +65,7 @@ def _load():
 
 # ----------------------------------------------------------------------------- workers
 def _game(spec):
-    from guts.games.mercer import build_game, variant_rules
+    from guts.games.poker.mercer import build_game, variant_rules
 
     opts = {"check": dict(check=True), "limit": dict(betting="limit"), "paper": {}}[spec]
     t = time.perf_counter()
@@ -78,7 +78,7 @@ def _warm_up():
     import warnings
 
     from guts.engine.extensive import cfr_plus
-    from guts.games.mercer import build_game, variant_rules
+    from guts.games.poker.mercer import build_game, variant_rules
     from guts.games.toy import leduc_poker
 
     with warnings.catch_warnings():
@@ -437,7 +437,7 @@ def cold_start_rows(old_tree):
     rows = []
     py = sys.executable
     cases = [("guts --help", [py, "-m", "guts", "--help"])]
-    for fam in ("guts", "holdem", "mercer", "toy", "continuous_poker", "dividing_point"):
+    for fam in ("guts", "holdem", "poker.mercer", "toy", "continuous_poker", "dividing_point"):
         cases.append((f"import guts.games.{fam}", [py, "-c", f"import guts.games.{fam}"]))
     cases.append(("import guts", [py, "-c", "import guts"]))
     base = _time_cmd([py, "-c", "pass"], ROOT)
@@ -448,13 +448,14 @@ def cold_start_rows(old_tree):
         rows.append(dict(benchmark="cold start", case=label, seconds=new, old_seconds=old,
                          ratio_old_over_new=old / new, python_startup_seconds=base, load=load))
     # numba cache: a first solve with an empty cache directory, then the same again
-    cmd = [py, "-m", "guts", "mercer", "solve", "mmh", "--players", "3", "--epsilon", "0.05"]
+    # exploitability 0.0167: NashConv 0.05 for three players
+    cmd = [py, "-m", "guts", "mercer", "solve", "mmh", "--players", "3", "--target", "0.0167"]
     with tempfile.TemporaryDirectory() as cache:
         env = {"NUMBA_CACHE_DIR": cache}
         load = _load()
         cold = _time_cmd(cmd, ROOT, env, repeat=1)
         warm = _time_cmd(cmd, ROOT, env, repeat=3)
-        rows.append(dict(benchmark="cold start", case="guts mercer solve mmh --players 3 --epsilon 0.05: "
+        rows.append(dict(benchmark="cold start", case="guts mercer solve mmh --players 3 --target 0.0167: "
                          "empty numba cache (cold) vs filled (warm)", seconds=warm, old_seconds=cold,
                          ratio_old_over_new=cold / warm, python_startup_seconds=base, load=load,
                          note="old_seconds = cold (JIT compile), seconds = warm (cache hit)"))
@@ -476,7 +477,7 @@ def _old_tree(tmp, ref=BASELINE_REF):
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--worker", default=None, help=argparse.SUPPRESS)
-    ap.add_argument("--out", default="results")
+    ap.add_argument("--out", default="results/benchmarks")
     ap.add_argument("--quick", action="store_true", help="skip the call/raise solve and the Mercer thread case")
     ap.add_argument("--full-baseline", action="store_true",
                     help="run the old algorithm on 3P-MMH with a check to the target (about 400 s on a quiet machine)")
@@ -505,7 +506,7 @@ def main(argv=None) -> int:
                 "threads: seconds per CFR+ iteration": "threads", "threads: seconds per solve": "threads",
                 "threads: steadiness of a core": "threads", "threads: round trip between the cores": "threads",
                 "cold start": "cold"}
-    target_csv = out / "benchmarks_engine_scale.csv"
+    target_csv = out / "engine_scale.csv"
     if only != set(GROUPS) and target_csv.exists():
         old_df = pd.read_csv(target_csv)
         rows = [r for r in old_df.to_dict("records") if group_of.get(r["benchmark"]) not in only]
@@ -748,8 +749,8 @@ def _write(out, rows, args):
     from guts.studies.output import write_csv, write_meta
 
     df = pd.DataFrame(rows)
-    write_csv(df, out / "benchmarks_engine_scale.csv")
-    write_meta(out / "benchmarks_engine_scale.csv",
+    write_csv(df, out / "engine_scale.csv")
+    write_meta(out / "engine_scale.csv",
                {"quick": args.quick, "full_baseline": args.full_baseline, "target_nash_conv": TARGET,
                 "new_solver": NEW, "time_limit": args.time_limit, "only": args.only,
                 "baseline_ref": BASELINE_REF},

@@ -1,6 +1,8 @@
 """One vocabulary for the knobs every family shares.
 
 =====================  =====================================================================
+``players``            number of players of a game or method (fictitious play on a Guts mesh,
+                       ``kuhn_poker``); was ``n_players``
 ``mesh``               discretisation: points of the threshold / hand mesh (was ``points``,
                        ``hands``)
 ``iterations``         the exact number of steps of a method that always runs them all
@@ -33,6 +35,7 @@ __all__ = ["VOCABULARY"]
 #: canonical name -> the old names it replaced (no longer accepted: a call with one fails with
 #: Python's ``TypeError`` naming the unexpected keyword)
 VOCABULARY = {
+    "players": ("n_players",),
     "mesh": ("points", "hands"),
     "iterations": (),
     "max_iterations": ("iterations", "max_iter", "max_rounds"),

@@ -146,10 +146,6 @@ def violations(edges) -> list[str]:
         elif a[0] == "games" and len(a) == 2 and (b[0] in ("studies", "cli", "root") or b[0] == "games"):
             if b == ("games",):
                 continue  # the games namespace package itself
-            if a == ("games", "mercer") and b == ("games", "poker"):
-                # the one allowed exception: guts.games.mercer is a thin alias of
-                # guts.games.poker.mercer (Mercer hold'em moved into the poker family)
-                continue
             bad.append(f"{src} -> {dst}: a game family imports only the engine, guts.errors and guts._validate")
         elif a[0] == "studies" and b[0] == "cli":
             bad.append(f"{src} -> {dst}: studies never import the cli")
@@ -254,8 +250,8 @@ def test_checker_flags_each_broken_rule():
         ("guts.games.holdem.lp", "guts.studies.table1"),
         ("guts.games.guts.coalition", "guts.cli.table1"),
         ("guts.studies.fit", "guts.cli.options"),
-        ("guts.games.poker.builder", "guts.games.mercer"),   # the alias goes one way only
-        ("guts.games.mercer", "guts.games.holdem"),
+        ("guts.games.poker.builder", "guts.games.holdem"),
+        ("guts.games.liars_dice", "guts.games.poker.mercer"),
     ]
     found = violations(bad)
     assert len(found) == len(bad)
@@ -268,7 +264,7 @@ def test_checker_flags_each_broken_rule():
         ("guts.cli.table1", "guts.studies.table1"),
         ("guts.engine.recursive", "guts._validate"),
         ("guts.engine.recursive", "numpy"),
-        ("guts.games.mercer", "guts.games.poker.mercer"),
+        ("guts.games.poker.mercer", "guts.games.poker.builder"),
     ]
     assert violations(allowed) == []
 
@@ -334,19 +330,14 @@ def test_presentation_checker_catches_each_kind(tmp_path):
                                     "guts.studies.z:2 import argparse", "guts.studies.z:3 exit"])
 
 
-def test_mercer_alias_package_is_the_poker_family_module():
-    """``guts.games.mercer`` (and each of its submodules) is the moved module itself, so old
-    imports and monkeypatches keep working after the move into ``guts.games.poker``."""
+def test_mercer_has_one_home():
+    """Mercer hold'em lives in the poker family only, as ``guts.games.poker.mercer``; no other
+    package (``guts.games.mercer``) names it."""
     import importlib
+    import importlib.util
 
-    import guts.games.mercer as old
-    import guts.games.poker.mercer as new
-
-    assert old.solve is new.solve and old.__all__ == new.__all__
-    for sub, home in (("builder", "guts.games.poker.builder"), ("rules", "guts.games.poker.rules"),
-                      ("cards", "guts.games.poker.cards"), ("evaluators", "guts.games.poker.evaluators"),
-                      ("solve", "guts.games.poker.mercer.solve"), ("paper", "guts.games.poker.mercer.paper")):
-        assert importlib.import_module(f"guts.games.mercer.{sub}") is importlib.import_module(home)
+    assert importlib.util.find_spec("guts.games.mercer") is None
+    assert callable(importlib.import_module("guts.games.poker.mercer").solve)
 
 
 def _bad_package(tmp_path, files: dict) -> Path:

@@ -16,6 +16,9 @@ def _old_name_calls():
     from guts.engine.recursive import fixed_point
     from guts.games.continuous_poker.discrete import solve_discretised
     from guts.games.guts.coalition import solve_coalition
+    from guts.games.guts.fictitious import fictitious_play as guts_fictitious_play
+    from guts.games.guts.fictitious import payoff_tensor
+    from guts.studies.large_n import run_large_n
     from guts.games.toy import kuhn_poker
 
     A, B = np.array([[0.5]]), np.array([[0.5]])
@@ -24,7 +27,12 @@ def _old_name_calls():
             (fictitious_play, (kuhn_poker(),), {"epsilon": 0.05}),
             (fixed_point, (A, B), {"max_iter": 10}),
             (solve_discretised, (1.0, 1.0), {"hands": 10}),
-            (solve_coalition, (1, 11), {"max_iter": 100})]
+            (solve_coalition, (1, 11), {"max_iter": 100}),
+            (guts_fictitious_play, (), {"n_players": 3}),
+            (payoff_tensor, (), {"n_players": 3}),
+            (run_large_n, ([1],), {"points": 20}),
+            (run_large_n, ([1],), {"max_rounds": 2}),
+            (run_large_n, ([1],), {"study_points": 0})]
 
 
 def test_old_names_are_refused_naming_the_keyword():
@@ -51,14 +59,15 @@ def test_package_uses_no_deprecated_name():
     renames = {"cfr_plus": {"iterations", "target_exploitability"}, "fictitious_play": {"epsilon"},
                "fixed_point": {"max_iter", "progress"}, "solve_coalition": {"max_iter"}, "solve_teams": {"max_iter"},
                "double_oracle": {"max_rounds"}, "solve_continuum": {"max_rounds"},
-               "solve_large_n": {"points", "max_rounds"}, "solve_discretised": {"hands"}, "solve": {"epsilon"}}
+               "solve_large_n": {"points", "max_rounds"},
+               "run_large_n": {"points", "max_rounds", "study_points"}, "payoff_tensor": {"n_players"}, "solve_discretised": {"hands"}, "solve": {"epsilon"}}
     bad = []
     for path in (ROOT / "guts").rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.Call):
                 name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
                 for kw in node.keywords:
-                    if kw.arg in renames.get(name, ()):
+                    if kw.arg in renames.get(name, ()) or (name == "fictitious_play" and kw.arg == "n_players"):
                         if name == "fictitious_play" and kw.arg == "epsilon" and "guts/games/guts" in str(path):
                             continue
                         bad.append(f"{path.relative_to(ROOT)}:{node.lineno} {name}({kw.arg}=)")

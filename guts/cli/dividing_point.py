@@ -6,8 +6,12 @@ either player on the continuum.  ``--lp-mesh M`` also solves the M-hand mesh gam
 its prefix-sum LP (:mod:`guts.games.dividing_point.mesh_lp`), certified by the engine's
 best response, and prints its value; ``--infer`` reads the order from that LP solution
 instead of using the patent's and says whether it is the patent's.  When the patent's
-order gives no equilibrium at the pot asked for (it holds only on an interval of P), one
-line says so, with the interval, and the order is read from the mesh LP and certified.
+printed order does not certify at the pot asked for (it certifies only on an interval of
+P), one line says what failed -- the stationary point breaks the printed order, or keeps it
+but is not an equilibrium -- with the best-response gain of the profile its points describe,
+and the order is read from the mesh LP and certified; when that certified equilibrium has
+the patent-order stationary point's dividing points, only interleaved differently, the
+line says so and the points are printed with the patent's names.
 
 Exit code 0 when the solution is a certified equilibrium, 1 otherwise, 2 on bad input.
 """
@@ -127,17 +131,20 @@ def run(args) -> int:
                 check_memory(f"reading the order from the --lp-mesh {args.lp_mesh} game",
                              mesh_memory_estimate(rules, args.lp_mesh, "sequence-form"), "use a smaller --lp-mesh")
             r = solve_patent_game(args.game, pot, warn=False, mesh=args.lp_mesh or 120)
-            print(f"the patent's order ({PATENT_FIGURES[args.game]}) gives an equilibrium only for "
-                  f"{lo:.4g} <= P <= {hi:.4g} (at P = {pot}: {r.extra['patent_failure']}); "
-                  f"the order below is read from the {r.extra['mesh']}-hand mesh LP and certified (as --infer)")
-            names = {k: k for k in r.points}
+            same = r.extra["same_points_as_patent"]
+            print(f"the patent's printed order ({PATENT_FIGURES[args.game]}) certifies only for "
+                  f"{lo:.4g} <= P <= {hi:.4g}; at P = {pot}: {r.extra['patent_failure']}. Below: the order "
+                  f"read from the {r.extra['mesh']}-hand mesh LP, solved exactly and certified (as --infer)"
+                  + (f"; its {len(r.points)} dividing points are the patent-order stationary point's "
+                     "(patent's names), interleaved differently" if same else ""))
+            names = {k: (r.extra["patent_names"].get(k, k) if same else k) for k in r.points}
             lp_value = None
         if args.lp_mesh:
             _stage(args, f"solving the {args.lp_mesh}-hand mesh game by LP")
             lp = solve_mesh(rules, pot, args.lp_mesh)
         lp_value = lp.value if lp else None
     print(f"game {args.game}: {rules.name}, P = {pot}")
-    print(r.layout)
+    print("\n".join(" ".join(names.get(t, t) for t in line.split(" ")) for line in r.layout.splitlines()))
     width = max(len(v) for v in names.values())
     for k, v in sorted(r.points.items(), key=lambda kv: kv[1]):
         exact = r.exact_points.get(k, "")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import argparse
 
-from guts.cli.options import certificate_text, add_sweep, int_arg, path_arg, sweep_args
+from guts.cli.options import add_sweep, certificate_text, int_arg, path_arg, sweep_args, verdict
 
 #: Largest raise size (the same bound as :data:`guts.games.holdem.raise_game.MAX_RAISE`, kept
 #: here so that building the parser does not import the solver).
@@ -151,8 +151,7 @@ def run_solve(args) -> int:
     print(f"raise game: Alice raises 2..{args.max_raise}"
           + (f", Bob re-raises {list(r.reraises)}" if r.reraises else ", Bob calls or folds"))
     print(f"value             {r.value:.12f} chips per hand (Alice; small blind 1, big blind 2)")
-    print(f"certificate       exploitability {certificate_text(r.exploitability, '.2e')} ({r.certified_by} best response), "
-          f"converged {r.converged}")
+    print(f"certificate       exploitability {certificate_text(r.exploitability, '.2e')} ({r.certified_by} best response)")
     print(f"method            {r.method}; {r.seconds:.2f} s")
     print(f"Alice             fold {freq[0]:.4f}  call {freq[1]:.4f}  raise {freq[2:].sum():.4f}")
     top = sorted(((f, a) for a, f in zip(r.actions[2:], freq[2:]) if f > 1e-4), reverse=True)[:10]
@@ -166,4 +165,6 @@ def run_solve(args) -> int:
         out = args.out if args.out is not None else run_folder("holdem-solve")
         for p in write_solution(r, out, stem):
             print(f"wrote {p}")
-    return 0 if r.converged else 1
+    status, code = verdict(r.converged)
+    print(f"status            {status}")
+    return code

@@ -1,7 +1,8 @@
 """``guts mercer``: Mercer hold'em (Ullman 2015): solve a variant, print the tree sizes.
 
     guts mercer solve smh --players 2 --method lp
-    guts mercer solve mmh --players 3 --method cfr+ --target 0.01 --collusion strong --team 1,2
+    guts mercer solve mmh --players 3 --target 1e-3                 # pcfr+ to exploitability 1e-3
+    guts mercer solve mmh --players 3 --method cfr+ --target 0.005 --collusion strong --team 1,2
     guts mercer solve smh --players 3 --bets 8      # consistent with the printed 3P-SMH values
     guts mercer sizes
     guts mercer study values [--out results/mercer]   # one artefact of results/mercer/
@@ -31,8 +32,8 @@ SWEPT = ("values", "tables", "table7", "collusion_epsilon", "collusion_methods",
 HELP = "Mercer hold'em (Ullman 2015): solve SMH / MMH with 2 or 3 players, with collusion"
 
 
-#: ``--epsilon`` range: below 1e-8 the iterative methods' NashConv (a sum of floating-point
-#: best-response values of order 1) cannot certify it (``--epsilon 1e-300`` ran forever);
+#: ``--target`` range: below 1e-8 the iterative methods' certificate (floating-point
+#: best-response values of order 1) cannot certify it (``--target 1e-300`` ran forever);
 #: above 10 chips it certifies nothing (the antes and bets are a few chips).
 MIN_EPSILON, MAX_EPSILON = 1e-8, 10.0
 #: ``--max-iterations``: at least 1 (0 used to mean "the default" silently), at most 1e9.
@@ -67,20 +68,29 @@ def add_subparser(subparsers):
     sub = p.add_subparsers(dest="mercer_command", metavar="ACTION", parser_class=type(p))
     sub.required = True
     s = sub.add_parser("solve", help="solve one variant and print values and exploitability",
-                       description="Solve SMH or MMH (Ullman 2015, §4) exactly (LP) or by CFR+ / DCFR / "
-                                   "Ullman's fictitious play; print every seat's value and the "
-                                   "exploitability certificate.")
+                       description="Solve SMH or MMH (Ullman 2015, §4) exactly (LP) or by predictive CFR+ / "
+                                   "CFR+ / DCFR / Ullman's fictitious play; print every seat's value and the "
+                                   "certificate: exploitability (the mean of the players' best-response "
+                                   "gains) with NashConv (their sum) beside it.")
     s.add_argument("variant", help="smh or mmh")
     s.add_argument("--players", type=int_arg("players", 2, 3), default=2, help="2 or 3 (default 2)")
     s.add_argument("--method", choices=METHODS, type=str.lower, default=None,
                    help="lp (exact; two-player zero-sum games: 2 players, or 3 with strong collusion), "
-                        "pcfr+ (predictive CFR+ with adaptive certificate checks), cfr+, dcfr, fp (the fictitious play of Ullman's 2015 program rjullman/poker-nasheq, "
+                        "pcfr+ (predictive CFR+ with adaptive certificate checks, the fastest certified "
+                        "iterative method: 3P-MMH with a check in half the iterations of cfr+), cfr+, dcfr, "
+                        "fp (the fictitious play of Ullman's 2015 program rjullman/poker-nasheq, "
                         "exactly: behaviour averages, its iteration count) or fp-realisation (classical "
                         "fictitious play, mixed-strategy average) (default: lp when exact, else pcfr+)")
-    s.add_argument("--target", "--epsilon", dest="target",
+    s.add_argument("--target", dest="target",
                    type=number_arg("target", float, MIN_EPSILON, maximum=MAX_EPSILON), default=None,
-                   help="stopping target: NashConv for pcfr+, cfr+ and dcfr, every player's regret for fp "
-                        "and fp-realisation (--epsilon: its old name); default 0.01")
+                   help="exploitability target of pcfr+, cfr+ and dcfr (the mean of the players' "
+                        "best-response gains: NashConv / players), regret bound of fp and fp-realisation, "
+                        "as guts solve-game's --target (default: the thesis's 0.01 as a NashConv, i.e. "
+                        "exploitability 0.01 / players, for pcfr+, cfr+ and dcfr; 0.01 for fp and "
+                        "fp-realisation)")
+    # the old name, now with the meaning of --target (exploitability); kept so that old command lines run
+    s.add_argument("--epsilon", dest="target", type=number_arg("target", float, MIN_EPSILON, maximum=MAX_EPSILON),
+                   help=argparse.SUPPRESS)
     s.add_argument("--collusion", choices=COLLUSION, type=str.lower, default=None,
                    help="3 players only. weak: the colluders pool their payoffs (a three-player game; "
                         "NashConv bounds one player's gain from deviating, not the colluders' joint "
@@ -199,6 +209,7 @@ def run_solve(args) -> int:
 
     from guts.errors import ConvergenceWarning
     from guts.games.poker.mercer import solve
+    from guts.games.poker.mercer.solve import failure_text
 
     method = args.method
     if method is None:
@@ -213,7 +224,15 @@ def run_solve(args) -> int:
     name = f"{r.players}P-{r.variant.upper()}"
     if r.collusion:
         name += f", {r.collusion} collusion of seats {r.team[0]},{r.team[1]}"
-    print(f"{name}: method {r.method}" + (f", epsilon {r.epsilon:g}" if r.epsilon else " (exact)"))
+    if r.collusion in ("correlated", "independent"):
+        aim = f", target bracket width {r.target:g}"
+    elif r.target is None:
+        aim = " (exact)"
+    elif r.method in ("fp", "fp-realisation"):
+        aim = f", target every player's regret < {r.target:g}"
+    else:
+        aim = f", target exploitability {r.target:g} (NashConv {r.target * r.stats.players:g})"
+    print(f"{name}: method {r.method}{aim}")
     print("values per seat   " + "  ".join(f"{v:+.6f}" for v in r.values))
     if r.collusion == "strong":
         print(f"team value        {r.team_value:+.6f}   team max-min value in "
@@ -226,8 +245,11 @@ def run_solve(args) -> int:
         if r.collusion == "independent" and not r.converged:
             # no target can be set for a local search (the independent value is NP-hard): its bracket holds
             status, code = "local search done: the bracket above is what holds", 0
+        elif not r.converged:
+            status = (f"not certified: bracket width {max(r.certified_upper - r.certified_lower, 0.0):.3e} "
+                      f"above the target {r.target:g}")
         print(f"solver            {r.method}, {r.num_iter} iterations; solve {r.seconds:.2f} s, build "
-              f"{r.build_seconds:.2f} s; {status} (target width {r.epsilon:g})")
+              f"{r.build_seconds:.2f} s; {status} (target width {r.target:g})")
         print(f"note              {r.note}")
         return code
     elif r.collusion:
@@ -235,12 +257,15 @@ def run_solve(args) -> int:
         # not the team's max-min value (which only strong collusion, solved as one player, brackets)
         print(f"colluders' payoff {r.team_value:+.6f}   (at this three-player equilibrium; not the team's "
               "max-min value)")
-    print(f"exploitability    {certificate_text(r.exploitability)}   NashConv {certificate_text(r.nash_conv)}   "
+    print(f"exploitability    {certificate_text(r.exploitability)} (NashConv {certificate_text(r.nash_conv)})   "
           f"max regret (Ullman's epsilon) {r.max_regret:.3e}")
     s = r.stats
     print(f"tree              {s.public_states} public states, {s.info_sets} information sets, "
           f"{s.deals} deals")
+    # the wording and exit code of every command (guts solve-game's): certified 0, not certified 1
     status, code = verdict(r.converged)
+    if not r.converged:
+        status = "not certified: " + failure_text(r.method, r.target, r.exploitability, r.nash_conv, r.max_regret)
     print(f"iterations        {r.num_iter}; solve {r.seconds:.2f} s, build {r.build_seconds:.2f} s; {status}")
     if r.note:
         print(f"note              {r.note}")

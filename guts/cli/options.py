@@ -36,7 +36,7 @@ from guts.studies.sweep import parse_sizes
 
 __all__ = ["DefaultsFormatter", "int_arg", "number_arg", "jobs_arg", "sizes_arg", "seed_arg", "out_folder",
            "path_arg", "add_out", "add_jobs", "add_sweep", "sweep_args", "add_seed", "add_quiet", "add_sizes",
-           "add_mesh", "add_size", "add_lp_method", "OUT_HELP"]
+           "add_mesh", "add_size", "add_lp_method", "cases_arg", "add_cases", "add_study_options", "study_args", "OUT_HELP"]
 
 
 class DefaultsFormatter(argparse.HelpFormatter):
@@ -149,6 +149,26 @@ def path_arg(text):
     return t
 
 
+def cases_arg(parse, accepted: str):
+    """Converter for ``--cases``: ``parse`` (a study's ``parse_cases``) of the text, its
+    ``GutsInputError`` given back with the ``accepted`` form."""
+
+    def conv(text):
+        try:
+            return parse(text)
+        except GutsInputError as exc:
+            raise argparse.ArgumentTypeError(f"{text!r} ({exc}); accepted: {accepted}") from None
+
+    conv.__name__ = "cases"
+    return conv
+
+
+def add_cases(p, parse, default, accepted: str) -> None:
+    """``--cases``: a study's list of cases, read by ``parse`` (the study's ``parse_cases``);
+    ``accepted`` says its form with an example (``"mesh:sizes list, e.g. 21:2-5,101:2"``)."""
+    p.add_argument("--cases", type=cases_arg(parse, accepted), default=default, metavar="CASES", help=accepted)
+
+
 def out_folder(args):
     """The ``out`` of a study: ``AUTO`` when ``--out`` was not given."""
     return AUTO if args.out is None else args.out
@@ -201,6 +221,20 @@ def sweep_args(args) -> dict:
     if hasattr(args, "no_cache"):
         kw["cache"] = None if args.no_cache else (args.cache or "default")
     return kw
+
+
+def add_study_options(p, command: str, **sweep) -> None:
+    """The options of a command that runs a study into ``results/``: :func:`add_sweep` (with
+    ``sweep``), ``--out`` (:func:`add_out`) and ``--quiet``; :func:`study_args` reads them back."""
+    add_sweep(p, **sweep)
+    add_out(p, command)
+    add_quiet(p)
+
+
+def study_args(args) -> dict:
+    """The study's keywords of the options added by :func:`add_study_options`: ``out``,
+    ``progress``, ``echo`` (``print``) and :func:`sweep_args`."""
+    return {"out": out_folder(args), "progress": not args.quiet, "echo": print, **sweep_args(args)}
 
 
 def add_seed(p, what: str, default=0) -> None:
@@ -263,7 +297,7 @@ def certificate_text(x: float, spec: str = ".3e") -> str:
 #: The one wording of a solve's verdict on every command, and its exit code.
 VERDICTS = {
     "certified": ("certified", 0),
-    "not certified": ("NOT certified: the target was not reached within the budget", 1),
+    "not certified": ("not certified: the target was not reached within the budget", 1),
     "budget done": ("budget done: no target was set, the certificate above is what holds", 0),
 }
 

@@ -103,6 +103,18 @@ def _run_team(args, game) -> int:
     return code
 
 
+def _infoset_text(game, total: int) -> str:
+    """``"N information sets (a/b/c per seat)"``: the total over all seats and each seat's (decisions
+    x his types, from the compiled game) when they add up to it, else the total, said to be one."""
+    try:
+        seats = [int(pt.num_decisions) * int(pt.num_types) for pt in game.compiled.players]
+    except AttributeError:
+        seats = []
+    if len(seats) > 1 and sum(seats) == total:
+        return f"{total} information sets ({'/'.join(map(str, seats))} per seat)"
+    return f"{total} information sets (all seats together)" if len(seats) != 1 else f"{total} information sets"
+
+
 def run(args) -> int:
     from guts.studies.output import run_folder
     from guts.studies.solve_game import load_game, solve_game, write_solution
@@ -113,7 +125,7 @@ def run(args) -> int:
         game = load_game(args.file, max_nodes=getattr(args, "max_nodes", None), progress=not args.quiet)
     build = time.perf_counter() - t0
     s = game.size if hasattr(game, "size") else None
-    size = f"{s.public_nodes} nodes x {s.deals} deals, {s.infosets} information sets" if s else ""
+    size = f"{s.public_nodes} nodes x {s.deals} deals, {_infoset_text(game, s.infosets)}" if s else ""
     print(f"{game.name or args.file}: {game.num_players} players, {size}; built in {build:.2f} s")
     iso = None
     if getattr(args, "isomorphism", False):

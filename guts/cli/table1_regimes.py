@@ -5,36 +5,21 @@
 """
 from __future__ import annotations
 
-import argparse
-
-from guts.cli.options import add_out, add_quiet, add_sweep, int_arg, out_folder, sweep_args
+from guts.cli.options import add_cases, add_study_options, int_arg, study_args
 
 HELP = ("Table 1's coalition in three team regimes (communication, correlated, independent) "
         "into table1_regimes.csv")
 
 
-def _cases(text):
-    from guts.errors import GutsInputError
-    from guts.studies.full_vs_pseudo_bloc import parse_cases
-
-    try:
-        return parse_cases(text)
-    except GutsInputError as exc:
-        raise argparse.ArgumentTypeError(f"{text!r} ({exc}); accepted: mesh:sizes list, e.g. 101:2-3,21:2-6") from None
-
-
 def add_subparser(subparsers):
-    from guts.studies.table1_regimes import DEFAULT_CASES
+    from guts.studies.table1_regimes import DEFAULT_CASES, parse_cases
 
     p = subparsers.add_parser("table1-regimes", help=HELP, description=HELP)
-    p.add_argument("--cases", type=_cases, default=DEFAULT_CASES, metavar="CASES",
-                   help="mesh:sizes list, e.g. 101:2-3,21:2-6")
+    add_cases(p, parse_cases, DEFAULT_CASES, "mesh:sizes list, e.g. 101:2-3,21:2-6")
     p.add_argument("--random-starts", type=int_arg("random-starts", 0, 1000), default=0, metavar="K",
                    help="extra random starts of the independent regime's search (0..1000)")
     p.add_argument("--seed", type=int_arg("seed", 0), default=0, help="random state of the random starts (integer >= 0)")
-    add_sweep(p)
-    add_out(p, "table1_regimes")
-    add_quiet(p)
+    add_study_options(p, "table1_regimes")
     p.set_defaults(func=run)
     return p
 
@@ -42,8 +27,7 @@ def add_subparser(subparsers):
 def run(args) -> int:
     from guts.studies.table1_regimes import run_table1_regimes
 
-    df = run_table1_regimes(args.cases, random_starts=args.random_starts, random_state=args.seed, out=out_folder(args),
-                            progress=not args.quiet, echo=print, **sweep_args(args))
+    df = run_table1_regimes(args.cases, random_starts=args.random_starts, random_state=args.seed, **study_args(args))
     print(f"{'N':>3} {'mesh':>4} {'Table 1':>11} {'communication':>14} {'correlated':>11} "
           f"{'independent [found, correlated]':>31} {'width com':>9} {'width cor':>9}")
     for r in df.itertuples():

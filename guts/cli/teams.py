@@ -5,33 +5,17 @@
 """
 from __future__ import annotations
 
-import argparse
-
-from guts.cli.options import add_out, add_quiet, add_sweep, out_folder, sweep_args
+from guts.cli.options import add_cases, add_study_options, study_args
 
 HELP = "m v. n team games (Buck et al. 2022, §1.2 and §5: 2 v. 2 has value 0), certified, into teams.csv"
 
 
-def _cases(text):
-    from guts.errors import GutsInputError
-    from guts.studies.teams import parse_cases
-
-    try:
-        return parse_cases(text)
-    except GutsInputError as exc:
-        raise argparse.ArgumentTypeError(f"{text!r} ({exc}); accepted: mvn:mesh:structure list, "
-                                         "e.g. 2v2:21:full,1v2:21:bloc") from None
-
-
 def add_subparser(subparsers):
-    from guts.studies.teams import DEFAULT_CASES
+    from guts.studies.teams import DEFAULT_CASES, parse_cases
 
     p = subparsers.add_parser("teams", help=HELP, description=HELP)
-    p.add_argument("--cases", type=_cases, default=DEFAULT_CASES, metavar="CASES",
-                   help="mvn:mesh:structure list, e.g. 2v2:21:full,1v2:21:bloc")
-    add_sweep(p)
-    add_out(p, "teams")
-    add_quiet(p)
+    add_cases(p, parse_cases, DEFAULT_CASES, "mvn:mesh:structure list, e.g. 2v2:21:full,1v2:21:bloc")
+    add_study_options(p, "teams")
     p.set_defaults(func=run)
     return p
 
@@ -41,8 +25,7 @@ def run(args) -> int:
 
     from guts.studies.teams import run as run_teams
 
-    df = run_teams(args.cases, out=out_folder(args), progress=not args.quiet, echo=print,
-                   **sweep_args(args))
+    df = run_teams(args.cases, **study_args(args))
     with pd.option_context("display.width", 250, "display.max_colwidth", 80):
         print(df[["m", "n", "mesh", "structure", "team1_value", "team2_value", "certified_lower",
                   "certified_upper", "team1_strategy", "team2_vs_nash_bloc"]].to_string(index=False))

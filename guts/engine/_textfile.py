@@ -24,7 +24,7 @@ from fractions import Fraction
 
 from guts.errors import GutsInputError
 
-__all__ = ["read_text_file", "file_kind", "decode_utf8", "parse_number", "line_col", "MAX_NUMBER_CHARS", "MAX_NUMBER_EXPONENT"]
+__all__ = ["read_text_file", "check_regular_file", "file_kind", "decode_utf8", "parse_number", "line_col", "MAX_NUMBER_CHARS", "MAX_NUMBER_EXPONENT"]
 
 #: Longest number text accepted (characters, sign and exponent included).
 MAX_NUMBER_CHARS = 100
@@ -46,7 +46,35 @@ def file_kind(mode: int) -> str:
 
 
 def _size(n: int) -> str:
-    return f"{n / 2**20:g} MiB" if n >= 2**20 else f"{n} bytes"
+    return f"{n} bytes ({n / 2**20:g} MiB)" if n >= 2**20 else f"{n} bytes"
+
+
+def check_regular_file(path, what: str, max_bytes: int, *, source: str | None = None) -> os.stat_result:
+    """``os.stat`` of ``path`` (symlinks followed) when it is a regular file of at most ``max_bytes``.
+
+    Checked before the file is opened: a FIFO would block ``open`` until a writer came, and
+    ``/dev/zero`` never ends.  The messages name the file as ``source`` (default: the path's
+    ``repr``) and accept "a ``what`` file".
+
+    Raises
+    ------
+    GutsInputError
+        The path cannot be read, is not a regular file (a directory, a FIFO, a device), or is
+        larger than ``max_bytes``.
+    """
+    name = os.fspath(path)
+    source = repr(name) if source is None else source
+    try:
+        st = os.stat(name)
+    except (OSError, ValueError) as exc:
+        reason = getattr(exc, "strerror", None) or str(exc)
+        raise GutsInputError(f"cannot read {source} ({reason}); accepted: a {what} file") from None
+    if not stat.S_ISREG(st.st_mode):
+        raise GutsInputError(f"{source} is {file_kind(st.st_mode)}; accepted: a regular {what} file")
+    if st.st_size > max_bytes:
+        raise GutsInputError(f"{source} has {_size(st.st_size)}; accepted: a {what} file of at most "
+                             f"{_size(max_bytes)}")
+    return st
 
 
 def read_text_file(path, what: str, max_bytes: int) -> str:
@@ -55,20 +83,11 @@ def read_text_file(path, what: str, max_bytes: int) -> str:
     Raises
     ------
     GutsInputError
-        The path cannot be read or is not a regular file (checked before opening: a FIFO
-        must not block), the file is larger than ``max_bytes``, or it is not UTF-8.
+        The path cannot be read or is not a regular file (checked before opening:
+        :func:`check_regular_file`), the file is larger than ``max_bytes``, or it is not UTF-8.
     """
     name = os.fspath(path)
-    try:
-        st = os.stat(name)
-    except (OSError, ValueError) as exc:
-        reason = getattr(exc, "strerror", None) or str(exc)
-        raise GutsInputError(f"cannot read {name!r} ({reason}); accepted: a {what} file") from None
-    if not stat.S_ISREG(st.st_mode):
-        raise GutsInputError(f"{name!r} is {file_kind(st.st_mode)}; accepted: a regular {what} file")
-    if st.st_size > max_bytes:
-        raise GutsInputError(f"{name!r} has {_size(st.st_size)}; accepted: a {what} file of at most "
-                             f"{_size(max_bytes)}")
+    check_regular_file(name, what, max_bytes)
     try:
         # non-blocking: should the path have become a FIFO since the check, open does not wait
         fd = os.open(name, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))

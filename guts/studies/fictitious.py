@@ -39,14 +39,14 @@ def _recorded(num_iter: int, points: int = 400) -> np.ndarray:
 @lru_cache(maxsize=2)
 def _tensor(mesh: int):
     """The three-player payoff tensor, built once per process for both variants."""
-    return payoff_tensor(3, mesh)
+    return payoff_tensor(players=3, mesh=mesh)
 
 
 def variant_run(item):
     """Fictitious play of one variant: ``item = (pools, mesh, iterations, seed, tol, progress)``
     (module-level: a sweep pickles it)."""
     pools, mesh, iterations, seed, tol, progress = item
-    return fictitious_play(3, mesh, iterations=iterations, pools=pools, random_state=seed, tensor=_tensor(mesh),
+    return fictitious_play(players=3, mesh=mesh, iterations=iterations, pools=pools, random_state=seed, tensor=_tensor(mesh),
                            tol=tol, progress=progress)
 
 
@@ -93,7 +93,7 @@ def run(mesh: int = 101, iterations: int = 50_000, random_state: int = 0, out=AU
             "target": target,
         })
     df = pd.DataFrame(rows)
-    params = {"n_players": 3, "mesh": mesh, "iterations": iterations, "seed": seed, "tie_break": "first",
+    params = {"players": 3, "mesh": mesh, "iterations": iterations, "seed": seed, "tie_break": "first",
               "tol": tol, "variants": {k: v for k, v in VARIANTS.items()}}
     with publish(plan, parameters=params):
         write_csv(df, out_dir / "fp_three_player.csv")

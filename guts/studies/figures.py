@@ -207,12 +207,12 @@ def plot_fictitious_play(runs: dict, target: float | None = None) -> Figure:
         if not np.allclose(r.pool_gap, r.gap):
             ax_gap.loglog(it[1:], r.pool_gap[1:], ls, color=colors[k % len(colors)], alpha=0.5,
                           label=f"{label}: pooled-payoff regret")
-        for i in range(r.n_players):
+        for i in range(r.players):
             ax_mean.semilogx(it[1:], r.mean_thresholds[1:, i], ls, color=colors[i % len(colors)],
                              label=f"{label}: player {i + 1}")
             ax_mix.plot(r.grid, r.mixtures[i], ls, color=colors[i % len(colors)], drawstyle="steps-mid",
                         label=f"{label}: player {i + 1}")
-        t = symmetric_equilibrium(r.n_players) if target is None else float(target)
+        t = symmetric_equilibrium(r.players) if target is None else float(target)
     ax_mean.axhline(t, color="grey", lw=0.8, ls=":", label=f"symmetric equilibrium {t:.4f}")
     ax_mix.axvline(t, color="grey", lw=0.8, ls=":")
     ax_gap.set_xlabel("iteration")

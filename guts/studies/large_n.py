@@ -27,8 +27,8 @@ DEFAULT_SIZES = ("1-30,35,40,45,50,60,70,80,90,100,120,140,160,180,200,250,300,4
 #: in 100 s and 1e8 and beyond fail in HiGHS (the scaled mesh loses all precision).
 MAX_CURVE_SIZE = 100_000
 #: The full default run (``guts curve``): the parameters of the committed results/large_n.csv.
-FULL_RUN = {"sizes": parse_sizes(DEFAULT_SIZES), "points": 100, "max_rounds": 10, "target_width": 1e-9,
-            "s_min": 0.02, "local": 4, "study_points": 400}
+FULL_RUN = {"sizes": parse_sizes(DEFAULT_SIZES), "mesh": 100, "max_iterations": 10, "target_width": 1e-9,
+            "s_min": 0.02, "local": 4, "study_mesh": 400}
 
 LARGE_N_COLUMNS = [
     "N", "value", "certified_lower", "certified_upper", "certified_width", "converged", "rounds",
@@ -46,18 +46,18 @@ def large_n_row(params: dict) -> dict:
     ``value_previous_round`` is the mesh value one refinement before the last (two
     meshes to compare); ``value_uniform_101``, ``value_scaled_initial`` and
     ``value_scaled_study`` are the values on the paper's uniform mesh, the initial
-    scaled mesh and a plain scaled mesh of ``study_points``.
+    scaled mesh and a plain scaled mesh of ``study_mesh`` points (column ``study_points``).
 
-    ``params`` holds ``size``, ``points``, ``max_rounds``, ``target_width``,
-    ``s_min``, ``local`` and ``study_points`` (a plain scaled mesh solved for
+    ``params`` holds ``size``, ``mesh``, ``max_iterations``, ``target_width``,
+    ``s_min``, ``local`` and ``study_mesh`` (a plain scaled mesh solved for
     comparison; 0 to skip).  Module-level so that sweeps can pickle and cache it.
     """
     t0 = time.perf_counter()
     N = params["size"]
-    v = solve_large_n(N, mesh=params["points"], max_iterations=params["max_rounds"],
+    v = solve_large_n(N, mesh=params["mesh"], max_iterations=params["max_iterations"],
                       target_width=params["target_width"], s_min=params["s_min"], local=params["local"])
     uniform = solve_pseudo_bloc(N, threshold_mesh(N, 101, "uniform"), certify_result=False).coalition_value
-    study = params.get("study_points", 0)
+    study = params.get("study_mesh", 0)
     study_value = (solve_pseudo_bloc(N, threshold_mesh(N, study, "scaled", params["s_min"]),
                                      certify_result=False).coalition_value if study else math.nan)
     p1, bloc, pseudo, free, weight = v.mesh_result.bloc_and_pseudo_bloc()
@@ -78,8 +78,8 @@ def large_n_row(params: dict) -> dict:
     }
 
 
-def run_large_n(sizes, points: int = 100, max_rounds: int = 10, target_width: float = 1e-9,
-                s_min: float = 0.02, local: int = 4, study_points: int = 400, jobs: int = 1,
+def run_large_n(sizes, mesh: int = 100, max_iterations: int = 10, target_width: float = 1e-9,
+                s_min: float = 0.02, local: int = 4, study_mesh: int = 400, jobs: int = 1,
                 backend: str | None = None, scheduler: str | None = None, cache=None, out=AUTO,
                 progress: bool = True, echo=None):
     """Coalition values for many N (pseudo-bloc, continuous thresholds) into ``<out>/large_n.csv``.
@@ -88,11 +88,13 @@ def run_large_n(sizes, points: int = 100, max_rounds: int = 10, target_width: fl
     ----------
     sizes : iterable of int
         Coalition sizes N >= 1.
-    points, max_rounds, target_width, s_min, local
-        See :func:`solve_large_n`.
-    study_points : int
+    mesh, max_iterations, target_width, s_min, local
+        See :func:`solve_large_n` (``mesh``: points of the initial scaled mesh;
+        ``max_iterations``: mesh solves per N at most).
+    study_mesh : int
         Also solve on a plain scaled mesh of this many points (0: skip) — with the
-        uniform 101-point mesh and the initial mesh, the refinement study.
+        uniform 101-point mesh and the initial mesh, the refinement study (CSV column
+        ``study_points``).
     jobs, backend, scheduler, cache
         See :func:`guts.studies.sweep.run_sweep` (``cache``: folder of finished points).
     out : AUTO, path or None
@@ -113,30 +115,30 @@ def run_large_n(sizes, points: int = 100, max_rounds: int = 10, target_width: fl
     sizes = sorted({check_int("size", s, 1, MAX_CURVE_SIZE) for s in sizes})
     if not sizes:
         raise GutsInputError("sizes must not be empty")
-    points = check_int("points", points, 10)
-    max_rounds = check_int("max_rounds", max_rounds, 1, MAX_ROUNDS)
+    mesh = check_int("mesh", mesh, 10)
+    max_iterations = check_int("max_iterations", max_iterations, 1, MAX_ROUNDS)
     target_width = check_positive_float("target_width", target_width, maximum=MAX_TARGET_WIDTH)
     s_min = check_positive_float("s_min", s_min)
     if s_min >= 1:
         raise GutsInputError(f"s_min must be below 1 (the smallest coalition size); got {s_min}")
     local = check_int("local", local, 1)
-    study_points = check_int("study_points", study_points, 0)
-    if 0 < study_points < 10:
-        raise GutsInputError(f"study_points must be 0 (skip) or >= 10; got {study_points}")
+    study_mesh = check_int("study_mesh", study_mesh, 0)
+    if 0 < study_mesh < 10:
+        raise GutsInputError(f"study_mesh must be 0 (skip) or >= 10; got {study_mesh}")
     check_backend(backend, scheduler)
     # refuse before any worker starts: the refined meshes reach about twice the initial points
-    for what, pts in (("points", points), ("study_points", study_points)):
+    for what, pts in (("mesh", mesh), ("study_mesh", study_mesh)):
         if pts:
             check_memory(f"{what} {pts} (the pseudo-bloc game on {2 * pts} thresholds)",
                          stage_bytes(max(sizes), 2 * pts), f"use a smaller --{what.replace('_', '-')}")
-    plan = plan_output("curve", out, {"sizes": sizes, "points": points, "max_rounds": max_rounds,
+    plan = plan_output("curve", out, {"sizes": sizes, "mesh": mesh, "max_iterations": max_iterations,
                                       "target_width": target_width, "s_min": s_min, "local": local,
-                                      "study_points": study_points}, FULL_RUN, targets=["large_n.csv"], echo=echo)
+                                      "study_mesh": study_mesh}, FULL_RUN, targets=["large_n.csv"], echo=echo)
     out_dir = plan.folder
     if isinstance(cache, str) and cache == "default":
         cache = str((RESULTS if plan.auto or out_dir is None else out_dir) / ".cache")
-    params = [dict(size=N, points=points, max_rounds=max_rounds, target_width=target_width, s_min=s_min,
-                   local=local, study_points=study_points, guts_version=__version__) for N in sizes]
+    params = [dict(size=N, mesh=mesh, max_iterations=max_iterations, target_width=target_width, s_min=s_min,
+                   local=local, study_mesh=study_mesh, guts_version=__version__) for N in sizes]
     t0 = time.perf_counter()
     rows = run_sweep(large_n_row, params, jobs=jobs, progress=progress, desc="large N", backend=backend,
                      scheduler=scheduler, cache=cache)
@@ -147,11 +149,11 @@ def run_large_n(sizes, points: int = 100, max_rounds: int = 10, target_width: fl
         echo(f"wall time {wall:.1f} s for {len(df)} sizes (jobs={jobs}, backend={backend or 'local'})")
     if out_dir is not None:
         target = out_dir / "large_n.csv"
-        with publish(plan, parameters={"sizes": sizes, "points": points, "max_rounds": max_rounds}):
+        with publish(plan, parameters={"sizes": sizes, "mesh": mesh, "max_iterations": max_iterations}):
             write_csv(df, target, float_format="%.15g")
-            write_meta(target, {"sizes": sizes, "points": points, "max_rounds": max_rounds,
+            write_meta(target, {"sizes": sizes, "mesh": mesh, "max_iterations": max_iterations,
                                 "target_width": target_width, "s_min": s_min, "local": local,
-                                "study_points": study_points, "structure": "pseudo-bloc",
+                                "study_mesh": study_mesh, "structure": "pseudo-bloc",
                                 "jobs": jobs, "backend": backend or "local"}, plan=plan, wall_seconds=wall,
                        compute_seconds=float(df["seconds"].sum()))  # including sizes loaded from the cache
         if echo is not None:

@@ -27,7 +27,7 @@ from guts.engine.tolerances import LP_MEMORY_LIMIT
 from guts.errors import ConvergenceWarning, GutsInputError
 from guts.games.liars_dice import liars_dice, size, solve
 from guts.studies.output import AUTO, plan_output, publish, write_csv, write_meta
-from guts.studies.sweep import run_sweep
+from guts.studies.sweep import default_cache, run_sweep
 
 __all__ = ["DEFAULT_CASES", "parse_cases", "solve_case", "run", "LP_MAX_NONZEROS", "CFR_ITERATIONS",
            "COLUMNS", "DEFAULT_CACHE"]
@@ -151,8 +151,7 @@ def run(cases=DEFAULT_CASES, out=AUTO, cfr_iterations: int = CFR_ITERATIONS, pro
     params = {"cases": [list(c) for c in items], "cfr_iterations": int(cfr_iterations)}
     full = {"cases": [list(c) for c in parse_cases(DEFAULT_CASES)], "cfr_iterations": CFR_ITERATIONS}
     plan = plan_output("liars_dice", out, params, full, targets=["liars_dice.csv"], echo=echo)
-    if isinstance(cache, str) and cache == "default":
-        cache = str(DEFAULT_CACHE)
+    cache = default_cache(cache, DEFAULT_CACHE)
     rows = run_sweep(_case_row, [(list(c), int(cfr_iterations)) for c in items], progress=progress,
                      desc="liars_dice", cache=cache)
     df = pd.DataFrame(rows, columns=list(COLUMNS))

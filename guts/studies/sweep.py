@@ -31,7 +31,7 @@ from typing import Callable, Sequence
 
 from guts._validate import GutsInputError, check_choice, check_jobs
 
-__all__ = ["run_sweep", "parse_sizes", "BACKENDS", "sweep_cache", "check_backend", "JsonCache", "MAX_SIZES_COUNT"]
+__all__ = ["run_sweep", "parse_sizes", "BACKENDS", "sweep_cache", "default_cache", "check_backend", "JsonCache", "MAX_SIZES_COUNT"]
 
 BACKENDS = ("loky", "threading", "multiprocessing", "dask")
 
@@ -262,6 +262,12 @@ def sweep_cache(cache):
         raise GutsInputError(f"cache folder {str(path)!r} is not writable ({exc.strerror or exc}); accepted: a "
                              "writable folder, or --no-cache") from None
     return JsonCache(path)
+
+
+def default_cache(cache, default):
+    """A study's ``cache`` argument as :func:`run_sweep` takes it: ``"default"`` is the study's
+    ``default`` folder (as a string); a path, a :class:`JsonCache` or None as given."""
+    return str(default) if isinstance(cache, str) and cache == "default" else cache
 
 
 def run_sweep(func: Callable, items: Sequence, jobs: int = 1, progress: bool = True, desc: str = "",

@@ -19,10 +19,10 @@ from __future__ import annotations
 
 import io
 import os
-import stat
 from pathlib import Path
 
-from guts.engine._textfile import file_kind, read_text_file
+from guts.engine._textfile import check_regular_file as _check_regular_file
+from guts.engine._textfile import read_text_file
 from guts.errors import GutsInputError
 
 __all__ = ["MAX_RESULTS_CSV_BYTES", "check_regular_file", "read_results_csv", "table_set_status",
@@ -44,7 +44,8 @@ UNTRUSTED_STATES = ("legacy", "modified")
 
 
 def check_regular_file(path, what: str, max_bytes: int = MAX_RESULTS_CSV_BYTES) -> os.stat_result:
-    """``os.stat`` of ``path`` (symlinks followed) when it is a regular file of at most ``max_bytes``.
+    """``os.stat`` of ``path`` (symlinks followed) when it is a regular CSV file of at most ``max_bytes``
+    (:func:`guts.engine._textfile.check_regular_file`, the file named as ``what`` and its path).
 
     Raises
     ------
@@ -52,18 +53,7 @@ def check_regular_file(path, what: str, max_bytes: int = MAX_RESULTS_CSV_BYTES) 
         ``path`` cannot be read, is not a regular file (a device such as ``/dev/zero``, a
         FIFO, a directory), or is larger than ``max_bytes``.
     """
-    name = os.fspath(path)
-    try:
-        st = os.stat(name)
-    except (OSError, ValueError) as exc:
-        reason = getattr(exc, "strerror", None) or str(exc)
-        raise GutsInputError(f"cannot read {what} {name!r} ({reason}); accepted: an existing, readable CSV file") from None
-    if not stat.S_ISREG(st.st_mode):
-        raise GutsInputError(f"{what} {name!r} is {file_kind(st.st_mode)}; accepted: a regular CSV file")
-    if st.st_size > max_bytes:
-        raise GutsInputError(f"{what} {name!r} has {st.st_size} bytes; accepted: a CSV file of at most "
-                             f"{max_bytes} bytes ({max_bytes // 2**20} MiB)")
-    return st
+    return _check_regular_file(path, "CSV", max_bytes, source=f"{what} {os.fspath(path)!r}")
 
 
 def read_results_csv(path, what: str, max_bytes: int = MAX_RESULTS_CSV_BYTES):

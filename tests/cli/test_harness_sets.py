@@ -14,45 +14,32 @@ that rule on its own).
 from __future__ import annotations
 
 import os
-import shutil
 
 import pytest
 
 from guts.cli import main
 from tests.cli.fuzz_files import (FILE_SECONDS, REPO, SET_FILES, check_exit, guarded, leftovers, live_children,
                                   set_cases)
+from tests._helpers import TABLE_READERS, copy_table1_set, table_reader_argv
 
 #: Random mutations per file and class, and the generator's seed, of the quick and the full set.
 QUICK_PER_CLASS, FULL_PER_CLASS = 1, 12
 QUICK = set_cases(QUICK_PER_CLASS, random_state=20261127)
 FULL = set_cases(FULL_PER_CLASS, random_state=1)
-COMMANDS = ("fit", "simulate", "play")
+COMMANDS = TABLE_READERS
 #: Time allowed to ``guts fit`` on a set it cannot verify: it re-certifies the fourteen rows N = 2..15
 #: from their own strategies first (about 20 s of CPU on the 2-core machine, 38 s wall under load).
 FIT_SECONDS = 90
 
 
-def _argv(command, table, tmp_path):
-    if command == "fit":
-        return ["fit", "--table1", str(table), "--large-n", str(REPO / "results" / "large_n.csv"),
-                "--out", str(tmp_path / "fit"), "--bootstrap", "0", "--quiet"]
-    if command == "simulate":
-        return ["simulate", "--table", str(table), "--size", "2", "--games", "20", "--seed", "0"]
-    return ["play", "--table", str(table), "--size", "2", "--auto", "optimal", "--hands", "3", "--seed", "0"]
-
-
 def check_set(case, command, tmp_path, monkeypatch, capsys):
     if case.special == "fifo" and not hasattr(os, "mkfifo"):
         pytest.skip("no FIFOs on this system")
-    folder = tmp_path / "set"
-    folder.mkdir()
-    for name in SET_FILES:
-        shutil.copyfile(REPO / "results" / name, folder / name)
-    table = case.apply(folder)
+    table = case.apply(copy_table1_set(tmp_path / "set"))
     monkeypatch.chdir(tmp_path)
     before = live_children()
     limit = FIT_SECONDS if command == "fit" else FILE_SECONDS
-    code, seconds = guarded(lambda: main(_argv(command, table, tmp_path)), limit + 5)
+    code, seconds = guarded(lambda: main(table_reader_argv(command, table, tmp_path)), limit + 5)
     out, err = capsys.readouterr()
     assert seconds <= limit, (case.id, command, seconds)
     check_exit(code, out, err, f"guts {command}", (case.id, command))

@@ -55,7 +55,8 @@ def test_acpc_definition_solved_with_openspiels_leduc_value(tmp_path, capsys):
 @pytest.mark.parametrize("argv, names", [
     (["solve-game", "nofile.efg"], "'nofile.efg' does not exist"),
     (["solve-game", "game.xyz"], "unknown kind"),
-    (["solve-game", "openspiel:no_such_game"], "cannot load"),
+    (["solve-game", "openspiel:no_such_game"], "OpenSpiel has no game 'no_such_game'"),
+    (["solve-game", "openspiel:kuhn_pokr"], "did you mean kuhn_poker"),
     (["solve-game", "openspiel:kuhn_poker(players=3)", "--method", "lp"], "two-player zero-sum"),
     (["solve-game", "openspiel:kuhn_poker", "--method", "simplex"], "--method 'simplex'"),
     (["solve-game", "openspiel:kuhn_poker", "--target", "0"], "--target 0"),
@@ -83,3 +84,43 @@ def test_exact_value_is_an_lp_option(tmp_path, capsys):
     assert main(["solve-game", "openspiel:kuhn_poker", "--exact", "--method", "cfr+", "--out",
                  str(tmp_path / "b"), "--quiet"]) == 2
     assert "an exact value comes from the LP" in capsys.readouterr().err
+
+
+def test_unknown_openspiel_game_is_one_line_on_the_process_stderr(capfd):
+    """Not OpenSpiel's list of every registered game: one error line, with the closest names."""
+    pytest.importorskip("pyspiel")
+    assert main(["solve-game", "openspiel:no_such_game"]) == 2
+    out, err = capfd.readouterr()
+    assert len(err.strip().splitlines()) == 1 and ERROR_LINE.match(err.strip()), err
+    assert "'no_such_game'" in err and "pyspiel.registered_names()" in err
+
+
+def test_information_sets_are_printed_per_seat_and_in_total(tmp_path, capsys):
+    """A multi-seat game's count says what it counts: the total and each seat's, the seats'
+    against OpenSpiel's distinct information-state strings per player (an independent count)."""
+    import re
+
+    import pyspiel
+
+    game = pyspiel.load_game("kuhn_poker(players=3)")
+    seen = [set() for _ in range(3)]
+
+    def walk(s):
+        if s.is_terminal():
+            return
+        if s.is_chance_node():
+            for a, _ in s.chance_outcomes():
+                walk(s.child(a))
+            return
+        p = s.current_player()
+        seen[p].add(s.information_state_string(p))
+        for a in s.legal_actions():
+            walk(s.child(a))
+
+    walk(game.new_initial_state())
+    assert main(["solve-game", "openspiel:kuhn_poker(players=3)", "--out", str(tmp_path / "o"), "--quiet"]) in (0, 1)
+    first = capsys.readouterr().out.splitlines()[0]
+    m = re.search(r"(\d+) information sets \(([\d/]+) per seat\)", first)
+    assert m, first
+    seats = [int(x) for x in m.group(2).split("/")]
+    assert seats == [len(x) for x in seen] and int(m.group(1)) == sum(seats)

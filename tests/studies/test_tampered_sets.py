@@ -10,9 +10,7 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import time
-from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -23,9 +21,8 @@ from guts.studies.bot import TABLE_CERT_TOL, load_bot_strategy
 from guts.studies.fit import _recertify_table1
 from guts.studies.output import set_status
 from guts.studies.table_trust import MAX_RESULTS_CSV_BYTES, check_regular_file, read_results_csv
+from tests._helpers import TABLE_READERS, copy_table1_set, table_reader_argv
 
-REPO = Path(__file__).resolve().parents[2]
-SET = ("table1.csv", "table1.meta.json", "table1.manifest.json")
 #: A change far outside the re-certification slack (TABLE_CERT_TOL relative to 1 + |v|), far
 #: inside the range of the values themselves.
 SHIFT = 1e-3
@@ -41,23 +38,7 @@ def _one_error_line(capsys, prog):
 @pytest.fixture
 def copy(tmp_path):
     """The committed Table 1 set, copied byte for byte into ``tmp_path/set``."""
-    folder = tmp_path / "set"
-    folder.mkdir()
-    for name in SET:
-        shutil.copyfile(REPO / "results" / name, folder / name)
-    return folder
-
-
-def _argv(command, table, tmp_path):
-    if command == "fit":
-        return ["fit", "--table1", str(table), "--large-n", str(REPO / "results" / "large_n.csv"),
-                "--out", str(tmp_path / "fit"), "--bootstrap", "0", "--quiet"]
-    if command == "simulate":
-        return ["simulate", "--table", str(table), "--size", "2", "--games", "20", "--seed", "0"]
-    return ["play", "--table", str(table), "--size", "2", "--auto", "optimal", "--hands", "3", "--seed", "0"]
-
-
-COMMANDS = ["fit", "simulate", "play"]
+    return copy_table1_set(tmp_path / "set")
 
 
 def _change(path, column, shift, n=2):
@@ -71,15 +52,15 @@ def test_committed_copy_is_a_verified_set(copy):
     assert json.loads((copy / "table1.manifest.json").read_text())["complete"] is True
 
 
-@pytest.mark.parametrize("command", COMMANDS)
+@pytest.mark.parametrize("command", TABLE_READERS)
 def test_untouched_copy_is_accepted(copy, tmp_path, command, capsys):
-    assert main(_argv(command, copy / "table1.csv", tmp_path)) == 0
+    assert main(table_reader_argv(command, copy / "table1.csv", tmp_path)) == 0
     assert "error" not in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("manifest", ["deleted", "corrupted"])
 @pytest.mark.parametrize("column", ["opponent_value", "value_lower", "value_upper"])
-@pytest.mark.parametrize("command", COMMANDS)
+@pytest.mark.parametrize("command", TABLE_READERS)
 def test_changed_value_without_verified_manifest_is_refused(copy, tmp_path, command, column, manifest, capsys):
     m = copy / "table1.manifest.json"
     if manifest == "deleted":
@@ -88,7 +69,7 @@ def test_changed_value_without_verified_manifest_is_refused(copy, tmp_path, comm
         m.write_text('{"manifest_version": 1, "complete": tr')
     _change(copy / "table1.csv", column, SHIFT)
     assert set_status(copy / "table1.csv").state == "legacy"
-    assert main(_argv(command, copy / "table1.csv", tmp_path)) == EXIT_BAD_INPUT
+    assert main(table_reader_argv(command, copy / "table1.csv", tmp_path)) == EXIT_BAD_INPUT
     line = _one_error_line(capsys, f"guts {command}")
     assert f"row N = 2: {column}" in line and "not certified by the row's own strategies" in line
     assert not (tmp_path / "fit").exists()  # refused before anything is written
@@ -109,19 +90,19 @@ def test_recertification_interval_decides(copy):
         load_bot_strategy(copy / "table1.csv", 2)
 
 
-@pytest.mark.parametrize("command", COMMANDS)
+@pytest.mark.parametrize("command", TABLE_READERS)
 def test_incomplete_manifest_is_refused(copy, tmp_path, command, capsys):
     m = copy / "table1.manifest.json"
     body = json.loads(m.read_text())
     body["complete"] = False
     m.write_text(json.dumps(body))
     assert set_status(copy / "table1.csv").state == "incomplete"
-    assert main(_argv(command, copy / "table1.csv", tmp_path)) == EXIT_BAD_INPUT
+    assert main(table_reader_argv(command, copy / "table1.csv", tmp_path)) == EXIT_BAD_INPUT
     assert "is not part of a complete published set" in _one_error_line(capsys, f"guts {command}")
 
 
 @pytest.mark.parametrize("kind", ["dev-zero", "fifo", "directory"])
-@pytest.mark.parametrize("command", COMMANDS)
+@pytest.mark.parametrize("command", TABLE_READERS)
 def test_not_a_regular_file_is_refused_at_once(copy, tmp_path, command, kind, capsys):
     table = copy / "table1.csv"
     table.unlink()  # the manifest still lists it: the set's check must not read the replacement
@@ -132,7 +113,7 @@ def test_not_a_regular_file_is_refused_at_once(copy, tmp_path, command, kind, ca
     else:
         table.mkdir()
     t0 = time.perf_counter()
-    assert main(_argv(command, table, tmp_path)) == EXIT_BAD_INPUT
+    assert main(table_reader_argv(command, table, tmp_path)) == EXIT_BAD_INPUT
     assert time.perf_counter() - t0 < 5
     line = _one_error_line(capsys, f"guts {command}")
     assert "accepted: a regular CSV file" in line

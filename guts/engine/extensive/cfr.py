@@ -36,6 +36,10 @@ The reported exploitability is always that of the returned average, in float64.
 The returned strategies are the average strategies (realisation-weighted, i.e. the
 average of the mixed strategies), with their exploitability computed by the
 best-response pass.
+
+The solve is a state object (:class:`_CFRState`, :class:`_WholeState`: ``step``,
+``iteration``, ``certificate``) run by the package's one loop, :func:`guts.engine.driver.drive`
+(budget, checks, time limit, progress, signals, checkpoints).
 """
 from __future__ import annotations
 
@@ -46,7 +50,8 @@ import warnings
 
 import numpy as np
 
-from ..progress import progress_bar
+from ..driver import drive
+from ..driver import TARGET_BAR_STEPS, target_progress as _target_progress  # noqa: F401 - the bar's rule
 from ...errors import ConvergenceWarning, GutsInputError
 from ..._validate import check_choice, check_int, check_positive_float
 from . import _atomics, _fused, _whole
@@ -120,6 +125,64 @@ class _CFRState:
 
     #: (iteration, players updated in it): what a signal interrupted (:meth:`complete`).
     done = (0, 0)
+    # -- the state protocol of :func:`guts.engine.driver.drive` ------------------------------
+    #: Iterations done (a resumed solve: the checkpoint's).
+    iteration = 0
+    #: The :class:`._threads.ThreadTuner` of the solve (None: the threads are left as they are).
+    tuner = None
+    #: Thread count in use, as the tuner knows it.
+    cur = None
+    #: Calls of :meth:`step` so far (the tuner's steps are calls, not iterations).
+    calls = 0
+    #: (iteration, average, values, best-response values) of the last :meth:`certificate`.
+    last = None
+
+    def plan(self, limit: int) -> int:
+        """Iterations of the next :meth:`step`: one, or a chunk of a few milliseconds for a
+        small game compiled whole (never past ``limit``: the next check or the budget).
+        Picks the thread count of that call first (the tuner's probe or choice)."""
+        self.last = None            # the previous check's average is stale: free it
+        tuner = self.tuner
+        if tuner is not None:
+            k = tuner.threads(self.calls + 1)
+            if k != self.cur:
+                set_threads(k)
+                self.cur = k
+        count = max(1, min(self.chunk, limit))
+        if tuner is not None and (not tuner.decided or tuner.probing):
+            # until the first probe has decided, short calls: on a loaded machine the initial
+            # count may be several times slower than the other. A probe too, and shorter by
+            # the probed count's last slowdown: the chunk is sized from the choice's speed,
+            # and a full chunk of two threads beside a busy process took Leduc 130-150 ms
+            # instead of 20 (5-6x slower)
+            share = _WholeState.PROBE_SHARE / tuner.slowdown
+            count = max(1, min(count, int(self.chunk * share)))
+        return count
+
+    def step(self, count: int) -> None:
+        """Iterations ``iteration + 1 .. iteration + count`` (one call of :meth:`run`), timed
+        for the thread tuner."""
+        tuner = self.tuner
+        ti, ci = time.perf_counter(), check_seconds()
+        self.run(self.iteration + 1, count)
+        self.iteration += count
+        if tuner is None:
+            return
+        self.calls += 1
+        # the default's first parallel kernel may have checked the pool (not timed) and
+        # fallen back to one thread
+        self.cur = threads_now() or self.cur
+        tuner.record(self.calls, self.cur, (time.perf_counter() - ti - (check_seconds() - ci)) / count, count)
+        if self.cur != tuner.choice and not tuner.probing:
+            set_threads(tuner.choice)
+            self.cur = tuner.choice
+
+    def certificate(self) -> float:
+        """Exploitability (NashConv / n) of the average strategy, in float64 (:meth:`check`,
+        kept in :attr:`last`)."""
+        flat, ev, br = self.check()
+        self.last = (self.iteration, flat, ev, br)
+        return float(np.sum(br - ev)) / self.cg.num_players
 
     def iterate(self, t: int, first: int = 0):
         """Iteration ``t`` (its players from ``first`` on: :meth:`complete`)."""
@@ -180,6 +243,8 @@ class _CFRState:
         t, first = self.done
         if t and first < len(self.cg.players):
             self.iterate(t, first)
+        if t:
+            self.iteration = t
         return t
 
     def refresh_reaches(self):
@@ -343,22 +408,6 @@ def _hyper_schedule(variant, horizon):
     return HyperSchedule(variant, DEFAULT_ITERATIONS if horizon is None else horizon)
 
 
-#: Steps of the progress bar of a solve with a target (percent of the way, log scale).
-TARGET_BAR_STEPS = 100
-_TARGET_BAR_FORMAT = "{desc}: {percentage:3.0f}%|{bar}| [{elapsed}<{remaining}{postfix}]"
-
-
-def _target_progress(first: float, now: float, target: float) -> int:
-    """Percent of the way from the first checked exploitability to the target, on a log scale
-    (the certificate of CFR falls roughly as a power of the iteration)."""
-    if not (now > target):
-        return TARGET_BAR_STEPS
-    if not (first > target) or not (now > 0):
-        return 0
-    frac = np.log(first / now) / np.log(first / target)
-    return int(np.clip(frac, 0.0, 1.0) * TARGET_BAR_STEPS)
-
-
 def _next_check(history, target, step):
     """Iteration of the next exploitability check (``check="adaptive"``, module docstring)."""
     t, e, _ = history[-1]
@@ -511,26 +560,12 @@ def cfr_plus(game: Game, *, max_iterations=None, target=None, time_limit=None,
         from .checkpoint import Checkpointer
 
         ckpt = Checkpointer(checkpoint, checkpoint_every, game, *schedule, horizon=horizon)
-    t0 = time.perf_counter()
-    t_call = t0             # the time limit is this call's
+    t0 = time.perf_counter()     # the time limit is this call's
     history = []
-    bar = None
-    if progress:
-        # with a target the bar measures the certificate's way to it (log scale, from the first
-        # check), not the iteration cap: the cap is a safety bound and its ETA meant nothing
-        # (hours shown for a run that met its target in a minute)
-        bar = (progress_bar(total=TARGET_BAR_STEPS, desc=f"{variant} to exploitability {target:.3g}",
-                            enabled=True, unit="%", bar_format=_TARGET_BAR_FORMAT)
-               if target is not None else progress_bar(total=iterations, desc=variant, enabled=True))
-    reached = False
-    t = 0
-    last = None
-    adaptive = check == "adaptive" and target is not None
+    elapsed = 0.0
     next_check = report_every
-    step = 0
-    state = None
-    try:
-        with using_threads(threads), deferred_signals():
+    with using_threads(threads):
+        with deferred_signals():
             state = (_WholeState if _whole.applicable(cg) else _CFRState)(
                 cg, variant, float(alpha), float(beta), float(gamma), horizon)
             if saved is not None:
@@ -538,13 +573,12 @@ def cfr_plus(game: Game, *, max_iterations=None, target=None, time_limit=None,
 
                 restore_state(state, saved.pop("arrays"))
                 t = saved["iteration"]
+                state.iteration = t
                 state.done = (t, n)
                 history = list(saved["history"])
-                t0 -= saved["seconds"]                      # seconds continue the original solve's
+                elapsed = saved["seconds"]                  # seconds continue the original solve's
                 next_check = max(saved["next_check"], t + 1)
-                if bar is not None and target is None:
-                    bar.update(min(t, iterations))
-            # the tuner counts calls of state.run, not iterations: a call is one iteration,
+            # the tuner counts calls of state.step, not iterations: a call is one iteration,
             # or ~20 ms of them for a small game compiled whole, and a probe of the other
             # thread count is one call (counted in iterations, a chunked solve probed every
             # other call and ran half its iterations on the slower count: Leduc 46 against
@@ -552,74 +586,21 @@ def cfr_plus(game: Game, *, max_iterations=None, target=None, time_limit=None,
             # chunked solve times two calls before its first probe, re-probes sooner and
             # compares means (:class:`._threads.ThreadTuner`).
             tuner = ThreadTuner(threads, **(_WholeState.TUNING if isinstance(state, _WholeState) else {}))
-            cur = tuner.choice = threads_now() or tuner.choice
-            while t < iterations:
-                last = None           # the previous check's average is stale: free it
-                k = tuner.threads(step + 1)
-                if k != cur:
-                    set_threads(k)
-                    cur = k
-                # iterations in this call: one, or a chunk of a few milliseconds for a small
-                # game compiled whole (never past the next check or the budget)
-                count = max(1, min(state.chunk, iterations - t, next_check - t))
-                if not tuner.decided or tuner.probing:
-                    # until the first probe has decided, short calls: on a loaded machine
-                    # the initial count may be several times slower than the other. A probe
-                    # too, and shorter by the probed count's last slowdown: the chunk is sized
-                    # from the choice's speed, and a full chunk of two threads beside a busy
-                    # process took Leduc 130-150 ms instead of 20 (5-6x slower)
-                    share = _WholeState.PROBE_SHARE / tuner.slowdown
-                    count = max(1, min(count, int(state.chunk * share)))
-                ti, ci = time.perf_counter(), check_seconds()
-                state.run(t + 1, count)
-                t += count
-                step += 1
-                # the default's first parallel kernel may have checked the pool (not timed)
-                # and fallen back to one thread
-                cur = threads_now() or cur
-                tuner.record(step, cur, (time.perf_counter() - ti - (check_seconds() - ci)) / count, count)
-                if cur != tuner.choice and not tuner.probing:
-                    set_threads(tuner.choice)
-                    cur = tuner.choice
-                if bar is not None and target is None:
-                    bar.update(count)
-                if t >= next_check or t == iterations:
-                    flat, ev, br = state.check()
-                    expl = float(np.sum(br - ev)) / n
-                    last = (t, flat, ev, br)
-                    history.append((t, expl, time.perf_counter() - t0))
-                    if bar is not None:
-                        if target is not None:
-                            bar.n = _target_progress(history[0][1], expl, target)
-                        bar.set_postfix(exploitability=f"{expl:.3g}", iteration=t)
-                    if target is not None and expl <= target:
-                        reached = True
-                        break
-                    next_check = _next_check(history, target, report_every) if adaptive else t + report_every
-                if time_limit is not None and time.perf_counter() - t_call >= time_limit:
-                    break
-                if ckpt is not None and ckpt.due():
-                    ckpt.write(state, t, next_check, history, time.perf_counter() - t0)
-            if last is None or last[0] != t:
-                flat, ev, br = state.check()
-                if not history or history[-1][0] != t:
-                    history.append((t, float(np.sum(br - ev)) / n, time.perf_counter() - t0))
-            else:
-                _, flat, ev, br = last
-            if ckpt is not None:
-                ckpt.write(state, t, next_check, history, time.perf_counter() - t0)
-    except KeyboardInterrupt:           # Ctrl-C, or SIGTERM as the command line raises it
-        if ckpt is not None and state is not None:
-            _final_checkpoint(ckpt, state, next_check, history, t0)
-        raise
-    finally:
-        if bar is not None:
-            bar.close()
-    del state, last        # regrets and averages are not needed any more: free them before
+            state.tuner = tuner
+            state.cur = tuner.choice = threads_now() or tuner.choice
+        adaptive = check == "adaptive" and target is not None
+        run = drive(state, max_iterations=iterations, target=target, time_limit=time_limit,
+                    check_schedule=(lambda h: _next_check(h, target, report_every)) if adaptive else report_every,
+                    first_check=next_check, final_check=True, progress=progress, desc=variant,
+                    measure="exploitability", history=history, started=t0, elapsed=elapsed, keeper=ckpt)
+    t = run.iteration
+    _, flat, ev, br = state.last
+    history, run_stopped = run.history, run.stopped
+    del state, run         # regrets and averages are not needed any more: free them before
     nc = float(np.sum(br - ev))   # the strategy tables are built (peak memory)
     if target is not None:
-        converged = reached
-        if not reached:
+        converged = run_stopped == "target"
+        if not converged:
             warnings.warn(
                 f"{variant}: exploitability {nc / n:.3g} after {t} iterations is above the "
                 f"target {target:.3g}", ConvergenceWarning, stacklevel=2)
@@ -630,18 +611,7 @@ def cfr_plus(game: Game, *, max_iterations=None, target=None, time_limit=None,
     return remember_game(Solution.of(ExtensiveResult(
         value=float(ev[0]), values=ev, strategies=from_flat(game, flat), exploitability=nc / n,
         nash_conv=nc, converged=bool(converged), num_iter=t, history=tuple(history),
-        seconds=time.perf_counter() - t0, method=variant, br_values=br, budget=budget)), game)
-
-
-def _final_checkpoint(ckpt, state, next_check, history, t0):
-    """After a signal: finish the iteration it stopped and keep the state. A second signal
-    meanwhile, or a failed write, leaves the previous checkpoint as it was."""
-    try:
-        t = state.complete()
-        if t:
-            ckpt.write(state, t, next_check, history, time.perf_counter() - t0)
-    except BaseException:       # noqa: BLE001 - the first signal is raised again by the caller
-        pass
+        seconds=time.perf_counter() - t0 + elapsed, method=variant, br_values=br, budget=budget)), game)
 
 
 def _one_player(game, cg, variant, target):

@@ -37,6 +37,10 @@ The program's rule needs several times more iterations than the realisation aver
 (2P-SMH to 0.001: 704 against 148; 3P-MMH to 0.01: 3 600, the count of Ullman 2015 §3.4,
 against 1 925); tests/games/mercer/test_mercer_program_fp.py checks it against the
 program's published outputs iteration by iteration.
+
+Each rule is a state object (``step``, ``iteration``, ``certificate`` = every player's regret
+of the profile its stopping test reads) run by :func:`guts.engine.driver.drive`, every
+iteration checked, the test strict (``< epsilon``).
 """
 from __future__ import annotations
 
@@ -47,7 +51,7 @@ import numpy as np
 
 from ...errors import ConvergenceWarning, GutsInputError
 from ..._validate import check_choice, check_positive_float
-from ..progress import progress_bar
+from ..driver import drive
 from ..tolerances import FP_EPSILON, FP_TIE_REL
 from . import _kernels as K
 from ._interrupt import deferred_signals
@@ -158,107 +162,117 @@ def fictitious_play(game: Game, *, target: float = FP_EPSILON, max_iterations: i
     if action_priority is not None and not callable(action_priority):
         raise GutsInputError(
             f"action_priority must be a callable label -> key or None; got {action_priority!r}")
-    bar = progress_bar(total=max_iterations, desc=f"fictitious play ({averaging})", enabled=True) if progress else None
-    try:
-        run = _realisation if averaging == "realisation" else _behavioural
-        K.prepare(cg)
-        with using_threads(threads), deferred_signals():     # Ctrl-C between kernel calls
-            return run(game, cg, epsilon, max_iterations, time_limit, action_priority, bar)
-    finally:
-        if bar is not None:
-            bar.close()
+    K.prepare(cg)
+    with using_threads(threads):
+        with deferred_signals():     # Ctrl-C between kernel calls
+            state = (_RealisationFP if averaging == "realisation" else _BehaviouralFP)(cg, action_priority)
+        # every iteration is checked (the rule's stopping test): certificate = every player's regret
+        run = drive(state, max_iterations=max_iterations, target=epsilon, time_limit=time_limit,
+                    check_schedule=1, strict=True, progress=progress,
+                    desc=f"fictitious play ({averaging})", measure="regret", started=state.t0)
+        return state.result(game, epsilon, run.stopped == "target")
 
 
-def _tick(bar, reg):
-    if bar is not None:
-        bar.update(1)
-        bar.set_postfix(regret=f"{reg.max():.3g}")
+class _RealisationFP:
+    """State of ``averaging="realisation"`` (module docstring): ``s^t`` as the realisation-weight
+    average of the pure best responses ``r^0 .. r^{t-1}``; its certificate after iteration ``t``
+    is every player's regret of ``s^t``."""
+
+    def __init__(self, cg, action_priority):
+        self.cg = cg
+        players = cg.players
+        self.ranks = [_action_ranks(pt, action_priority) for pt in players]
+        self.t0 = time.perf_counter()
+        self.B = [uniform_flat(pt) for pt in players]
+        self.X = [K.reach(pt, b) for pt, b in zip(players, self.B)]     # realisation weights of s^t
+        self.ev, self.br, self.bvals = K.values_and_br(cg, self.B, reaches=self.X)
+        self.regrets = [self.br - self.ev]
+        self.history = [(0, float(np.sum(self.br - self.ev)) / cg.num_players, time.perf_counter() - self.t0)]
+        self.iteration = 0
+
+    def step(self, count: int) -> None:
+        cg, n = self.cg, self.cg.num_players
+        for _ in range(count):
+            t = self.iteration = self.iteration + 1
+            # r^{t-1}: pure best responses to s^{t-1}, from the last evaluation
+            for p, pt in enumerate(cg.players):
+                V, Vdec = self.bvals[p]
+                Xr = K.reach(pt, preferred_best_actions(pt, V, Vdec, self.ranks[p]))
+                self.X[p] = (1.0 - 1.0 / t) * self.X[p] + (1.0 / t) * Xr
+                self.B[p] = normalise_blocks(pt, self.X[p])
+            self.ev, self.br, self.bvals = K.values_and_br(cg, self.B, reaches=self.X)
+            reg = self.br - self.ev
+            self.regrets.append(reg)
+            self.history.append((t, float(np.sum(reg)) / n, time.perf_counter() - self.t0))
+
+    def certificate(self):
+        """Every player's regret of ``s^t``."""
+        return self.regrets[-1]
+
+    def result(self, game, epsilon, converged):
+        n, t, ev, br = self.cg.num_players, self.iteration, self.ev, self.br
+        if not converged:
+            warnings.warn(
+                f"fictitious play: max regret {float(np.max(self.regrets[-1])):.3g} after {t} iterations "
+                f"is not below epsilon = {epsilon:g}", ConvergenceWarning, stacklevel=3)
+        nc = float(np.sum(br - ev))
+        return Solution.of(ExtensiveResult(
+            value=float(ev[0]), values=ev, strategies=from_flat(game, self.B), exploitability=nc / n,
+            nash_conv=nc, converged=converged, num_iter=t, history=tuple(self.history),
+            seconds=time.perf_counter() - self.t0, method="fictitious_play", br_values=br,
+            regrets=np.array(self.regrets)))
 
 
-def _realisation(game, cg, epsilon, max_iterations, time_limit, action_priority, bar):
-    n = cg.num_players
-    players = cg.players
-    ranks = [_action_ranks(pt, action_priority) for pt in players]
-    t0 = time.perf_counter()
-    B = [uniform_flat(pt) for pt in players]
-    X = [K.reach(pt, b) for pt, b in zip(players, B)]           # realisation weights of s^t
-    ev, br, bvals = K.values_and_br(cg, B, reaches=X)
-    regrets = [br - ev]
-    history = [(0, float(np.sum(br - ev)) / n, time.perf_counter() - t0)]
-    t = 0
-    converged = False
-    while t < max_iterations:
-        t += 1
-        # r^{t-1}: pure best responses to s^{t-1}, from the last evaluation
-        for p, pt in enumerate(players):
-            V, Vdec = bvals[p]
-            Xr = K.reach(pt, preferred_best_actions(pt, V, Vdec, ranks[p]))
-            X[p] = (1.0 - 1.0 / t) * X[p] + (1.0 / t) * Xr
-            B[p] = normalise_blocks(pt, X[p])
-        ev, br, bvals = K.values_and_br(cg, B, reaches=X)
+class _BehaviouralFP:
+    """State of ``averaging="behavioural"``, the program's loop (module docstring): a step is
+    the program's pass: the regrets of ``s^{t-1}`` (the certificate tested, as the program's
+    loop test does, before the average), then ``s^t`` = its behaviour average with ``r^{t-1}``."""
+
+    def __init__(self, cg, action_priority):
+        self.cg = cg
+        self.ranks = [_action_ranks(pt, action_priority) for pt in cg.players]
+        self.t0 = time.perf_counter()
+        self.B = [uniform_flat(pt) for pt in cg.players]                # s^0: uniform everywhere
+        self.regrets, self.history = [], []
+        self.iteration = 0
+
+    def step(self, count: int) -> None:
+        cg, n = self.cg, self.cg.num_players
+        for _ in range(count):
+            # the program's pass number t + 1: regrets of s^t and best responses r^t to it
+            t = self.iteration
+            ev, br, bvals = K.values_and_br(cg, self.B)
+            reg = br - ev
+            self.regrets.append(reg)
+            self.history.append((t, float(np.sum(reg)) / n, time.perf_counter() - self.t0))
+            t = self.iteration = t + 1
+            w = 1.0 / (t + 1)
+            for p, pt in enumerate(cg.players):
+                V, Vdec = bvals[p]
+                R = preferred_best_actions(pt, V, Vdec, self.ranks[p], FP_TIE_REL)
+                self.B[p] = (1.0 - w) * self.B[p] + w * R               # Distribution.average
+
+    def certificate(self):
+        """Every player's regret of ``s^{t-1}``, the profile the program's loop tests."""
+        return self.regrets[-1]
+
+    def result(self, game, epsilon, stopped):
+        n, t = self.cg.num_players, self.iteration
+        # the certificate of what is returned: s^t, one average after the tested s^{t-1}
+        ev, br, _ = K.values_and_br(self.cg, self.B)
         reg = br - ev
-        regrets.append(reg)
-        history.append((t, float(np.sum(reg)) / n, time.perf_counter() - t0))
-        _tick(bar, reg)
-        if np.all(reg < epsilon):
-            converged = True
-            break
-        if time_limit is not None and time.perf_counter() - t0 >= time_limit:
-            break
-    if not converged:
-        warnings.warn(
-            f"fictitious play: max regret {float(np.max(regrets[-1])):.3g} after {t} iterations "
-            f"is not below epsilon = {epsilon:g}", ConvergenceWarning, stacklevel=3)
-    nc = float(np.sum(br - ev))
-    return Solution.of(ExtensiveResult(
-        value=float(ev[0]), values=ev, strategies=from_flat(game, B), exploitability=nc / n,
-        nash_conv=nc, converged=converged, num_iter=t, history=tuple(history),
-        seconds=time.perf_counter() - t0, method="fictitious_play", br_values=br,
-        regrets=np.array(regrets)))
-
-
-def _behavioural(game, cg, epsilon, max_iterations, time_limit, action_priority, bar):
-    n = cg.num_players
-    players = cg.players
-    ranks = [_action_ranks(pt, action_priority) for pt in players]
-    t0 = time.perf_counter()
-    B = [uniform_flat(pt) for pt in players]                    # s^0: uniform everywhere
-    regrets, history = [], []
-    t = 0
-    stopped = False
-    while t < max_iterations:
-        # the program's pass number t + 1: regrets of s^t and best responses r^t to it
-        ev, br, bvals = K.values_and_br(cg, B)
-        reg = br - ev
-        regrets.append(reg)
-        history.append((t, float(np.sum(reg)) / n, time.perf_counter() - t0))
-        t += 1
-        w = 1.0 / (t + 1)
-        for p, pt in enumerate(players):
-            V, Vdec = bvals[p]
-            R = preferred_best_actions(pt, V, Vdec, ranks[p], FP_TIE_REL)
-            B[p] = (1.0 - w) * B[p] + w * R                     # Distribution.average
-        _tick(bar, reg)
-        if np.max(reg) < epsilon:                               # the program's loop test
-            stopped = True
-            break
-        if time_limit is not None and time.perf_counter() - t0 >= time_limit:
-            break
-    # the certificate of what is returned: s^t, one average after the tested s^{t-1}
-    ev, br, _ = K.values_and_br(cg, B)
-    reg = br - ev
-    regrets.append(reg)
-    history.append((t, float(np.sum(reg)) / n, time.perf_counter() - t0))
-    converged = stopped and bool(np.max(reg) < epsilon)
-    if not converged:
-        why = (f"the program's test held at iteration {t} (max regret {float(np.max(regrets[-2])):.3g} "
-               f"of the profile before the last average) but the returned profile's" if stopped
-               else f"after {t} iterations the")
-        warnings.warn(f"fictitious play (behavioural): {why} max regret {float(np.max(reg)):.3g} "
-                      f"is not below epsilon = {epsilon:g}", ConvergenceWarning, stacklevel=3)
-    nc = float(np.sum(reg))
-    return Solution.of(ExtensiveResult(
-        value=float(ev[0]), values=ev, strategies=from_flat(game, B), exploitability=nc / n,
-        nash_conv=nc, converged=converged, num_iter=t, history=tuple(history),
-        seconds=time.perf_counter() - t0, method="fictitious_play_behavioural", br_values=br,
-        regrets=np.array(regrets)))
+        self.regrets.append(reg)
+        self.history.append((t, float(np.sum(reg)) / n, time.perf_counter() - self.t0))
+        converged = stopped and bool(np.max(reg) < epsilon)
+        if not converged:
+            why = (f"the program's test held at iteration {t} (max regret {float(np.max(self.regrets[-2])):.3g} "
+                   f"of the profile before the last average) but the returned profile's" if stopped
+                   else f"after {t} iterations the")
+            warnings.warn(f"fictitious play (behavioural): {why} max regret {float(np.max(reg)):.3g} "
+                          f"is not below epsilon = {epsilon:g}", ConvergenceWarning, stacklevel=3)
+        nc = float(np.sum(reg))
+        return Solution.of(ExtensiveResult(
+            value=float(ev[0]), values=ev, strategies=from_flat(game, self.B), exploitability=nc / n,
+            nash_conv=nc, converged=converged, num_iter=t, history=tuple(self.history),
+            seconds=time.perf_counter() - self.t0, method="fictitious_play_behavioural", br_values=br,
+            regrets=np.array(self.regrets)))

@@ -218,7 +218,7 @@ def lp_memory_estimate(game, method: str = "auto") -> tuple[int, int]:
     sequence x type counts) -- ``LP_BYTES_PER_NONZERO`` / ``LP_BYTES_PER_ROW`` for the
     simplex, ``LP_IPM_BYTES_PER_NONZERO`` / ``LP_IPM_BYTES_PER_ROW`` for the
     interior-point method, calibrated against the measured peak resident memory
-    (``benchmarks/lp_memory.py``, ``results/benchmarks_lp_memory.csv``).
+    (``benchmarks/lp_memory.py``, ``results/benchmarks/lp_memory.csv``).
     """
     method = lp_method(game, method)
     nnz, rows = _lp_size(_check_game(game))

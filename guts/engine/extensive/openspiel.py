@@ -68,12 +68,28 @@ class OpenSpielLink:
     actions: dict
 
 
+def _check_registered_name(pyspiel, text: str) -> None:
+    """One ``GutsInputError`` line for a game name OpenSpiel does not register, with the closest
+    registered names (``difflib``); the whole list is ``pyspiel.registered_names()``."""
+    import difflib
+
+    name = text.split("(", 1)[0].strip()
+    names = list(pyspiel.registered_names())
+    if name in names:
+        return
+    close = difflib.get_close_matches(name, names, n=3, cutoff=0.6)
+    hint = f" (did you mean {' or '.join(close)}?)" if close else ""
+    raise GutsInputError(f"OpenSpiel has no game {name!r}{hint}; accepted: a name pyspiel.registered_names() "
+                         f"lists ({len(names)} games), with its parameters, e.g. kuhn_poker(players=3)")
+
+
 def _check_pyspiel_game(os_game):
     try:
         import pyspiel
     except ImportError:  # pragma: no cover - the extra is installed in the tests
         raise GutsInputError("from_openspiel needs OpenSpiel: pip install open_spiel") from None
     if isinstance(os_game, str):
+        _check_registered_name(pyspiel, os_game)  # before load_game, which prints every name on stderr
         try:
             os_game = pyspiel.load_game(os_game)
         except Exception as exc:  # pyspiel raises RuntimeError/SpielError on bad names

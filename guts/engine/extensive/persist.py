@@ -19,7 +19,7 @@ from ..tolerances import RELOAD_CERT_TOL
 from .fingerprint import describe_fingerprint, game_fingerprint
 from .result import ExtensiveResult
 
-__all__ = ["load_solution", "check_solution"]
+__all__ = ["load_solution", "check_solution", "confirm_certificate"]
 
 #: The result class rebuilt as itself on loading (any other is read back as a
 #: :class:`~guts.engine.result.Solution` with the protocol's fields).
@@ -111,18 +111,29 @@ def check_solution(result, meta, game, *, verify: bool = True, path: str = "solu
     K.prepare(cg)
     with deferred_signals():
         ev, br, _ = K.values_and_br(cg, flat, keep=False)
-    nc = float(np.sum(br - ev))
-    scale = max(1.0, float(cg.payoff_scale))
-    tol = RELOAD_CERT_TOL * scale
-    cert = result.certificate
-    saved_nc = float(getattr(result, "nash_conv", cert.nash_conv))
+    saved_nc = float(getattr(result, "nash_conv", result.certificate.nash_conv))
+    confirm_certificate(result, game, float(np.sum(br - ev)), ev, saved_nash_conv=saved_nc, path=path)
+
+
+def confirm_certificate(result, game, nash_conv: float, values, *, saved_nash_conv: float | None = None,
+                        path: str = "solution", what: str = "this game") -> None:
+    """Refuse ``result`` (read from ``path``) unless its recorded NashConv and values equal the
+    recomputed ``nash_conv`` and ``values`` within :data:`~guts.engine.tolerances.RELOAD_CERT_TOL`
+    times ``game``'s payoff scale (one ``GutsInputError`` line naming each difference and ``what``).
+
+    ``saved_nash_conv`` defaults to the result's certificate's.
+    """
+    tol = RELOAD_CERT_TOL * max(1.0, float(game.compiled.payoff_scale))
+    saved_nc = float(result.certificate.nash_conv if saved_nash_conv is None else saved_nash_conv)
     saved_values = np.atleast_1d(np.asarray(result.values, dtype=float))
+    values = np.atleast_1d(np.asarray(values, dtype=float))
+    nash_conv = float(nash_conv)
     bad = []
-    if not abs(nc - saved_nc) <= tol:
-        bad.append(f"NashConv {saved_nc!r} in the file, {nc!r} recomputed")
-    if saved_values.shape != ev.shape or not np.all(np.abs(saved_values - ev) <= tol):
-        bad.append(f"values {saved_values.tolist()} in the file, {ev.tolist()} recomputed")
+    if not abs(nash_conv - saved_nc) <= tol:
+        bad.append(f"NashConv {saved_nc!r} in the file, {nash_conv!r} recomputed")
+    if saved_values.shape != values.shape or not np.all(np.abs(saved_values - values) <= tol):
+        bad.append(f"values {saved_values.tolist()} in the file, {values.tolist()} recomputed")
     if bad:
-        raise GutsInputError(f"{path!r}: the certificate does not hold for this game ({', '.join(bad)}, "
+        raise GutsInputError(f"{path!r}: the certificate does not hold for {what} ({', '.join(bad)}, "
                              f"tolerance {tol:.3g} = RELOAD_CERT_TOL x payoff scale); accepted: a solution whose "
                              "certificate the game confirms (or verify=False)")

@@ -411,6 +411,13 @@ def _why(res) -> str:
             f"({who} gains {res.max_gain:.2g} by a best response on the continuum)")
 
 
+def _rank(res) -> float:
+    """The gain a repair must beat: the best-response gain of an order-respecting point, ``inf``
+    for a point that breaks its order or an order with no stationary point (any order-respecting
+    repair is progress)."""
+    return res.max_gain if res.order_ok else float("inf")
+
+
 class _NotCertified(Exception):
     pass
 
@@ -434,8 +441,8 @@ def _infer_at_mesh(rules, structure, pot, mesh, sol, game, convention, max_steps
             trial[key] = new
             lay2, res2, sw = _solve(rules, structure, trial, pot, game)
             simpler = lay2 is not None and layout is not None and len(lay2.order) < len(layout.order)
-            if res2.converged or (res2.order_ok and (res2.max_gain < res.max_gain
-                                                     or (simpler and res2.max_gain <= 10 * res.max_gain))):
+            if res2.converged or (res2.order_ok and (res2.max_gain < _rank(res)
+                                                     or (simpler and res2.max_gain <= 10 * _rank(res)))):
                 comp_segs, layout, res = trial, lay2, res2
                 steps += [why] + sw
                 break

@@ -13,6 +13,7 @@ exact best responses on the continuum (:mod:`.continuum`) must gain nothing.
 """
 from __future__ import annotations
 
+import math
 import time
 import warnings
 from dataclasses import dataclass, field
@@ -46,6 +47,9 @@ __all__ = [
 CERTIFICATE_TOL = ENGINE_CERTIFICATE_TOL
 #: Two points of the order closer than this count as tied (the patent's ``C2 <= C1``).
 ORDER_SLACK = 1e-12
+#: Largest relative difference between E1 (the order's polynomial) and the direct integration
+#: of the profile's expected return still counted as equal.
+VALUE_TOL = 1e-9
 
 
 @dataclass(frozen=True)
@@ -69,9 +73,12 @@ class DividingPointResult(Details):
         The stationary point respects the assumed order *and* is an equilibrium on the
         continuum (``max_gain <= CERTIFICATE_TOL``).
     max_gain : float
-        Largest best-response gain of either player on the continuum (named ``certificate``
-        formerly; ``certificate`` is now the :class:`~guts.engine.result.Certificate`
-        of kind ``"max_regret"`` that carries it).
+        Largest best-response gain of either player on the continuum against the strategy
+        profile the points describe (``certificate`` is the
+        :class:`~guts.engine.result.Certificate` of kind ``"max_regret"`` that carries it).
+        Computed also when the points break the assumed order (each player's own points
+        still increasing: they describe a strategy, played with the points where they fall);
+        ``nan`` when a player's own points are not increasing (no strategy: ``reason`` says so).
     gains : tuple
         Each player's best-response gain.
     order_ok : bool
@@ -84,6 +91,8 @@ class DividingPointResult(Details):
         The assumed order, as text.
     method : str
         ``"exact-linear"`` or ``"numeric-root"``.
+    reason : str
+        What failed when ``converged`` is False (empty when it is True).
     """
 
     game: str
@@ -101,6 +110,7 @@ class DividingPointResult(Details):
     layout: str
     method: str
     num_stationary: str = "unique"
+    reason: str = ""
     extra: dict = field(default_factory=dict, compare=False)
     seconds: float = float("nan")
 
@@ -288,22 +298,37 @@ def solve_layout(rules: BettingRules, layout: Layout, pot, *, start: dict | None
         value = float(E.evaluate(point))
     violations = _order_violations(layout, values)
     order_ok = not violations
-    if order_ok:
+    broken = ", ".join(f"{a} > {b}" for a, b in violations)
+    reason = ""
+    try:  # the profile the points describe: each player's own points in his own order
         strat = strategy_from_points(structure, layout, values)
+    except GutsInputError as e:  # only when the order is broken: a player's own points cross
+        strat = None
+        certificate, gains, intervals = math.nan, (math.nan, math.nan), ((), ())
+        reason = (f"the stationary point breaks the assumed order ({broken}) and a player's own points "
+                  f"leave [0, 1] or cross, so it describes no strategy and no best response was computed ({e})")
+    if strat is not None:
         chk = best_response_gains(structure, strat, float(p))
         certificate, gains = chk.max_gain, chk.gains
         intervals = (tuple(strat.intervals(0)), tuple(strat.intervals(1)))
-        if abs(chk.values[0] - value) > 1e-9 * max(1.0, abs(value)):
+        if order_ok and abs(chk.values[0] - value) > VALUE_TOL * max(1.0, abs(value)):
             raise SolverError(  # the polynomial and the direct integration disagree: a bug
                 f"E1 = {value!r} but the continuum integration gives {chk.values[0]!r}"
             )
-    else:
-        certificate, gains, intervals = float("inf"), (float("inf"), float("inf")), ((), ())
+        if not order_ok and abs(chk.values[0] - value) > VALUE_TOL * max(1.0, abs(value)):
+            # the order's polynomial is not the profile's expected return: report the profile's
+            value, value_exact = float(chk.values[0]), None
+        if not order_ok:
+            verdict = ("an equilibrium" if certificate <= CERTIFICATE_TOL else "not an equilibrium")
+            reason = (f"the stationary point breaks the assumed order ({broken}); the strategy profile its "
+                      f"points describe is {verdict} (best-response gain {certificate:.2g})")
+        elif certificate > CERTIFICATE_TOL:
+            who = "P1" if gains[0] >= gains[1] else "P2"
+            reason = (f"the stationary point respects the assumed order but is not an equilibrium "
+                      f"({who} gains {certificate:.2g} by a best response on the continuum)")
     converged = order_ok and certificate <= CERTIFICATE_TOL
     if warn and not converged:
-        why = (f"the stationary point violates the assumed order at {violations}" if not order_ok
-               else f"the stationary point is not an equilibrium (best-response gain {certificate:.3g})")
-        warnings.warn(f"{game or rules.name} at P = {pot}: {why}", ConvergenceWarning, stacklevel=2)
+        warnings.warn(f"{game or rules.name} at P = {pot}: {reason}", ConvergenceWarning, stacklevel=2)
     return Solution.of(DividingPointResult(
         game=game or rules.name,
         pot=float(p),
@@ -320,5 +345,6 @@ def solve_layout(rules: BettingRules, layout: Layout, pot, *, start: dict | None
         layout=layout.describe(),
         method=method,
         num_stationary=num_stationary,
+        reason=reason,
         seconds=time.perf_counter() - t0,
     ))

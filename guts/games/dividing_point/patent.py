@@ -30,7 +30,7 @@ from .method import solve_layout
 from .rules import BettingRules, derive
 
 __all__ = ["PATENT_GAMES", "patent_rules", "patent_layout", "solve_patent_game", "GAME_NAMES",
-           "patent_order_interval", "PATENT_FIGURES", "ORDER_SEARCH"]
+           "patent_order_interval", "patent_names", "PATENT_FIGURES", "ORDER_SEARCH", "SAME_POINT_TOL"]
 
 GAME_NAMES = ("a", "b", "c", "d")
 
@@ -90,6 +90,21 @@ def patent_layout(game: str):
 PATENT_FIGURES = {"a": "FIG. 6", "b": "FIG. 12", "c": "FIG. 24", "d": "FIG. 27"}
 #: :func:`patent_order_interval` searches ``[lo, hi]`` and stops at this relative width.
 ORDER_SEARCH = (1e-3, 1e3, 1e-4)
+#: Two solutions' dividing points closer than this are the same point (both are exact
+#: rationals rounded to float).
+SAME_POINT_TOL = 1e-12
+
+
+def patent_names(game: str, layout: Layout) -> dict:
+    """``{name in layout: the patent's name}`` when ``layout`` has the patent's plans, in the
+    patent's sequence, on every player's hand axis (the same dividing points, perhaps
+    interleaved differently between the players); ``{}`` otherwise."""
+    check_choice("game", game, GAME_NAMES)
+    pat = {(s.player, s.component): s for s in patent_layout(game).segmentations}
+    own = {(s.player, s.component): s for s in layout.segmentations}
+    if set(pat) != set(own) or any(pat[k].plans != own[k].plans for k in pat):
+        return {}
+    return {a: b for k in pat for a, b in zip(own[k].points, pat[k].points)}
 
 
 def _patent_certified(game, pot) -> bool:
@@ -104,8 +119,9 @@ def _pot(x: float):
 def patent_order_interval(game: str):
     """``(lo, hi)``: the pots around ``P = 1`` at which the patent's order gives a certified equilibrium.
 
-    The stationary point of a fixed order is a rational function of ``P``; it stops being
-    an equilibrium where two points cross or a plan the order leaves out starts to pay.
+    The stationary point of a fixed order is a rational function of ``P``; the order stops
+    certifying where two of its points cross (the printed order is no longer the order of
+    the points) or a plan the order leaves out starts to pay.
     Both ends are found by bisection on ``log P`` (to ``ORDER_SEARCH[2]`` relative), each
     step an exact solve and a continuum certificate; an end beyond the search range
     ``ORDER_SEARCH[:2]`` is reported as ``0.0`` or ``inf``.  It is the connected interval
@@ -144,12 +160,18 @@ def solve_patent_game(game: str, pot=1, *, layout=None, warn: bool = True, order
     layout : Layout, optional
         An order other than the patent's (e.g. the one inferred from the LP); solved as given.
     order : {"auto", "patent"}
-        ``"patent"``: the patent's printed order only (its stationary point may not be an
-        equilibrium at this pot: then ``converged`` is False).  ``"auto"`` (default): the
-        printed order when it certifies; otherwise the order is read from the mesh LP and
-        certified (:func:`.infer.infer_and_solve`, starting at ``mesh`` hands), and
-        ``extra`` records ``order="inferred"``, the interval of pots on which the printed
-        order holds (:func:`patent_order_interval`) and the inference steps.
+        ``"patent"``: the patent's printed order only.  Its stationary point may break that
+        order or not be an equilibrium at this pot: then ``converged`` is False, ``reason``
+        says which, and ``max_gain`` is the best-response gain of the strategy profile its
+        points describe (``nan`` when a player's own points cross: no strategy).
+        ``"auto"`` (default): the printed order when it certifies; otherwise the order is
+        read from the mesh LP and certified (:func:`.infer.infer_and_solve`, starting at
+        ``mesh`` hands), and ``extra`` records ``order="inferred"``, the interval of pots on
+        which the printed order certifies (:func:`patent_order_interval`), what failed
+        (``patent_failure``: the patent-order solution's ``reason``), ``patent_names`` (the
+        inferred points' patent names, :func:`patent_names`), ``same_points_as_patent``
+        (the certified points equal the patent-order stationary point's, to
+        :data:`SAME_POINT_TOL`) and the inference steps.
     mesh : int
         Hands per player of the first mesh LP the order is read at (``order="auto"``):
         an integer from :data:`.infer.MIN_MESH` to :data:`.discrete.MAX_MESH` whose LP fits the
@@ -179,8 +201,9 @@ def solve_patent_game(game: str, pot=1, *, layout=None, warn: bool = True, order
     from .infer import infer_and_solve  # (infer builds on this module's solver)
 
     io = infer_and_solve(patent_rules(game), pot, mesh, game=game)
+    names = patent_names(game, io.layout)
+    same = bool(names) and all(abs(io.result.points[k] - r.points[v]) <= SAME_POINT_TOL for k, v in names.items())
     extra = dict(io.result.extra, order="inferred", patent_order_interval=patent_order_interval(game),
-                 patent_failure=("order broken at " + " > ".join(r.order_violations[0]) if not r.order_ok
-                                 else f"best-response gain {r.max_gain:.2g}"),
+                 patent_failure=r.reason, patent_names=names, same_points_as_patent=same,
                  mesh=io.mesh, lp_value=io.lp_value, steps=io.steps, layout_object=io.layout)
     return io.result.replace(extra=extra)

@@ -58,12 +58,12 @@ MAX_PLAYERS = 20
 TIE_BREAKS = ("first", "random")
 
 
-def payoff_tensor(n_players: int, mesh) -> np.ndarray:
+def payoff_tensor(players: int, mesh) -> np.ndarray:
     """Every player's expected immediate return on the mesh: ``U[i][a_1, ..., a_n]``.
 
     Parameters
     ----------
-    n_players : int
+    players : int
         n >= 2.
     mesh : int or array_like
         Number of uniform thresholds or the thresholds themselves (shared by all).
@@ -74,7 +74,7 @@ def payoff_tensor(n_players: int, mesh) -> np.ndarray:
         ``U[i]`` is α_i (§3) with player j's threshold index on axis j.  Zero-sum:
         ``U.sum(axis=0) == 0`` up to rounding.
     """
-    n = check_int("n_players", n_players, 2, MAX_PLAYERS)
+    n = check_int("players", players, 2, MAX_PLAYERS)
     g = resolve_grid(mesh)
     M = g.size
     if n * M**n > MAX_TENSOR_ENTRIES:
@@ -142,7 +142,8 @@ class FictitiousPlayResult(Details):
 
     Attributes
     ----------
-    n_players : int
+    players : int
+        Number of players n.
     grid : numpy.ndarray
         The thresholds (mesh).
     pools : tuple of tuple of int
@@ -176,7 +177,7 @@ class FictitiousPlayResult(Details):
     mixtures``, ``certificate`` the NashConv (duality gap (B.4)) ``gap[-1]``.
     """
 
-    n_players: int
+    players: int
     grid: np.ndarray = field(repr=False)
     pools: tuple
     mixtures: np.ndarray = field(repr=False)
@@ -202,7 +203,7 @@ class FictitiousPlayResult(Details):
     def certificate(self) -> Certificate:
         """NashConv of the final mixtures: the n-player duality gap (B.4), ``gap[-1]``."""
         return Certificate("nash_conv", nash_conv=float(self.gap[-1]),
-                                 exploitability=float(self.gap[-1]) / self.n_players)
+                                 exploitability=float(self.gap[-1]) / self.players)
 
     @property
     def final_gap(self) -> float:
@@ -217,7 +218,7 @@ class FictitiousPlayResult(Details):
 
         ``target`` defaults to the symmetric equilibrium ``2^{-1/(n-1)}``.
         """
-        target = symmetric_equilibrium(self.n_players) if target is None else float(target)
+        target = symmetric_equilibrium(self.players) if target is None else float(target)
         h = float(np.max(np.diff(self.grid)))
         near = np.abs(self.grid - target) <= steps * h + 1e-12
         return self.mixtures[:, near].sum(axis=1)
@@ -236,7 +237,7 @@ def _pools(pools, n: int) -> tuple:
     return tuple(tuple(sorted(g)) for g in groups)
 
 
-def fictitious_play(n_players: int = 3, mesh=101, iterations: int = 20_000, pools=None, initial=None,
+def fictitious_play(players: int = 3, mesh=101, iterations: int = 20_000, pools=None, initial=None,
                     tie_break: str = "first", random_state=None, tol: float = 1e-3,
                     refresh: int = 500, tensor: np.ndarray | None = None, warn: bool = True,
                     progress: bool = False) -> Solution:
@@ -244,7 +245,7 @@ def fictitious_play(n_players: int = 3, mesh=101, iterations: int = 20_000, pool
 
     Parameters
     ----------
-    n_players : int
+    players : int
         Number of players n >= 2.
     mesh : int or array_like
         Thresholds available to every player (number of uniform points or values).
@@ -268,7 +269,7 @@ def fictitious_play(n_players: int = 3, mesh=101, iterations: int = 20_000, pool
     refresh : int
         Recompute the contractions exactly every ``refresh`` steps.
     tensor : numpy.ndarray, optional
-        A precomputed :func:`payoff_tensor` for this ``n_players`` and mesh.
+        A precomputed :func:`payoff_tensor` for this ``players`` and mesh.
     warn : bool
         Emit :class:`guts.ConvergenceWarning` if the gap ends above ``tol``.
 
@@ -277,7 +278,7 @@ def fictitious_play(n_players: int = 3, mesh=101, iterations: int = 20_000, pool
     FictitiousPlayResult
     """
     t0 = time.perf_counter()
-    n = check_int("n_players", n_players, 2, MAX_PLAYERS)
+    n = check_int("players", players, 2, MAX_PLAYERS)
     g = resolve_grid(mesh)
     M = g.size
     iterations = check_int("iterations", iterations, 1, MAX_ITERATIONS)
@@ -375,7 +376,7 @@ def fictitious_play(n_players: int = 3, mesh=101, iterations: int = 20_000, pool
         warnings.warn(f"fictitious play: duality gap (B.4) {gap[-1]:.3e} > tol {tol:.1e} after {iterations} "
                       "steps", ConvergenceWarning, stacklevel=2)
     return Solution.of(FictitiousPlayResult(
-        n_players=n, grid=g, pools=groups, mixtures=x, gap=gap, pool_gap=pool_gap, mean_thresholds=means,
+        players=n, grid=g, pools=groups, mixtures=x, gap=gap, pool_gap=pool_gap, mean_thresholds=means,
         played=played, payoffs=payoffs, num_iter=iterations, converged=converged, tol=tol,
         tie_break=tie_break, seed=seed, seconds=time.perf_counter() - t0,
     ))

@@ -109,7 +109,7 @@ def _stage_payoff(size: int, q: np.ndarray, w: np.ndarray, a: np.ndarray, b: np.
     return w @ (_alpha(qc, ar, br, size) + V * _beta(qc, ar, br, size))
 
 
-def _partials(size: int, q: np.ndarray, a: np.ndarray, b: np.ndarray):
+def _partials(size: int, q: np.ndarray, a: np.ndarray, b: np.ndarray, magnitude: bool = False):
     """``(∂α/∂a, ∂β/∂a, ∂α/∂b, ∂β/∂b)`` of ``α(q; a, b..b)``, shape ``(R, C)``.
 
     With ``n = N + 1``, ``u = max(a, q)``, ``m = clip(b, q, u)`` (and for b:
@@ -121,7 +121,12 @@ def _partials(size: int, q: np.ndarray, a: np.ndarray, b: np.ndarray):
 
     (the brackets are ``∫_q^{max(p_j, q)} Π_{k≠j} max(p_k, x) dx``).  Every entry is
     non-decreasing in ``a`` and in ``b``.
+
+    With ``magnitude``, the same sums with the absolute value of every term (``-1`` becomes
+    ``1``, ``u^N - m^N`` becomes ``u^N + m^N``): the magnitudes whose multiple bounds each
+    partial's rounding error (:func:`guts.games.guts.continuum.rounding.partials_magnitude`).
     """
+    sign = 1.0 if magnitude else -1.0       # negation is exact: x + (-1.0) * y is x - y
     N = size
     n = N + 1
     q = q[:, None]
@@ -130,8 +135,8 @@ def _partials(size: int, q: np.ndarray, a: np.ndarray, b: np.ndarray):
     bN1 = b ** (N - 1)
     u = np.maximum(a, q)
     m = np.clip(b, q, u)
-    ia = bN1 * (m - q) + (u**N - m**N) / N
-    dBa = -1.0 + 2.0 * q * bN1
+    ia = bN1 * (m - q) + (u**N + sign * m**N) / N
+    dBa = sign + 2.0 * q * bN1
     dAa = dBa + 2.0 * n * ia
     if N == 1:
         zero = np.zeros(np.broadcast_shapes(q.shape, a.shape))
@@ -139,8 +144,8 @@ def _partials(size: int, q: np.ndarray, a: np.ndarray, b: np.ndarray):
     bN2 = b ** (N - 2)
     u2 = np.maximum(b, q)
     m2 = np.clip(a, q, u2)
-    ib = a * (m2 - q) + (u2**2 - m2**2) / 2.0
-    dBb = (N - 1) * (-1.0 + 2.0 * q * a * bN2)
+    ib = a * (m2 - q) + (u2**2 + sign * m2**2) / 2.0
+    dBb = (N - 1) * (sign + 2.0 * q * a * bN2)
     dAb = dBb + (N - 1) * 2.0 * n * bN2 * ib
     return dAa, dBa, dAb, dBb
 

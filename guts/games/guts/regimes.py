@@ -93,7 +93,7 @@ from guts.engine.tolerances import (CERT_ROUNDING, FIXED_POINT_TOL, MAX_FIXED_PO
 from guts.games.guts.coalition import CoalitionResult, solve_coalition
 from guts.games.guts.large_n.solve import MAX_SIZE
 from guts.games.guts.payoffs import _alpha_matrix, _beta_matrix, symmetric_equilibrium
-from guts.games.guts.result import OneVsCoalition
+from guts.games.guts.result import OneVsCoalitionRecord
 from guts.games.guts.stage import GutsStage
 
 __all__ = ["REGIMES", "RegimeResult", "JointCells", "joint_cells", "rule_payoffs", "bloc_rule", "best_rule",
@@ -118,7 +118,7 @@ BYTES_PER_CELL_CHOICE = 16 * 8
 
 
 @dataclass(frozen=True)
-class RegimeResult(OneVsCoalition):
+class RegimeResult(OneVsCoalitionRecord):
     """The 1 v. N game in one team regime, with a certified bracket of its value.
 
     Attributes
@@ -157,20 +157,10 @@ class RegimeResult(OneVsCoalition):
         ``"independent"``).
     """
 
-    size: int
     mesh: int
     regime: str
-    player1_value: float
-    coalition_value: float
     lower: float
     upper: float
-    certified_lower: float
-    certified_upper: float
-    player1_strategy: dict
-    coalition_strategy: dict
-    converged: bool
-    num_iter: int
-    seconds: float
     method: str
     coalition_rules: np.ndarray | None = field(default=None, repr=False)
     correlated: CoalitionResult | None = field(default=None, repr=False)

@@ -112,8 +112,10 @@ def test_bad_input():
         from_openspiel("leduc_poker", max_states=100)
     with pytest.raises(GutsInputError, match="sequential"):
         from_openspiel("matrix_rps")
-    with pytest.raises(GutsInputError, match="cannot load"):
+    with pytest.raises(GutsInputError, match="no game 'no_such_game'"):
         from_openspiel("no_such_game")
+    with pytest.raises(GutsInputError, match="cannot load"):  # a registered name, bad parameters
+        from_openspiel("kuhn_poker(players=-1)")
     with pytest.raises(GutsInputError, match="form"):
         from_openspiel("kuhn_poker", form="tree")
 
@@ -150,3 +152,20 @@ def test_tree_size_estimate_is_exact_on_uniform_trees():
 
     osg = pyspiel.convert_to_turn_based(pyspiel.load_game("matrix_mp"))
     assert estimate_tree_size(osg, probes=3) == pytest.approx(7.0, abs=1e-12)
+
+
+def test_unknown_game_is_one_line_with_the_closest_names(capfd):
+    """OpenSpiel's own load_game prints every registered name on stderr first; the name is
+    checked against pyspiel.registered_names() before, with difflib's closest names."""
+    import difflib
+
+    names = list(pyspiel.registered_names())
+    with pytest.raises(GutsInputError) as info:
+        from_openspiel("kuhn_pokr(players=3)")
+    msg = str(info.value)
+    assert "\n" not in msg and "'kuhn_pokr'" in msg and "pyspiel.registered_names()" in msg
+    for close in difflib.get_close_matches("kuhn_pokr", names, n=3, cutoff=0.6):
+        assert close in msg
+    assert "kuhn_poker" in msg
+    out, err = capfd.readouterr()   # nothing from OpenSpiel on the process's stderr
+    assert "Available games" not in err and "Available games" not in out

@@ -54,6 +54,7 @@ def test_divpoint_cli_game_c_small_pot_is_an_equilibrium(capsys):
     assert (code or result) == 0 and "equilibrium: True" in out
     first = out.splitlines()[0]
     assert "FIG. 24" in first and "0.5313 <= P <= 49.24" in first and "C2RR > KR1" in first
+    assert "is an equilibrium" in first and "interleaved differently" in first
 
 
 def test_divpoint_inference_says_what_failed_and_tries_other_meshes():
@@ -100,3 +101,58 @@ def test_divpoint_mesh_game_refuses_a_mesh_beyond_the_budget():
         solve_mesh_plans(patent_rules("a"), 1, 10**6)
     with pytest.raises(GutsInputError, match="mesh"):
         mesh_hands(1e300)
+
+
+@pytest.mark.parametrize("pot", [0.3, 60, 100])
+def test_divpoint_patent_order_gain_is_the_best_response_of_its_stationary_point(pot):
+    """Outside FIG. 24's interval what fails is the printed order of the points: the
+    patent-order stationary point crosses it (one P1 point and one P2 point), and the gain
+    reported is the exact best response against the profile those points describe --
+    recomputed here from the points alone -- not a placeholder."""
+    import math
+
+    from guts.games.dividing_point.continuum import best_response_gains, strategy_from_points
+    from guts.games.dividing_point.rules import derive
+
+    r = solve_patent_game("c", pot, order="patent", warn=False)
+    assert not r.converged and not r.order_ok and math.isfinite(r.max_gain)
+    lay = patent_layout("c")
+    for a, b in r.order_violations:  # always a point of each player: each one's own points increase
+        assert lay.owner(a) != lay.owner(b)
+    structure = derive(patent_rules("c"))
+    chk = best_response_gains(structure, strategy_from_points(structure, lay, r.points), pot)
+    assert abs(r.max_gain - chk.max_gain) <= CERTIFICATE_TOL
+    assert abs(r.value - chk.values[0]) <= CERTIFICATE_TOL
+    # the points are an equilibrium; only the printed order is not theirs
+    assert r.max_gain <= CERTIFICATE_TOL
+    assert "breaks the assumed order" in r.reason and "is an equilibrium" in r.reason
+
+
+def test_divpoint_stationary_point_without_a_strategy_has_nan_gain_and_a_reason():
+    """An order whose stationary point puts a player's own point outside [0, 1] describes no
+    strategy: no best response is computed, max_gain is nan (not inf) and reason says why."""
+    import math
+
+    from guts.games.dividing_point.layout import make_layout
+    from guts.games.dividing_point.patent import PATENT_GAMES
+    from guts.games.dividing_point.rules import derive
+
+    g = PATENT_GAMES["a"]
+    lay = make_layout(derive(g["rules"]), g["segs"], "0 < b1 < B1 < C2 < 1")
+    r = solve_layout(g["rules"], lay, 1, warn=False)
+    assert r.points["b1"] < 0 and ("0", "b1") in r.order_violations
+    assert math.isnan(r.max_gain) and not r.converged
+    assert "no best response was computed" in r.reason and "b1" in r.reason
+
+
+def test_divpoint_auto_names_the_patent_points_when_only_their_interleaving_differs():
+    """At P = 0.3 the certified equilibrium read from the LP has the patent-order stationary
+    point's 18 dividing points (the same plans on every hand axis, the same values)."""
+    pot = 0.3
+    r = solve_patent_game("c", pot)
+    p = solve_patent_game("c", pot, order="patent", warn=False)
+    names = r.extra["patent_names"]
+    assert r.converged and r.extra["same_points_as_patent"] and len(names) == len(p.points) == 18
+    for k, v in names.items():
+        assert abs(r.points[k] - p.points[v]) <= 1e-12
+    assert "C2RR > KR1" in r.extra["patent_failure"]

@@ -296,6 +296,9 @@ def test_cli_writes_the_tables_and_figure(tmp_path, capsys):
     assert (cont["certified_lower"] <= cont["player1_value"]).all()
     assert (cont["player1_value"] <= cont["certified_upper"]).all()
     assert len(ref) == 4 and set(ref["mesh"]) == {21, 51}
+    printed = capsys.readouterr().out
+    assert "observed order between successive meshes" in printed and "21->51" in printed
+    assert "too few meshes (M >= 51) to tell the regime" in printed   # one mesh >= 51: no regime claimed
     assert np.allclose(ref["diff"], ref["continuum_value"] - ref["value"], atol=1e-15)
     for name in ("continuum.meta.json", "mesh_refinement.meta.json", "mesh_refinement.png"):
         assert Path(out / name).stat().st_size > 0

@@ -256,7 +256,7 @@ def test_warnings_are_kept_when_certificates_fail(monkeypatch):
 # ---------------------------------------------------------------------------
 def test_run_large_n_writes_csv_and_resumes(tmp_path):
     cache = tmp_path / "cache"
-    kw = dict(points=20, study_points=20, target_width=1e-5, max_rounds=4, cache=cache, progress=False)
+    kw = dict(mesh=20, study_mesh=20, target_width=1e-5, max_iterations=4, cache=cache, progress=False)
     df = run_large_n([1, 2], out=tmp_path, **kw)
     assert list(df.columns) == LARGE_N_COLUMNS and list(df.N) == [1, 2]
     on_disk = pd.read_csv(tmp_path / "large_n.csv")
@@ -268,7 +268,7 @@ def test_run_large_n_writes_csv_and_resumes(tmp_path):
 
 
 def test_cli_curve(tmp_path, capsys):
-    assert main(["curve", "--sizes", "1", "--points", "20", "--study-points", "0", "--target-width", "1e-5",
+    assert main(["curve", "--sizes", "1", "--mesh", "20", "--study-mesh", "0", "--target-width", "1e-5",
                  "--out", str(tmp_path), "--no-cache", "--quiet"]) == 0
     assert "large_n.csv" in capsys.readouterr().out
     assert main(["curve", "--sizes", "1", "--backend", "dask", "--out", str(tmp_path / "x")]) == 2

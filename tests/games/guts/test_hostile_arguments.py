@@ -110,13 +110,13 @@ def test_absurd_budgets_and_meshes_are_refused(kwargs, name):
 @pytest.mark.parametrize("kwargs, name", [
     (dict(mesh="abc"), "mesh"), (dict(mesh=1e300), "mesh"), (dict(random_state="abc"), "random_state"),
     (dict(random_state=True), "random_state"), (dict(random_state=-1), "random_state"),
-    (dict(n_players=1e300), "n_players"), (dict(iterations=1e300), "iterations"),
+    (dict(players=1e300), "players"), (dict(iterations=1e300), "iterations"),
 ])
 def test_fictitious_play_refuses_absurd_arguments(kwargs, name):
     from guts.games.guts.fictitious import fictitious_play
 
     with pytest.raises(GutsInputError, match=name):
-        fictitious_play(**{"n_players": 3, "mesh": 5, "iterations": 3, **kwargs})
+        fictitious_play(**{"players": 3, "mesh": 5, "iterations": 3, **kwargs})
 
 
 @pytest.mark.parametrize("kwargs, name", [

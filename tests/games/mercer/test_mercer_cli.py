@@ -34,16 +34,39 @@ def test_solve_lp_prints_values_and_certificate(capsys):
     assert "-0.104194" in out and "+0.104194" in out and "exploitability" in out
 
 
-def test_solve_three_players_cfr(capsys):
-    assert _run(["mercer", "solve", "smh", "--players", "3", "--method", "cfr+", "--epsilon", "0.05"]) == 0
-    assert "NashConv" in capsys.readouterr().out
+def test_solve_three_players_cfr_prints_exploitability_with_nash_conv(capsys):
+    """--target is exploitability (NashConv / 3 here); both numbers are printed, and they agree."""
+    assert _run(["mercer", "solve", "smh", "--players", "3", "--method", "cfr+", "--target", "0.05"]) == 0
+    out = capsys.readouterr().out
+    assert "target exploitability 0.05 (NashConv 0.15)" in out
+    line = next(x for x in out.splitlines() if x.startswith("exploitability"))
+    ex, nc = float(line.split()[1]), float(line.split("(NashConv ")[1].split(")")[0])
+    assert ex <= 0.05 and nc == pytest.approx(3 * ex, rel=1e-3)       # printed to 4 digits
+
+
+def test_default_iterative_method_is_pcfr_plus(capsys):
+    assert _run(["mercer", "solve", "smh", "--players", "3", "--quiet"]) == 0
+    assert "method pcfr+" in capsys.readouterr().out
+
+
+def test_budget_ends_before_the_target_not_certified_as_solve_game(capsys):
+    """Out of budget: "not certified: <what failed>" and solve-game's exit code for that case."""
+    from guts.cli import EXIT_NOT_CERTIFIED
+    from guts.cli.options import verdict
+
+    code = _run(["mercer", "solve", "smh", "--players", "3", "--method", "cfr+", "--target", "1e-6",
+                 "--max-iterations", "2", "--quiet"])
+    assert code == EXIT_NOT_CERTIFIED == verdict(False)[1] != 0
+    out = capsys.readouterr().out
+    status = next(x for x in out.splitlines() if x.startswith("iterations"))
+    assert "not certified: exploitability" in status and "above the target 1e-06" in status
 
 
 @pytest.mark.parametrize("method,iterations", [("fp", 704), ("fp-realisation", 148)])
 def test_solve_both_fictitious_plays(capsys, method, iterations):
     """--method fp is the thesis's program's rule (its smh2p run: 704 iterations to 0.001),
     --method fp-realisation classical fictitious play (148)."""
-    argv = ["mercer", "solve", "smh", "--players", "2", "--method", method, "--epsilon", "0.001"]
+    argv = ["mercer", "solve", "smh", "--players", "2", "--method", method, "--target", "0.001"]
     assert _run(argv) == 0
     out = capsys.readouterr().out
     assert f"method {method}" in out and f"iterations        {iterations};" in out
@@ -88,8 +111,9 @@ def test_solve_help_documents_collusion_kinds_and_seats_from_0(capsys):
       "--team", "0,1"], "two-player zero-sum"),
     (["mercer", "solve", "mmh", "--players", "3", "--collusion", "weak", "--team", "1,1"], "team"),
     (["mercer", "solve", "mmh", "--players", "3", "--collusion", "weak", "--team", "a,b"], "team"),
-    (["mercer", "solve", "mmh", "--method", "cfr+", "--epsilon", "0"], "epsilon"),
-    (["mercer", "solve", "mmh", "--method", "cfr+", "--epsilon", "-0.1"], "epsilon"),
+    (["mercer", "solve", "mmh", "--method", "cfr+", "--target", "0"], "target"),
+    (["mercer", "solve", "mmh", "--method", "cfr+", "--target", "-0.1"], "target"),
+    (["mercer", "solve", "mmh", "--method", "cfr+", "--epsilon", "0"], "epsilon"),     # the old name
 ])
 def test_bad_input_exits_2(capsys, argv, needle):
     assert _run(argv) == 2

@@ -87,8 +87,8 @@ def test_three_player_smh_printed_values_are_consistent_with_a_bet_of_8():
     a comparison, not a certificate)."""
     with warnings.catch_warnings():
         warnings.simplefilter("error", ConvergenceWarning)
-        stated = solve("smh", 3, "cfr+", target=1e-3)
-        eight = solve("smh", 3, "cfr+", target=1e-3, bets=(PAPER_3P_SMH_BET,))
+        stated = solve("smh", 3, "cfr+", target=1e-3 / 3)       # exploitability: NashConv 1e-3
+        eight = solve("smh", 3, "cfr+", target=1e-3 / 3, bets=(PAPER_3P_SMH_BET,))
     (prog, eps) = PROGRAM_VALUES[("smh", 3, None, None)]
     assert np.max(np.abs(stated.values - prog)) <= eps
     assert abs(stated.values[0] - PAPER_VALUES[("smh", 3)][0]) > 0.15
@@ -104,17 +104,58 @@ def test_fictitious_play_within_its_certificate_of_the_lp_value():
     assert r.values[0] - exact <= r.gains[1] + 1e-12
 
 
-def test_cfr_plus_three_players_meets_the_target():
-    r = solve("smh", 3, "cfr+", target=0.01)
-    assert r.converged and r.nash_conv <= 0.01
-    assert r.max_regret <= r.nash_conv + 1e-15 and r.exploitability == pytest.approx(r.nash_conv / 3)
+#: Relative slack of a certificate against its target (floating-point sums of gains).
+TARGET_RTOL = 1e-9
+
+
+@pytest.mark.parametrize("method", ["pcfr+", "cfr+", "dcfr"])
+def test_cfr_target_is_exploitability(method):
+    """``target`` of the CFR methods is exploitability, the mean of the players' best-response
+    gains (NashConv / 3 here), as everywhere in the package; the certificate says so."""
+    target = 0.01 / 3
+    r = solve("smh", 3, method, target=target)
+    assert r.converged and r.exploitability <= target * (1 + TARGET_RTOL)
+    assert r.exploitability == pytest.approx(float(np.sum(r.gains)) / 3, rel=TARGET_RTOL)
+    assert r.nash_conv == pytest.approx(3 * r.exploitability, rel=TARGET_RTOL)
+    assert r.max_regret <= r.nash_conv + 1e-15
+    assert r.target == r.epsilon == target
+    c = r.certificate
+    assert c.kind == "exploitability" and c.measure == pytest.approx(r.exploitability, rel=TARGET_RTOL)
     assert abs(r.values.sum()) < 1e-9
 
 
+def test_cfr_target_reaches_the_engine_unchanged():
+    """The engine's ``cfr_plus`` target is exploitability too: the same target runs the same
+    iterations (an independent call of the engine on the same game)."""
+    from guts.engine.extensive import cfr_plus
+    from guts.games.poker.mercer import build_game, variant_rules
+
+    target = 0.01 / 3
+    r = solve("smh", 3, "cfr+", target=target)
+    e = cfr_plus(build_game(variant_rules("smh", 3)).game, target=target, variant="cfr+", max_iterations=10**5)
+    assert e.converged and r.num_iter == e.num_iter
+
+
+def test_default_target_is_the_thesis_epsilon_as_nash_conv():
+    """Without a target the CFR methods stop at NashConv <= 0.01 (exploitability 0.01 / players),
+    fictitious play at every player's regret < 0.01."""
+    from guts.games.poker.mercer.solve import DEFAULT_EPSILON, default_target
+
+    assert default_target("lp", 2) is None
+    assert default_target("fp", 3) == DEFAULT_EPSILON
+    for n in (2, 3):
+        assert default_target("pcfr+", n) * n == pytest.approx(DEFAULT_EPSILON, rel=TARGET_RTOL)
+    r = solve("smh", 3, "cfr+")
+    assert r.converged and r.nash_conv <= DEFAULT_EPSILON * (1 + TARGET_RTOL)
+    f = solve("smh", 2, "fp")
+    assert f.certificate.kind == "max_regret" and f.max_regret < DEFAULT_EPSILON
+
+
 def test_iteration_cap_warns():
-    with pytest.warns(ConvergenceWarning):
+    with pytest.warns(ConvergenceWarning) as record:       # the engine's warning, then the family's
         r = solve("mmh", 2, "cfr+", target=1e-6, max_iterations=3)
-    assert not r.converged
+    assert any("not certified: exploitability" in str(w.message) for w in record)
+    assert not r.converged and r.exploitability > 1e-6
 
 
 @pytest.mark.parametrize("kwargs,needle", [
@@ -167,13 +208,14 @@ def test_limit_betting_with_check_is_an_exact_equilibrium_by_brute_force():
 
 @pytest.mark.parametrize("method", ["cfr+", "fp"])
 def test_a_target_the_uniform_start_already_meets_is_refused(method):
-    """Every iterative method starts from the uniform strategies: a target at or above their NashConv
-    (which bounds every player's regret as well) is met before any step and certifies nothing."""
+    """Every iterative method starts from the uniform strategies: a target at or above their
+    certificate (exploitability for CFR+; NashConv, which bounds every player's regret, for
+    fictitious play) is met before any step and certifies nothing."""
     from guts.engine.extensive import nash_conv, uniform_strategy
     from guts.games.poker.mercer import build_game, variant_rules
 
     game = build_game(variant_rules("smh", 2)).game
-    start = nash_conv(game, uniform_strategy(game))
+    start = nash_conv(game, uniform_strategy(game)) / (2 if method == "cfr+" else 1)
     assert 0.5 < start < 10.0                        # within the CLI's stated range: the range alone lets it pass
     for target in (start, 10.0):
         with pytest.raises(GutsInputError, match="uniform strategies"):

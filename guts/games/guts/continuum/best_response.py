@@ -22,6 +22,21 @@ from guts.games.guts.continuum.rounding import (ROUNDING_FACTOR, UNIT_ROUNDOFF, 
 MIN_BOX_TOL = 1e-13
 
 
+def _first_positive(phi, knots) -> float:
+    """Where the continuous, non-decreasing ``phi`` turns positive on [0, 1]: 1 if it never does,
+    0 if it already is at 0, else its root between the two ``knots`` (sorted, 0 and 1 included:
+    where the polynomial pieces of ``phi`` meet) that bracket the change of sign (Brent's method
+    to machine precision)."""
+    vals = np.array([phi(t) for t in knots])
+    pos = np.flatnonzero(vals > 0)
+    if pos.size == 0:
+        return 1.0
+    if pos[0] == 0:
+        return 0.0
+    lo, hi = knots[pos[0] - 1], knots[pos[0]]
+    return float(lo if vals[pos[0] - 1] == 0 else brentq(phi, lo, hi, xtol=1e-16, rtol=4 * np.finfo(float).eps))
+
+
 def player1_best_response(profiles, weights, V: float) -> tuple[float, float]:
     """Player 1's exact best response to a finite coalition mixture.
 
@@ -63,15 +78,7 @@ def player1_best_response(profiles, weights, V: float) -> tuple[float, float]:
         return 2.0 * n * float(y @ np.prod(np.maximum(P, t), axis=1)) - c
 
     knots = np.unique(np.concatenate([[0.0, 1.0], P[y > 0].ravel()]))
-    vals = np.array([phi(t) for t in knots])
-    pos = np.flatnonzero(vals > 0)
-    if pos.size == 0:
-        q = 1.0
-    elif pos[0] == 0:
-        q = 0.0
-    else:
-        lo, hi = knots[pos[0] - 1], knots[pos[0]]
-        q = lo if vals[pos[0] - 1] == 0 else brentq(phi, lo, hi, xtol=1e-16, rtol=4 * np.finfo(float).eps)
+    q = _first_positive(phi, knots)
     value = float(y @ (alpha_matrix([q], P)[0] + V * beta_matrix([q], P)[0]))
     return float(q), value
 
@@ -132,16 +139,7 @@ def player1_best_response_pseudo_bloc(size: int, free, bloc, weights, V: float) 
         return ROUNDING_FACTOR * (2.0 * n * D(t) + c_mag) + sum_error(2 * y.size + 2, 2.0 * n * D(t) + c_mag)
 
     knots = np.unique(np.concatenate([[0.0, 1.0], a, b if size > 1 else a]))
-    vals = np.array([phi(t) for t in knots])
-    pos = np.flatnonzero(vals > 0)
-    if pos.size == 0:
-        q = 1.0
-    elif pos[0] == 0:
-        q = 0.0
-    else:
-        lo, hi = knots[pos[0] - 1], knots[pos[0]]
-        q = lo if vals[pos[0] - 1] == 0 else brentq(phi, lo, hi, xtol=1e-16, rtol=4 * np.finfo(float).eps)
-    q = float(q)
+    q = _first_positive(phi, knots)
     qa = np.array([q])
     value = float(_stage_payoff(size, qa, np.array([1.0]), a, b, V) @ y)
     err_f = float(_stage_error(size, qa, np.array([1.0]), a, b, V) @ y) + sum_error(y.size, abs(value))

@@ -27,6 +27,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from guts.games.guts.pseudo_bloc import _partials
+
 __all__ = ["UNIT_ROUNDOFF", "ROUNDING_DEPTH", "ROUNDING_FACTOR", "alpha_beta_error", "partials_magnitude",
            "sum_error"]
 
@@ -82,27 +84,7 @@ def partials_magnitude(size: int, q: np.ndarray, a: np.ndarray, b: np.ndarray):
     Same rule as :func:`alpha_beta_error` (absolute value of every term; ``u^N - m^N``
     becomes ``u^N + m^N``); ``ROUNDING_FACTOR * M`` bounds each partial's rounding error.
     """
-    N = size
-    n = N + 1
-    q = q[:, None]
-    a = a[None, :]
-    b = b[None, :]
-    bN1 = b ** (N - 1)
-    u = np.maximum(a, q)
-    m = np.clip(b, q, u)
-    ia = bN1 * (m - q) + (u**N + m**N) / N
-    dBa = 1.0 + 2.0 * q * bN1
-    dAa = dBa + 2.0 * n * ia
-    if N == 1:
-        zero = np.zeros(np.broadcast_shapes(q.shape, a.shape))
-        return dAa, dBa, zero, zero
-    bN2 = b ** (N - 2)
-    u2 = np.maximum(b, q)
-    m2 = np.clip(a, q, u2)
-    ib = a * (m2 - q) + (u2**2 + m2**2) / 2.0
-    dBb = (N - 1) * (1.0 + 2.0 * q * a * bN2)
-    dAb = dBb + (N - 1) * 2.0 * n * bN2 * ib
-    return dAa, dBa, dAb, dBb
+    return _partials(size, q, a, b, magnitude=True)
 
 
 def sum_error(terms: int, magnitude):

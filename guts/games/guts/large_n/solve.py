@@ -3,7 +3,7 @@
 """
 from __future__ import annotations
 
-from guts.games.guts.result import OneVsCoalition
+from guts.games.guts.result import OneVsCoalitionRecord
 from guts.engine.tolerances import MAX_FIXED_POINT_TOL
 
 import math
@@ -30,7 +30,7 @@ MAX_SIZE = 100_000
 
 
 @dataclass(frozen=True)
-class LargeNResult(OneVsCoalition):
+class LargeNResult(OneVsCoalitionRecord):
     """The 1 v. N pseudo-bloc game on one threshold mesh.
 
     Attributes
@@ -65,19 +65,9 @@ class LargeNResult(OneVsCoalition):
         The mesh.
     """
 
-    size: int
     points: int
-    coalition_value: float
-    player1_value: float
-    certified_lower: float
-    certified_upper: float
-    player1_strategy: dict
-    coalition_strategy: dict
-    converged: bool
-    num_iter: int
     num_solves: int
     inner_warnings: int
-    seconds: float
     grid: np.ndarray = field(repr=False)
     player1: FixedPointResult = field(repr=False)
     coalition: FixedPointResult = field(repr=False)

@@ -17,7 +17,6 @@ import os
 import numpy as np
 
 from guts.engine.persist import SOLUTION_FORMAT, from_json, read_container
-from guts.engine.tolerances import RELOAD_CERT_TOL
 from guts.errors import GutsInputError
 
 from ..builder import Collusion, build_game
@@ -79,7 +78,7 @@ def load_mercer(path, *, verify: bool = True) -> tuple:
         certificate the game does not confirm (one line).
     """
     from guts.engine.extensive import expected_values, nash_conv
-    from guts.engine.extensive.persist import check_solution, load_solution
+    from guts.engine.extensive.persist import check_solution, confirm_certificate, load_solution
 
     from ..builder import seat_values
 
@@ -104,17 +103,6 @@ def load_mercer(path, *, verify: bool = True) -> tuple:
     check_solution(solution, meta, game, verify=False, path=name)      # the strategies fit the game
     if verify:
         ev = np.asarray(expected_values(game, solution.strategies), dtype=float)
-        nc = float(nash_conv(game, solution.strategies))
-        saved_nc = float(solution.certificate.nash_conv)
-        saved = np.atleast_1d(np.asarray(solution.values, dtype=float))
-        seats = seat_values(built, ev)
-        tol = RELOAD_CERT_TOL * max(1.0, float(game.compiled.payoff_scale))
-        bad = []
-        if not abs(nc - saved_nc) <= tol:
-            bad.append(f"NashConv {saved_nc!r} in the file, {nc!r} recomputed")
-        if saved.shape != seats.shape or not np.all(np.abs(saved - seats) <= tol):
-            bad.append(f"values {saved.tolist()} in the file, {seats.tolist()} recomputed")
-        if bad:
-            raise GutsInputError(f"{name!r}: the certificate does not hold for {game.name} ({', '.join(bad)}, "
-                                 f"tolerance {tol:.3g}); accepted: a solution whose certificate the game confirms")
+        confirm_certificate(solution, game, nash_conv(game, solution.strategies), seat_values(built, ev),
+                            path=name, what=game.name)
     return solution, game

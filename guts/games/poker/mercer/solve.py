@@ -11,10 +11,15 @@ to 0.01 in 1 925 iterations).
 The thesis's stopping rule (§2.2, Algorithm 1): a profile is an *ε-equilibrium* when every
 player's regret -- what a best response gains over his current strategy, the others fixed
 -- is below ε, i.e. ``max_p gain_p < ε``. The engine reports ``nash_conv = sum_p gain_p``
-and ``exploitability = nash_conv / n``. Since ``max_p gain_p <= nash_conv <= n max_p
-gain_p``, CFR+ here stops at ``nash_conv <= ε`` (so the thesis's criterion holds too, with
-room to spare), fictitious play stops at the thesis's own criterion, and every result reports
-all three numbers (``max_regret``, ``nash_conv``, ``exploitability``).
+and ``exploitability = nash_conv / n`` (the mean of the players' best-response gains).
+``target`` means what it means everywhere in the package: the CFR methods (``"pcfr+"``,
+``"cfr+"``, ``"dcfr"``) stop at ``exploitability <= target``, i.e. ``nash_conv <= n target``
+(for 3 players exploitability is NashConv / 3); fictitious play stops at the thesis's own criterion, every
+player's regret ``< target`` (the regret bound of ``guts solve-game --method fp``). Since
+``max_p gain_p <= nash_conv <= n max_p gain_p``, the default target of the CFR methods,
+``DEFAULT_EPSILON / n`` (NashConv <= the thesis's 0.01), meets the thesis's criterion with
+room to spare. Every result reports all three numbers (``max_regret``, ``nash_conv``,
+``exploitability``).
 
 Collusion (§5) has three meanings here, each with the certificate of the game actually solved:
 
@@ -67,10 +72,12 @@ from ..builder import BuiltGame, Collusion, TreeStats, build_game, check_team, s
 from ..rules import VARIANTS, variant_rules
 
 __all__ = ["solve", "solve_regimes", "MercerResult", "METHODS", "COLLUSION", "TEAM_REGIMES", "DEFAULT_EPSILON",
-           "seat_strategies",
+           "CFR_METHODS", "default_target", "failure_text", "seat_strategies",
            "br_gains", "program_action_priority"]
 
 METHODS = ("lp", "pcfr+", "cfr+", "dcfr", "fp", "fp-realisation")
+#: The CFR methods: their ``target`` is exploitability (NashConv / players of the solved game).
+CFR_METHODS = ("pcfr+", "cfr+", "dcfr")
 #: ``"pcfr+"``: predictive CFR+ with adaptive best-response checks (the fastest certified
 #: iterative method measured on 3P-MMH with a check: 75 iterations against plain CFR+'s 150).
 PCFR_OPTIONS = dict(variant="pcfr+", check="adaptive")
@@ -101,7 +108,9 @@ NOTES = {
                     "certified_upper the correlated regime's upper end (the regime's value is NP-hard: the bracket "
                     "closes only when the local search reaches the correlated value)"),
 }
-#: The thesis's target (§3.4: "finding a 0.01-equilibrium").
+#: The thesis's ε (§3.4: "finding a 0.01-equilibrium"): every player's regret below it. The
+#: default target is this for fictitious play and ``DEFAULT_EPSILON / players`` (exploitability,
+#: i.e. NashConv <= 0.01) for the CFR methods (:func:`default_target`).
 DEFAULT_EPSILON = 0.01
 #: Iteration caps (a run that hits one warns with ConvergenceWarning).
 MAX_ITER_CFR = 200_000
@@ -121,8 +130,8 @@ class MercerResult(Details):
         ``values[0]``.
     exploitability, nash_conv : float
         Of the returned profile in the solved game (engine definitions: NashConv = sum
-        over players of the best-response gain, exploitability = NashConv / players). With
-        ``collusion="strong"`` the solved game is the merged two-player team game.
+        over players of the best-response gain, exploitability = NashConv / players, the mean
+        gain). With ``collusion="strong"`` the solved game is the merged two-player team game.
     max_regret : float
         The thesis's ε: the largest best-response gain of one player.
     gains : ndarray
@@ -132,14 +141,18 @@ class MercerResult(Details):
         see ``built.seat_player``).
     converged : bool
         The method's target holds for the certificate above (LP: exploitability within
-        ``LP_CERT_TOL``; cfr+/dcfr: ``nash_conv <= epsilon``; fp, fp-realisation:
-        ``max_regret < epsilon``).
+        ``LP_CERT_TOL``; pcfr+/cfr+/dcfr: ``exploitability <= target``; fp, fp-realisation:
+        ``max_regret < target``).
     num_iter : int
         Iterations of the method; for ``"fp"`` the count the thesis's program prints (its
         stopping test held at the profile before the last average, see
         :func:`guts.engine.extensive.fictitious_play`).
     seconds : float
         Solve time (tree building excluded; see ``build_seconds``).
+    epsilon : float or None
+        The target the run stopped at (also read as ``target``): exploitability for
+        pcfr+/cfr+/dcfr, every player's regret for fp/fp-realisation, the bracket width for the
+        team regimes; None for the LP (exact).
     regrets : ndarray (num_iter + 1, players) or None
         Fictitious play: every player's regret of the profile at each iteration (rows
         0..num_iter-1 of ``"fp"`` are, as their max per row, the program's printed lines).
@@ -162,8 +175,9 @@ class MercerResult(Details):
         ``nash_conv`` = the bracket's width.
 
     ``certificate`` (the :class:`~guts.engine.result.Result` protocol) names what the method's
-    target measures: the LP's exploitability, CFR+'s / DCFR's NashConv, fictitious play's
-    max regret.
+    target measures: exploitability for the LP and the CFR methods, max regret for fictitious
+    play, the bracket (``"interval"``) for the team regimes; every kind carries all three
+    numbers.
     """
 
     variant: str
@@ -203,13 +217,16 @@ class MercerResult(Details):
         return solved_budget(self)
 
     @property
+    def target(self) -> float | None:
+        """The target the run stopped at (the ``epsilon`` field; see the class docstring)."""
+        return self.epsilon
+
+    @property
     def certificate(self) -> Certificate:
         if self.collusion in TEAM_REGIMES:
             return Certificate("interval", lower=float(self.certified_lower), upper=float(self.certified_upper),
                                      gap=float(self.certified_upper - self.certified_lower))
-        kind = {"lp": "exploitability", "cfr+": "nash_conv", "dcfr": "nash_conv", "fp": "max_regret",
-                "fp-realisation": "max_regret"}.get(
-            self.method, "nash_conv")
+        kind = "max_regret" if self.method in FP_AVERAGING else "exploitability"
         return Certificate(kind, exploitability=float(self.exploitability), nash_conv=float(self.nash_conv),
                                  max_regret=float(self.max_regret))
 
@@ -239,6 +256,16 @@ def seat_strategies(built: BuiltGame, strategies) -> tuple:
     return tuple(strategies[q] for q in built.seat_player)
 
 
+def default_target(method: str, players: int) -> float | None:
+    """The target ``solve`` uses when none is given: None for the LP (exact), the thesis's ε
+    (``DEFAULT_EPSILON``, every player's regret) for fictitious play, and exploitability
+    ``DEFAULT_EPSILON / players`` for the CFR methods (NashConv <= the thesis's ε; ``players``
+    of the solved game: 2 for a merged strong-collusion team)."""
+    if method == "lp":
+        return None
+    return DEFAULT_EPSILON / players if method in CFR_METHODS else DEFAULT_EPSILON
+
+
 def _validate(variant, players, method, epsilon, collusion, team):
     if not isinstance(variant, str):
         raise GutsInputError(f"unknown variant {variant!r}; accepted: 'smh', 'mmh'")
@@ -247,8 +274,8 @@ def _validate(variant, players, method, epsilon, collusion, team):
     method = check_choice("method", str(method).lower(), METHODS)
     if epsilon is not None:
         epsilon = check_positive_float("target", epsilon, maximum=10.0)
-        if epsilon < 1e-8:  # NashConv in floating point cannot certify less (1e-300 ran forever)
-            raise GutsInputError(f"target (epsilon) must be a number in [1e-08, 10]; got {epsilon!r}")
+        if epsilon < 1e-8:  # best-response gains in floating point cannot certify less (1e-300 ran forever)
+            raise GutsInputError(f"target must be a number in [1e-08, 10]; got {epsilon!r}")
     if collusion is not None:
         collusion = check_choice("collusion", str(collusion).lower(), COLLUSION)
         if players != 3:
@@ -271,7 +298,8 @@ def _validate(variant, players, method, epsilon, collusion, team):
                 "method 'lp' needs a two-player zero-sum game: 2 players, or 3 with strong collusion "
                 f"(the team is then one player); got players={players}, collusion={collusion!r}")
         if epsilon is not None:
-            raise GutsInputError("target applies to 'cfr+', 'dcfr', 'fp' and 'fp-realisation'; the LP is exact")
+            raise GutsInputError("target applies to 'pcfr+', 'cfr+', 'dcfr', 'fp' and 'fp-realisation'; the LP is "
+                                 "exact")
     return variant, players, method, epsilon, collusion, team
 
 
@@ -291,17 +319,21 @@ def solve(variant: str = "smh", players: int = 2, method: str = "lp", target: fl
         ``"lp"``: sequence-form LP (exact; two-player zero-sum games only: 2 players, or 3
         with ``collusion="strong"``); ``"pcfr+"``: predictive CFR+ (Farina, Kroer and Sandholm,
         "Faster game solving via predictive Blackwell approachability", 2021) with adaptive
-        best-response checks, until NashConv <= target; ``"cfr+"`` / ``"dcfr"``: CFR+ / discounted CFR until
-        NashConv <= epsilon; ``"fp"``: the thesis's program's fictitious play (behaviour
-        average; module docstring) and ``"fp-realisation"``: classical fictitious play
-        (mixed-strategy average), both until every player's regret < epsilon. ``num_iter``
+        best-response checks (the fastest certified iterative method here: 3P-MMH with a check
+        in half the iterations of CFR+), ``"cfr+"`` / ``"dcfr"``: CFR+ / discounted CFR, all
+        three until exploitability <= target; ``"fp"``: the thesis's program's fictitious play
+        (behaviour average; module docstring) and ``"fp-realisation"``: classical fictitious
+        play (mixed-strategy average), both until every player's regret < target. ``num_iter``
         counts each rule's own iterations (for ``"fp"`` the program's count) and ``regrets``
         holds every player's regret at every iteration.
     target : float, optional
-        Stopping target of the iterative methods (default 0.01, the thesis's ε, §3.4): NashConv
-        for ``"cfr+"`` / ``"dcfr"``, every player's regret for ``"fp"`` / ``"fp-realisation"``
-        (the result's ``certificate`` names which).  Was ``epsilon`` (``MercerResult.epsilon``
-        keeps the value used).
+        Stopping target of the iterative methods: exploitability (NashConv / players of the
+        solved game, the mean best-response gain) for ``"pcfr+"`` / ``"cfr+"`` / ``"dcfr"``,
+        every player's regret for ``"fp"`` / ``"fp-realisation"`` (the result's ``certificate``
+        names which). Default (:func:`default_target`): the thesis's ε = 0.01 (§3.4) as a
+        NashConv, i.e. exploitability 0.01 / players, for the CFR methods, and 0.01 for
+        fictitious play. For 3 players an exploitability target t is NashConv 3 t.
+        ``MercerResult.epsilon`` (also ``.target``) keeps the value used.
     collusion : {"weak", "strong", "strong-separate", "correlated", "independent"}, optional
         §5. ``"weak"``: the colluders' payoffs are pooled and split evenly, each still
         sees only his own hand (a three-player game; NashConv bounds each single player's
@@ -383,23 +415,26 @@ def solve(variant: str = "smh", players: int = 2, method: str = "lp", target: fl
     game = built.game
     build_seconds = time.perf_counter() - t0
     t1 = time.perf_counter()
-    eps = None if method == "lp" else (DEFAULT_EPSILON if epsilon is None else epsilon)
+    n = game.num_players
+    eps = default_target(method, n) if epsilon is None else epsilon
     if epsilon is not None and eps is not None:
-        # every iterative method starts from the uniform strategies: a target they already meet (NashConv, and
-        # so every player's regret, at most it) would be met by any strategies and certify nothing
-        start = float(E.nash_conv(game, E.uniform_strategy(game)))
+        # every iterative method starts from the uniform strategies: a target they already meet (their
+        # exploitability for the CFR methods; their NashConv, and so every player's regret, for fictitious
+        # play) would be met by any strategies and certify nothing
+        start_nc = float(E.nash_conv(game, E.uniform_strategy(game)))
+        start, kind = (start_nc / n, "exploitability") if method in CFR_METHODS else (start_nc, "NashConv")
         if eps >= start:
             raise GutsInputError(f"target {eps:g} is met by the uniform strategies the {method} run starts from "
-                                 f"(NashConv {start:.4g} on {game.name}), so it would certify nothing; "
+                                 f"({kind} {start:.4g} on {game.name}), so it would certify nothing; "
                                  f"accepted: a target below {start:.4g}")
     if method == "lp":
         res = E.solve_lp(game, method=lp_method)
-    elif method in ("pcfr+", "cfr+", "dcfr"):
-        # the engine's target is exploitability = NashConv / players
+    elif method in CFR_METHODS:
+        # the engine's target is exploitability = NashConv / players, as ours
         base = dict(PCFR_OPTIONS) if method == "pcfr+" else {"variant": method}
         opts = {**base, **(cfr_options or {})}     # cfr_options may name the variant
         res = E.cfr_plus(game, max_iterations=max_iterations or MAX_ITER_CFR,
-                         target=eps / game.num_players, time_limit=time_limit,
+                         target=eps, time_limit=time_limit,
                          progress=progress, threads=threads, **opts)
     else:
         kwargs = dict(target=eps, max_iterations=max_iterations or MAX_ITER_FP, progress=progress,
@@ -417,13 +452,12 @@ def solve(variant: str = "smh", players: int = 2, method: str = "lp", target: fl
     gains = np.maximum(np.asarray(res.br_values, dtype=float) - ev, 0.0)
     nc = float(gains.sum())
     converged = bool(res.converged)
-    if method in ("pcfr+", "cfr+", "dcfr") and nc > eps * (1 + 1e-9):
+    if method in CFR_METHODS and nc / n > eps * (1 + 1e-9):
         converged = False
     if method in FP_AVERAGING and gains.max() >= eps:
         converged = False
     if not converged:
-        target = "exact" if eps is None else f"target epsilon {eps}"
-        warnings.warn(f"{method} on {game.name} stopped at NashConv {nc:.3g} ({target}); not certified",
+        warnings.warn(f"{method} on {game.name}: not certified: {failure_text(method, eps, nc / n, nc, gains.max())}",
                       ConvergenceWarning, stacklevel=2)
     values = seat_values(built, ev)
     lower = upper = float("nan")
@@ -434,12 +468,22 @@ def solve(variant: str = "smh", players: int = 2, method: str = "lp", target: fl
     team_value = float(values[list(team)].sum()) if collusion else None
     return Solution.of(MercerResult(
         variant=variant, players=players, method=method, values=values, value=float(values[0]),
-        exploitability=nc / game.num_players, nash_conv=nc, max_regret=float(gains.max()), gains=gains,
+        exploitability=nc / n, nash_conv=nc, max_regret=float(gains.max()), gains=gains,
         strategies=tuple(res.strategies), converged=converged, num_iter=int(res.num_iter),
         seconds=seconds, build_seconds=build_seconds, epsilon=eps, collusion=collusion, team=team,
         stats=built.stats, built=built, history=history, team_value=team_value,
         certified_lower=lower, certified_upper=upper, note=NOTES[collusion],
         regrets=getattr(res, "regrets", None)))
+
+
+def failure_text(method: str, target, exploitability: float, nash_conv: float, max_regret: float) -> str:
+    """What failed when a run is not certified: its certificate against its target."""
+    if target is None:
+        return (f"exploitability {exploitability:.3e} (NashConv {nash_conv:.3e}) above the LP's certificate "
+                "tolerance")
+    if method in FP_AVERAGING:
+        return f"max regret {max_regret:.3e} not below the target {target:g} (NashConv {nash_conv:.3e})"
+    return f"exploitability {exploitability:.3e} (NashConv {nash_conv:.3e}) above the target {target:g}"
 
 
 def _solve_regime(built: BuiltGame, variant: str, regime: str, team: tuple, *, target=None, max_iterations=None,
