@@ -1,5 +1,6 @@
 """Helpers shared by test modules of different folders: the committed Table 1 set copied into a
-temporary folder, and the argument lists of the three commands that read a Table 1 CSV."""
+temporary folder, the argument lists of the three commands that read a Table 1 CSV, and the one
+error line a refused command prints."""
 from __future__ import annotations
 
 import shutil
@@ -29,3 +30,12 @@ def table_reader_argv(command: str, table, tmp_path) -> list:
     if command == "simulate":
         return ["simulate", "--table", str(table), "--size", "2", "--games", "20", "--seed", "0"]
     return ["play", "--table", str(table), "--size", "2", "--auto", "optimal", "--hands", "3", "--seed", "0"]
+
+
+def one_error_line(capsys, prog: str) -> str:
+    """The one line ``<prog>: error: ...`` that a refused command wrote to stderr (captured by
+    ``capsys``): exactly one line, no traceback."""
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith(f"{prog}: error: "), err
+    assert "Traceback" not in err[0]
+    return err[0]

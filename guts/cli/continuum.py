@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from guts.engine.tolerances import MAX_GAP_TOL
-from guts.cli.options import add_out, add_quiet, add_sizes, add_sweep, number_arg, out_folder, sweep_args
+from guts.cli.options import add_sizes, add_study_options, number_arg, study_args
 from guts.studies.continuum import DEFAULT_MESHES as _MESHES, MAX_CONTINUUM_SIZE
 
 HELP = "the 1 v. N game without a mesh (continuum limit) and mesh refinement"
@@ -16,9 +16,7 @@ def add_subparser(subparsers):
     p.add_argument("--no-refinement", action="store_true", help="only the continuum table, no mesh refinement")
     p.add_argument("--tol", type=number_arg("tol", float, 0.0, strict=True, maximum=MAX_GAP_TOL), default=1e-10,
                    help="double-oracle gap tolerance")
-    add_sweep(p, "parallel processes")
-    add_out(p, "continuum")
-    add_quiet(p)
+    add_study_options(p, "continuum", what="parallel processes")
     p.set_defaults(func=run)
     return p
 
@@ -28,7 +26,6 @@ def run(args) -> int:
 
     from guts.cli.table1 import not_certified_exit
 
-    cont, ref, _ = run_continuum_study(sizes=args.sizes, meshes=args.meshes, tol=args.tol, **sweep_args(args),
-                                       out=out_folder(args), progress=not args.quiet,
-                                       refinement=not args.no_refinement, echo=print)
+    cont, ref, _ = run_continuum_study(sizes=args.sizes, meshes=args.meshes, tol=args.tol,
+                                       refinement=not args.no_refinement, **study_args(args))
     return not_certified_exit(args._prog, cont["N"], cont["converged"])

@@ -1,7 +1,7 @@
 """``guts curve``: coalition values for large N (pseudo-bloc, refined meshes) into results/large_n.csv."""
 from __future__ import annotations
 
-from guts.cli.options import add_out, add_quiet, add_sizes, add_sweep, number_arg, out_folder, sweep_args
+from guts.cli.options import add_sizes, add_study_options, number_arg, study_args
 from guts.games.guts.large_n.refine import MAX_ROUNDS, MAX_TARGET_WIDTH
 from guts.studies.large_n import DEFAULT_SIZES, MAX_CURVE_SIZE
 
@@ -23,9 +23,7 @@ def add_subparser(subparsers):
     p.add_argument("--study-mesh", "--study-points", dest="study_mesh", type=number_arg("study-mesh", int, 0),
                    default=400, help="also solve on a plain scaled mesh of this many points, for the refinement "
                                      "study (0: skip; >= 10 otherwise; --study-points: its old name)")
-    add_sweep(p, "local processes", cache=True, unit="sizes")
-    add_out(p, "curve")
-    add_quiet(p)
+    add_study_options(p, "curve", what="local processes", cache=True, unit="sizes")
     p.set_defaults(func=run)
     return p
 
@@ -34,6 +32,5 @@ def run(args) -> int:
     from guts.studies.large_n import run_large_n
 
     df = run_large_n(args.sizes, mesh=args.mesh, max_iterations=args.max_iterations,
-                     target_width=args.target_width, study_mesh=args.study_mesh, **sweep_args(args), out=out_folder(args), progress=not args.quiet,
-                     echo=print)
+                     target_width=args.target_width, study_mesh=args.study_mesh, **study_args(args))
     return 0 if bool(df["converged"].all()) else 1

@@ -4,7 +4,7 @@
 """
 from __future__ import annotations
 
-from guts.cli.options import add_mesh, add_out, add_quiet, add_seed, add_sweep, int_arg, out_folder, sweep_args
+from guts.cli.options import add_mesh, add_seed, add_study_options, int_arg, study_args
 
 HELP = "three-player fictitious play (Buck et al. 2022, §5.2, App. B.1) into fp_three_player.*"
 
@@ -14,9 +14,7 @@ def add_subparser(subparsers):
     add_mesh(p, help="thresholds per player (>= 2)", minimum=2)
     p.add_argument("--iterations", type=int_arg("iterations", 1), default=50_000, help="best-response steps")
     add_seed(p, "the initial profile")
-    add_sweep(p, "local processes (one per variant)")
-    add_out(p, "fp_three_player")
-    add_quiet(p)
+    add_study_options(p, "fp_three_player", what="local processes (one per variant)")
     p.set_defaults(func=run)
     return p
 
@@ -26,8 +24,7 @@ def run(args) -> int:
 
     from guts.studies.fictitious import run as run_fp
 
-    summ = run_fp(args.mesh, args.iterations, args.seed, out_folder(args), echo=print, progress=not args.quiet,
-                  **sweep_args(args))
+    summ = run_fp(args.mesh, args.iterations, args.seed, **study_args(args))
     with pd.option_context("display.width", 200, "display.max_colwidth", 50):
         print(summ.T.to_string())
     from guts.cli.table1 import not_certified_exit

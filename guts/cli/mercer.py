@@ -253,15 +253,16 @@ def run_solve(args) -> int:
         print(f"note              {r.note}")
         return code
     elif r.collusion:
-        # a Nash equilibrium of the three-player pooled game: the colluders' joint payoff there,
-        # not the team's max-min value (which only strong collusion, solved as one player, brackets)
-        print(f"colluders' payoff {r.team_value:+.6f}   (at this three-player equilibrium; not the team's "
-              "max-min value)")
+        # weak / strong-separate: the colluders are two players of a three-player game, so no one
+        # maximises their joint payoff; the number is their summed payoff at the returned profile,
+        # not the team's max-min value (which only the team regimes, solved as such, bracket)
+        regime = "--collusion strong" if r.collusion == "strong-separate" else "--collusion correlated / independent"
+        print(f"colluders' sum    {r.team_value:+.6f}   the two colluders' summed payoff at this profile (a payoff, "
+              f"not the team's max-min value: they do not maximise it as one player; that value: {regime})")
     print(f"exploitability    {certificate_text(r.exploitability)} (NashConv {certificate_text(r.nash_conv)})   "
           f"max regret (Ullman's epsilon) {r.max_regret:.3e}")
     s = r.stats
-    print(f"tree              {s.public_states} public states, {s.info_sets} information sets, "
-          f"{s.deals} deals")
+    print(f"tree              {s.public_states} public states, {_infoset_text(r)}, {s.deals} deals")
     # the wording and exit code of every command (guts solve-game's): certified 0, not certified 1
     status, code = verdict(r.converged)
     if not r.converged:
@@ -272,14 +273,33 @@ def run_solve(args) -> int:
     return code
 
 
+def _infoset_text(r) -> str:
+    """``"N information sets (a/b/c per seat)"`` (guts solve-game's format): the total over all
+    players of the solved game and each one's; a merged strong-collusion team is one player, so
+    there the split is per player, the team's and the victim's."""
+    s = r.stats
+    per = tuple(int(x) for x in s.info_sets_per_player)
+    if len(per) < 2 or sum(per) != s.info_sets:
+        return f"{s.info_sets} information sets (all seats together)"
+    split = "/".join(map(str, per))
+    if r.collusion == "strong":
+        team = r.built.seat_player[r.team[0]]
+        roles = "/".join(f"team of seats {r.team[0]},{r.team[1]}" if q == team else "victim"
+                         for q in range(len(per)))
+        return f"{s.info_sets} information sets ({split} per player: {roles})"
+    return f"{s.info_sets} information sets ({split} per seat)"
+
+
 def run_sizes(args) -> int:
     from guts.games.poker.mercer import build_game, variant_rules
 
-    print(f"{'variant':10s} {'public states':>13s} {'decisions':>9s} {'info sets':>9s} {'deals':>6s} "
-          f"{'thesis tree nodes':>15s}")
+    # information sets: the total over all seats, then each seat's (first seat first)
+    print(f"{'variant':10s} {'public states':>13s} {'decisions':>9s} {'info sets (all seats)':>21s} "
+          f"{'per seat':>16s} {'deals':>6s} {'thesis tree nodes':>17s}")
     for v in ("smh", "mmh"):
         for n in (2, 3):
             s = build_game(variant_rules(v, n), count_full_tree=True).stats
-            print(f"{n}P-{v.upper():6s} {s.public_states:13d} {s.decision_nodes:9d} {s.info_sets:9d} "
-                  f"{s.deals:6d} {s.full_tree_nodes:15d}")
+            per = "/".join(str(int(x)) for x in s.info_sets_per_player)
+            print(f"{n}P-{v.upper():6s} {s.public_states:13d} {s.decision_nodes:9d} {s.info_sets:21d} "
+                  f"{per:>16s} {s.deals:6d} {s.full_tree_nodes:17d}")
     return 0

@@ -54,13 +54,13 @@ def add_subparser(subparsers):
     p.add_argument("--save", default=None, metavar="FILE",
                    help="also keep the solution in FILE (.npz; read it back with guts.load_solution; default: not kept)")
     p.add_argument("--checkpoint", default=None, metavar="FILE",
-                   help="cfr+/dcfr: keep the solver's state in FILE (at the end, on Ctrl-C, and every "
+                   help="cfr+/dcfr/fp: keep the solver's state in FILE (at the end, on Ctrl-C, and every "
                         "--checkpoint-every seconds; default: none)")
     p.add_argument("--checkpoint-every", type=number_arg("checkpoint-every", float, 0.0, strict=True),
                    default=None, metavar="SECONDS",
                    help="seconds between two checkpoints (default: only at the end and on Ctrl-C)")
     p.add_argument("--resume", default=None, metavar="FILE",
-                   help="cfr+/dcfr: continue the solve kept in FILE (--iterations counts from its start; "
+                   help="cfr+/dcfr/fp: continue the solve kept in FILE (--iterations counts from its start; "
                         "default: a new solve)")
     p.add_argument("--team", type=_seats, default=None, metavar="SEATS",
                    help="solve a team game instead: these seats (every seat but one, e.g. 1,2) maximise "

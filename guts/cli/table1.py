@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import sys
 
-from guts.cli.options import add_mesh, add_out, add_quiet, add_seed, add_sizes, add_sweep, int_arg, out_folder, sweep_args
+from guts.cli.options import add_mesh, add_seed, add_sizes, add_study_options, int_arg, study_args
 from guts.engine.recursive import METHODS, SOLVERS
 from guts.games.guts.strategies import STRUCTURES
 
@@ -64,9 +64,7 @@ def add_subparser(subparsers):
     p = subparsers.add_parser("table1", help=HELP, description=HELP)
     add_sizes(p)
     add_game_options(p)
-    add_sweep(p)
-    add_out(p, "table1")
-    add_quiet(p)
+    add_study_options(p, "table1")
     p.set_defaults(func=run)
     return p
 
@@ -76,8 +74,7 @@ def run(args) -> int:
 
     warn_slow(args, args._prog, len(args.sizes))
     df = run_table1(sizes=args.sizes, mesh=args.mesh, structure=args.structure, solver=args.solver, method=args.method,
-                    **sweep_args(args), out=out_folder(args), fp_iterations=args.fp_iterations, random_state=args.seed,
-                    progress=not args.quiet, echo=print)
+                    fp_iterations=args.fp_iterations, random_state=args.seed, **study_args(args))
     return not_certified_exit(args._prog, df["N"], df["converged"])
 
 

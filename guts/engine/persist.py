@@ -4,8 +4,8 @@ The file is a NumPy ``.npz`` archive, read with ``allow_pickle=False`` (no pickl
 file executes nothing).  It holds numeric arrays only, and one entry ``meta``: the UTF-8
 bytes of a JSON document with
 
-* ``format`` (``"guts-solution"``, or ``"guts-cfr-checkpoint"`` for the solver states of
-  :mod:`guts.engine.extensive.checkpoint`), ``format_version`` and the writing package's
+* ``format`` (``"guts-solution"``, or ``"guts-cfr-checkpoint"`` / ``"guts-fp-checkpoint"`` for
+  the solver states of :mod:`guts.engine.extensive.checkpoint`), ``format_version`` and the writing package's
   ``guts_version``;
 * the result's protocol (:data:`guts.engine.result.PROTOCOL`: value, values, method,
   ``num_iter``, ``seconds``, ``converged``, and the certificate's fields), its class and

@@ -255,7 +255,7 @@ def run_lp_convergence(limits=LP_LIMITS, meshes=LP_MESHES, sizes=LP_SIZES, max_w
     (rows in grid order whatever the backend; ``cache="default"`` is ``results/.cache``, or
     ``<out>/.cache``).
     """
-    from guts.studies.sweep import check_backend, run_sweep
+    from guts.studies.sweep import check_backend, default_cache, run_sweep
 
     check_backend(backend, scheduler)
     params = {"limits": [list(x) for x in limits], "meshes": list(meshes), "sizes": list(sizes), "max_work": max_work}
@@ -267,8 +267,7 @@ def run_lp_convergence(limits=LP_LIMITS, meshes=LP_MESHES, sizes=LP_SIZES, max_w
         plan = plan_output("continuous_poker", out, params, LP_FULL_RUN,
                            targets=["lp_convergence.csv", "lp_rates.csv", "lp_convergence.png"])
         out = plan.folder
-    if isinstance(cache, str) and cache == "default":
-        cache = str((Path("results") if out is None else Path(out)) / ".cache")
+    cache = default_cache(cache, (Path("results") if out is None else Path(out)) / ".cache")
     items = [(L, U, M, K) for (L, U) in limits for M in meshes for K in (sizes if L < U else (1,))
              if M * M * K <= max_work]
     t0 = time.perf_counter()

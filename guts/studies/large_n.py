@@ -16,7 +16,7 @@ from guts.games.guts.large_n.refine import MAX_ROUNDS, MAX_TARGET_WIDTH
 from guts.games.guts.payoffs import symmetric_equilibrium
 from guts.games.guts.pseudo_bloc import stage_bytes
 from guts.studies.output import AUTO, RESULTS, plan_output, publish, write_csv, write_meta
-from guts.studies.sweep import check_backend, parse_sizes, run_sweep
+from guts.studies.sweep import check_backend, default_cache, parse_sizes, run_sweep
 
 __all__ = ["LARGE_N_COLUMNS", "large_n_row", "run_large_n", "format_large_n", "DEFAULT_SIZES", "FULL_RUN"]
 
@@ -135,8 +135,7 @@ def run_large_n(sizes, mesh: int = 100, max_iterations: int = 10, target_width: 
                                       "target_width": target_width, "s_min": s_min, "local": local,
                                       "study_mesh": study_mesh}, FULL_RUN, targets=["large_n.csv"], echo=echo)
     out_dir = plan.folder
-    if isinstance(cache, str) and cache == "default":
-        cache = str((RESULTS if plan.auto or out_dir is None else out_dir) / ".cache")
+    cache = default_cache(cache, (RESULTS if plan.auto or out_dir is None else out_dir) / ".cache")
     params = [dict(size=N, mesh=mesh, max_iterations=max_iterations, target_width=target_width, s_min=s_min,
                    local=local, study_mesh=study_mesh, guts_version=__version__) for N in sizes]
     t0 = time.perf_counter()

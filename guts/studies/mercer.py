@@ -37,7 +37,7 @@ from guts.games.poker.mercer.solve import br_gains, solve
 from guts.games.poker.mercer.tables import add_equilibrium_ranges, table_frame
 from guts.studies.mercer_fp import run_program_fp
 from guts.studies.output import ensure_output_dir, peak_rss_mb, publish, save_figure, write_csv, write_meta
-from guts.studies.sweep import check_backend, run_sweep
+from guts.studies.sweep import check_backend, default_cache, run_sweep
 
 __all__ = ["run_sizes", "run_values", "run_tables", "run_table7", "table7_rows", "run_collusion_epsilon", "plot_collusion_epsilon",
            "run_collusion_methods", "run_beyond", "to_pooled_strategies", "ARTEFACTS", "SWEPT", "CACHED"]
@@ -70,8 +70,7 @@ def _quiet():
 
 def _sweep(func, items, desc, out, jobs, backend, scheduler, cache, progress) -> list:
     """``run_sweep`` with the study's defaults (``cache="default"``: ``<out>/.cache``)."""
-    if isinstance(cache, str) and cache == "default":
-        cache = str(out / ".cache")
+    cache = default_cache(cache, None if out is None else out / ".cache")
     return run_sweep(func, items, jobs=jobs, progress=progress, desc=desc, backend=backend,
                      scheduler=scheduler, cache=cache)
 

@@ -89,15 +89,14 @@ def run_program_fp(out="results/mercer", quick: bool = False, echo=None, jobs: i
     :func:`guts.studies.sweep.run_sweep` (rows in the order above whatever the backend)."""
     from pathlib import Path
 
-    from guts.studies.sweep import check_backend, run_sweep
+    from guts.studies.sweep import check_backend, default_cache, run_sweep
 
     check_backend(backend, scheduler)
     cases = [(k, PROGRAM_FP[k], "program output") for k in PROGRAM_FP]
     cases += [(k, (n, None, None), "thesis §3.4") for k, n in PAPER_FP_ITERATIONS.items()]
     if quick:
         cases = [c for c in cases if not (c[0][0] == "mmh" and c[0][1] == 3)]
-    if isinstance(cache, str) and cache == "default":
-        cache = str(Path("results/mercer" if out is None else out) / ".cache")
+    cache = default_cache(cache, Path("results/mercer" if out is None else out) / ".cache")
     rows = run_sweep(program_fp_row, cases, jobs=jobs, progress=progress, desc="program fictitious play",
                      backend=backend, scheduler=scheduler, cache=cache)
     if echo is not None:

@@ -121,8 +121,9 @@ def solve_game(game, method: str | None = None, target: float | None = None,
     responses in rational arithmetic (:func:`guts.engine.extensive.rational.certify_exact`; public-tree
     games); ``None`` does so when the game has at most :data:`EXACT_AUTO_MAX_SEQUENCES` sequences.
 
-    ``checkpoint``, ``checkpoint_every``, ``resume``: CFR+/DCFR only, as in
-    :func:`guts.engine.extensive.cfr_plus` (keep the solver's state in a file; continue it).
+    ``checkpoint``, ``checkpoint_every``, ``resume``: CFR+/DCFR and fictitious play, as in
+    :func:`guts.engine.extensive.cfr_plus` and :func:`guts.engine.extensive.fictitious_play`
+    (keep the solver's state in a file; continue it).
 
     ``target``: CFR+/DCFR exploitability (NashConv / n), fictitious play's regret bound
     (default 1e-3); ignored by the LP, whose certificate is its exploitability
@@ -143,9 +144,9 @@ def solve_game(game, method: str | None = None, target: float | None = None,
         raise GutsInputError(f"lp_method {lp_method!r} chooses the LP's algorithm; method {method!r} solves no LP; "
                              "accepted: --method lp with --lp-method, or no --lp-method")
     keep = {"checkpoint": checkpoint, "checkpoint_every": checkpoint_every, "resume": resume}
-    if method not in ("cfr+", "dcfr") and any(v is not None for v in keep.values()):
-        raise GutsInputError(f"method {method!r} keeps no checkpoint (cfr+ and dcfr do); accepted: "
-                             "--method cfr+ or dcfr with --checkpoint / --resume")
+    if method not in ("cfr+", "dcfr", "fp") and any(v is not None for v in keep.values()):
+        raise GutsInputError(f"method {method!r} keeps no checkpoint (cfr+, dcfr and fp do); accepted: "
+                             "--method cfr+, dcfr or fp with --checkpoint / --resume")
     t0 = time.perf_counter()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)   # reported by `converged` instead
@@ -159,7 +160,7 @@ def solve_game(game, method: str | None = None, target: float | None = None,
         else:
             kw = {} if iterations is None else {"max_iterations": iterations}
             r = fictitious_play(game, target=DEFAULT_TARGET if target is None else target,
-                                progress=progress, **kw)
+                                progress=progress, **kw, **keep)
     cert = None
     if exact is not None and not isinstance(exact, bool):
         raise GutsInputError(f"exact must be True, False or None; got {exact!r}")

@@ -16,15 +16,9 @@ from guts import solve_coalition
 from guts.cli import EXIT_BAD_INPUT, EXIT_NOT_CERTIFIED, main
 from guts.engine.recursive import certificate_problem
 from guts.errors import ConvergenceWarning, GutsInputError
+from tests._helpers import one_error_line
 
 REPO = Path(__file__).resolve().parents[2]
-
-
-def _one_error_line(capsys, prog):
-    err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and err[0].startswith(f"{prog}: error: "), err
-    assert "Traceback" not in err[0]
-    return err[0]
 
 
 def test_certificate_problem_rules():
@@ -81,7 +75,7 @@ def test_cli_table1_not_certified_rows_exit_1(tmp_path, capsys):
                                   ["--min-bet", "0", "--max-bet", "1e6", "--certify"]])
 def test_continuous_poker_bets_out_of_precision_refused(argv, capsys):
     assert main(["poker", "continuous", *argv]) == EXIT_BAD_INPUT
-    assert "accepted: finite numbers" in _one_error_line(capsys, "guts poker continuous")
+    assert "accepted: finite numbers" in one_error_line(capsys, "guts poker continuous")
 
 
 def test_continuous_poker_largest_bet_still_certifies(capsys):
@@ -125,7 +119,7 @@ def table(tmp_path):
 def test_table_csv_is_recertified_not_trusted(table, column, value, match, capsys):
     path = table("bad", column, value)
     assert main(["simulate", "--table", path, "--size", "2", "--games", "10"]) == EXIT_BAD_INPUT
-    assert match in _one_error_line(capsys, "guts simulate")
+    assert match in one_error_line(capsys, "guts simulate")
 
 
 def test_genuine_table_recertifies():
@@ -157,7 +151,7 @@ def test_issue_commands_refused_before_work(argv, capsys, tmp_path, monkeypatch)
     t0 = time.perf_counter()
     assert main(argv) == EXIT_BAD_INPUT
     assert time.perf_counter() - t0 < 10
-    line = _one_error_line(capsys, "guts " + " ".join(a for a in argv[:2] if not a.startswith("-")).split(" a")[0]
+    line = one_error_line(capsys, "guts " + " ".join(a for a in argv[:2] if not a.startswith("-")).split(" a")[0]
                            if argv[0] in ("poker", "holdem", "mercer") else f"guts {argv[0]}")
     assert "accepted" in line or "memory budget" in line
     assert not any(tmp_path.iterdir())  # nothing written

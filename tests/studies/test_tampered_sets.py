@@ -21,18 +21,11 @@ from guts.studies.bot import TABLE_CERT_TOL, load_bot_strategy
 from guts.studies.fit import _recertify_table1
 from guts.studies.output import set_status
 from guts.studies.table_trust import MAX_RESULTS_CSV_BYTES, check_regular_file, read_results_csv
-from tests._helpers import TABLE_READERS, copy_table1_set, table_reader_argv
+from tests._helpers import TABLE_READERS, copy_table1_set, one_error_line, table_reader_argv
 
 #: A change far outside the re-certification slack (TABLE_CERT_TOL relative to 1 + |v|), far
 #: inside the range of the values themselves.
 SHIFT = 1e-3
-
-
-def _one_error_line(capsys, prog):
-    err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and err[0].startswith(f"{prog}: error: "), err
-    assert "Traceback" not in err[0]
-    return err[0]
 
 
 @pytest.fixture
@@ -70,7 +63,7 @@ def test_changed_value_without_verified_manifest_is_refused(copy, tmp_path, comm
     _change(copy / "table1.csv", column, SHIFT)
     assert set_status(copy / "table1.csv").state == "legacy"
     assert main(table_reader_argv(command, copy / "table1.csv", tmp_path)) == EXIT_BAD_INPUT
-    line = _one_error_line(capsys, f"guts {command}")
+    line = one_error_line(capsys, f"guts {command}")
     assert f"row N = 2: {column}" in line and "not certified by the row's own strategies" in line
     assert not (tmp_path / "fit").exists()  # refused before anything is written
 
@@ -98,7 +91,7 @@ def test_incomplete_manifest_is_refused(copy, tmp_path, command, capsys):
     m.write_text(json.dumps(body))
     assert set_status(copy / "table1.csv").state == "incomplete"
     assert main(table_reader_argv(command, copy / "table1.csv", tmp_path)) == EXIT_BAD_INPUT
-    assert "is not part of a complete published set" in _one_error_line(capsys, f"guts {command}")
+    assert "is not part of a complete published set" in one_error_line(capsys, f"guts {command}")
 
 
 @pytest.mark.parametrize("kind", ["dev-zero", "fifo", "directory"])
@@ -115,7 +108,7 @@ def test_not_a_regular_file_is_refused_at_once(copy, tmp_path, command, kind, ca
     t0 = time.perf_counter()
     assert main(table_reader_argv(command, table, tmp_path)) == EXIT_BAD_INPUT
     assert time.perf_counter() - t0 < 5
-    line = _one_error_line(capsys, f"guts {command}")
+    line = one_error_line(capsys, f"guts {command}")
     assert "accepted: a regular CSV file" in line
 
 

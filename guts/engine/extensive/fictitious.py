@@ -40,7 +40,8 @@ program's published outputs iteration by iteration.
 
 Each rule is a state object (``step``, ``iteration``, ``certificate`` = every player's regret
 of the profile its stopping test reads) run by :func:`guts.engine.driver.drive`, every
-iteration checked, the test strict (``< epsilon``).
+iteration checked, the test strict (``< epsilon``); a long solve keeps its state in a
+checkpoint and continues it bit for bit (``checkpoint=``, ``resume=``; :mod:`.checkpoint`).
 """
 from __future__ import annotations
 
@@ -113,7 +114,8 @@ def preferred_best_actions(pt, V, Vdec, ranks, tie_rel: float = 0.0):
 
 def fictitious_play(game: Game, *, target: float = FP_EPSILON, max_iterations: int = FP_MAX_ITERATIONS,
                     progress: bool = False, time_limit: float | None = None,
-                    averaging: str = "realisation", action_priority=None, threads=None) -> Solution:
+                    averaging: str = "realisation", action_priority=None, threads=None,
+                    checkpoint=None, checkpoint_every=None, resume=None) -> Solution:
     """Fictitious play until every player's regret is ``< target`` (module docstring).
 
     Parameters
@@ -138,6 +140,20 @@ def fictitious_play(game: Game, *, target: float = FP_EPSILON, max_iterations: i
         Threads of the numba kernels (default: all cores, or one when the load saturates
         them or a bare parallel region is slow: :func:`._threads.auto_threads`); the result
         does not depend on it.
+    checkpoint : str or Path, optional
+        Keep the solver's state in this file (:mod:`.checkpoint`, format
+        ``"guts-fp-checkpoint"``: the average strategies, every player's regret history, the
+        history, the iteration; written atomically) every ``checkpoint_every`` seconds, at the
+        end, and when a Ctrl-C or SIGTERM stops the solve (between two iterations; the
+        signal is then raised again).
+    checkpoint_every : float, optional
+        Seconds between two checkpoints (default: only at the end and on a signal).
+    resume : str or Path, optional
+        Continue the solve kept in this checkpoint (same game, averaging, ``action_priority``
+        and package version, else ``GutsInputError``): ``max_iterations`` counts from the
+        start of the original solve, ``history``, ``regrets`` and ``seconds`` continue it,
+        ``time_limit`` is this call's. The iterates are bit-identical to an uninterrupted
+        solve's. ``resume`` and ``checkpoint`` may name the same file.
 
     Returns
     -------
@@ -162,15 +178,73 @@ def fictitious_play(game: Game, *, target: float = FP_EPSILON, max_iterations: i
     if action_priority is not None and not callable(action_priority):
         raise GutsInputError(
             f"action_priority must be a callable label -> key or None; got {action_priority!r}")
+    if checkpoint_every is not None:
+        checkpoint_every = check_positive_float("checkpoint_every", checkpoint_every)
+        if checkpoint is None:
+            raise GutsInputError(f"checkpoint_every={checkpoint_every!r} without a file; accepted: "
+                                 "checkpoint=FILE with it (where to write the checkpoints)")
     K.prepare(cg)
+    names = {"averaging": averaging}         # what a checkpoint of this solve is of
+    saved = keeper = None
+    if resume is not None:
+        from .checkpoint import FP_CHECKPOINT_FORMAT, open_checkpoint
+
+        saved = open_checkpoint(resume, FP_CHECKPOINT_FORMAT, "fictitious-play checkpoint", game, names)
+    if checkpoint is not None:
+        from .checkpoint import FP_CHECKPOINT_FORMAT, Keeper
+
+        keeper = Keeper(checkpoint, checkpoint_every, game, FP_CHECKPOINT_FORMAT, names,
+                        lambda state, history: state.kept())
+    cls = _RealisationFP if averaging == "realisation" else _BehaviouralFP
     with using_threads(threads):
         with deferred_signals():     # Ctrl-C between kernel calls
-            state = (_RealisationFP if averaging == "realisation" else _BehaviouralFP)(cg, action_priority)
+            started = time.perf_counter()    # the time limit is this call's
+            state = cls(cg, action_priority, saved=saved)
+            elapsed = 0.0 if saved is None else saved[1]["seconds"]
+            state.t0 = started - elapsed      # the seconds continue the original solve's
+        if state.iteration and float(np.max(state.certificate())) < epsilon:
+            # resumed where the stopping test already held: the uninterrupted solve stopped here
+            if keeper is not None:
+                keeper.write(state, state.iteration, state.iteration + 1, [], time.perf_counter() - state.t0)
+            return state.result(game, epsilon, True)
         # every iteration is checked (the rule's stopping test): certificate = every player's regret
         run = drive(state, max_iterations=max_iterations, target=epsilon, time_limit=time_limit,
                     check_schedule=1, strict=True, progress=progress,
-                    desc=f"fictitious play ({averaging})", measure="regret", started=state.t0)
+                    desc=f"fictitious play ({averaging})", measure="regret", started=started,
+                    elapsed=elapsed, keeper=keeper)
         return state.result(game, epsilon, run.stopped == "target")
+
+
+def _restore_common(state, saved, rows):
+    """Check a checkpoint's arrays against ``state`` (fresh, same game) and return them:
+    the tie-breaking ranks must be this solve's, the regret history ``rows`` x players."""
+    from .checkpoint import check_arrays
+
+    name, meta, arrays = saved
+    cg, n = state.cg, state.cg.num_players
+    t = meta["iteration"]
+    rows = rows(t)
+    check_arrays(name, arrays, {
+        **{f"B{p}": ((pt.num_seqs, pt.num_types), np.float64) for p, pt in enumerate(cg.players)},
+        **{f"ranks{p}": (r.shape, np.int64) for p, r in enumerate(state.ranks)},
+        "regrets": ((rows, n), np.float64), "history": ((rows, 3), np.float64)})
+    if not all(np.array_equal(arrays[f"ranks{p}"], r) for p, r in enumerate(state.ranks)):
+        raise GutsInputError(f"checkpoint {name!r} broke ties between best actions in another order; "
+                             "accepted: the action_priority of the solve that wrote it")
+    state.B = [np.array(arrays[f"B{p}"]) for p in range(n)]
+    state.regrets = list(np.array(arrays["regrets"]))
+    state.history = [(int(k), float(e), float(s)) for k, e, s in arrays["history"]]
+    state.iteration = t
+    return arrays
+
+
+def _kept_common(state) -> dict:
+    """The arrays every averaging keeps (:func:`_restore_common` reads them back)."""
+    n = state.cg.num_players
+    return {**{f"B{p}": b for p, b in enumerate(state.B)},
+            **{f"ranks{p}": r for p, r in enumerate(state.ranks)},
+            "regrets": np.array(state.regrets, dtype=np.float64).reshape(len(state.regrets), n),
+            "history": np.array(state.history, dtype=np.float64).reshape(len(state.history), 3)}
 
 
 class _RealisationFP:
@@ -178,11 +252,21 @@ class _RealisationFP:
     average of the pure best responses ``r^0 .. r^{t-1}``; its certificate after iteration ``t``
     is every player's regret of ``s^t``."""
 
-    def __init__(self, cg, action_priority):
+    def __init__(self, cg, action_priority, saved=None):
         self.cg = cg
         players = cg.players
         self.ranks = [_action_ranks(pt, action_priority) for pt in players]
         self.t0 = time.perf_counter()
+        if saved is not None:       # (name, meta, arrays) of a checkpoint (:mod:`.checkpoint`)
+            from .checkpoint import check_arrays
+
+            arrays = _restore_common(self, saved, lambda t: t + 1)
+            check_arrays(saved[0], arrays, {f"X{p}": ((pt.num_seqs, pt.num_types), np.float64)
+                                            for p, pt in enumerate(players)})
+            self.X = [np.array(arrays[f"X{p}"]) for p in range(len(players))]
+            # the evaluation of s^t, exactly as the step that made s^t computed it
+            self.ev, self.br, self.bvals = K.values_and_br(cg, self.B, reaches=self.X)
+            return
         self.B = [uniform_flat(pt) for pt in players]
         self.X = [K.reach(pt, b) for pt, b in zip(players, self.B)]     # realisation weights of s^t
         self.ev, self.br, self.bvals = K.values_and_br(cg, self.B, reaches=self.X)
@@ -193,17 +277,25 @@ class _RealisationFP:
     def step(self, count: int) -> None:
         cg, n = self.cg, self.cg.num_players
         for _ in range(count):
-            t = self.iteration = self.iteration + 1
+            t = self.iteration + 1
             # r^{t-1}: pure best responses to s^{t-1}, from the last evaluation
+            X, B = [], []
             for p, pt in enumerate(cg.players):
                 V, Vdec = self.bvals[p]
                 Xr = K.reach(pt, preferred_best_actions(pt, V, Vdec, self.ranks[p]))
-                self.X[p] = (1.0 - 1.0 / t) * self.X[p] + (1.0 / t) * Xr
-                self.B[p] = normalise_blocks(pt, self.X[p])
-            self.ev, self.br, self.bvals = K.values_and_br(cg, self.B, reaches=self.X)
-            reg = self.br - self.ev
+                X.append((1.0 - 1.0 / t) * self.X[p] + (1.0 / t) * Xr)
+                B.append(normalise_blocks(pt, X[-1]))
+            ev, br, bvals = K.values_and_br(cg, B, reaches=X)
+            reg = br - ev
+            # the new iterate replaces the old one whole: a stop half-way leaves iteration t - 1
+            self.X, self.B, self.ev, self.br, self.bvals = X, B, ev, br, bvals
             self.regrets.append(reg)
             self.history.append((t, float(np.sum(reg)) / n, time.perf_counter() - self.t0))
+            self.iteration = t
+
+    def kept(self) -> tuple:
+        """``(arrays, meta)`` of a checkpoint (:class:`.checkpoint.Keeper`)."""
+        return {**_kept_common(self), **{f"X{p}": x for p, x in enumerate(self.X)}}, {}
 
     def certificate(self):
         """Every player's regret of ``s^t``."""
@@ -228,10 +320,13 @@ class _BehaviouralFP:
     the program's pass: the regrets of ``s^{t-1}`` (the certificate tested, as the program's
     loop test does, before the average), then ``s^t`` = its behaviour average with ``r^{t-1}``."""
 
-    def __init__(self, cg, action_priority):
+    def __init__(self, cg, action_priority, saved=None):
         self.cg = cg
         self.ranks = [_action_ranks(pt, action_priority) for pt in cg.players]
         self.t0 = time.perf_counter()
+        if saved is not None:       # (name, meta, arrays) of a checkpoint (:mod:`.checkpoint`)
+            _restore_common(self, saved, lambda t: t)
+            return
         self.B = [uniform_flat(pt) for pt in cg.players]                # s^0: uniform everywhere
         self.regrets, self.history = [], []
         self.iteration = 0
@@ -243,14 +338,21 @@ class _BehaviouralFP:
             t = self.iteration
             ev, br, bvals = K.values_and_br(cg, self.B)
             reg = br - ev
-            self.regrets.append(reg)
-            self.history.append((t, float(np.sum(reg)) / n, time.perf_counter() - self.t0))
-            t = self.iteration = t + 1
-            w = 1.0 / (t + 1)
+            w = 1.0 / (t + 2)
+            B = []
             for p, pt in enumerate(cg.players):
                 V, Vdec = bvals[p]
                 R = preferred_best_actions(pt, V, Vdec, self.ranks[p], FP_TIE_REL)
-                self.B[p] = (1.0 - w) * self.B[p] + w * R               # Distribution.average
+                B.append((1.0 - w) * self.B[p] + w * R)                 # Distribution.average
+            # the new iterate replaces the old one whole: a stop half-way leaves iteration t
+            self.regrets.append(reg)
+            self.history.append((t, float(np.sum(reg)) / n, time.perf_counter() - self.t0))
+            self.B = B
+            self.iteration = t + 1
+
+    def kept(self) -> tuple:
+        """``(arrays, meta)`` of a checkpoint (:class:`.checkpoint.Keeper`)."""
+        return _kept_common(self), {}
 
     def certificate(self):
         """Every player's regret of ``s^{t-1}``, the profile the program's loop tests."""

@@ -32,8 +32,10 @@ Collusion (§5) has three meanings here, each with the certificate of the game a
   separate players of a three-player game (the pooled game of :func:`pool`): an epsilon-Nash
   equilibrium certified by the three-player NashConv, which bounds only *unilateral*
   deviations. Such equilibria are not unique and need not be team-optimal (3P-MMH, seats
-  0 and 2 colluding: CFR+ to NashConv 0.01 leaves the victim -0.011 where the team's
-  max-min value holds him to -0.304), so its value is NOT the team's value.
+  0 and 2 colluding: CFR+ to NashConv 0.01 stops after 160 iterations with the victim at
+  -0.027, where the team's max-min value holds him to -0.304; the three-player CFR+ average
+  need not converge, so that figure moves with the iteration count), so its value, the
+  colluders' summed payoff at the returned profile, is NOT the team's value.
 * ``"weak"`` -- pooled payoffs, private hands: a three-player game; its NashConv bounds what
   any ONE player (either colluder alone, or the victim) gains by deviating; it does not bound
   what the two colluders gain by deviating together, nor the spread of values over the
@@ -157,7 +159,12 @@ class MercerResult(Details):
         Fictitious play: every player's regret of the profile at each iteration (rows
         0..num_iter-1 of ``"fp"`` are, as their max per row, the program's printed lines).
     team_value : float or None
-        With collusion: the colluders' total (both seats' values summed).
+        With collusion: the colluders' total (both seats' values summed). With ``"strong"``,
+        ``"correlated"`` and ``"independent"`` it is the team's payoff at the returned profile,
+        whose max-min value ``[certified_lower, certified_upper]`` brackets (the LP: that value);
+        with ``"weak"`` and ``"strong-separate"`` (the colluders as two players of a
+        three-player game, no one maximising their sum) it is only their summed payoff at the
+        returned profile, not a max-min value.
     certified_lower, certified_upper : float
         Two-player zero-sum solved games (2 players, or ``collusion="strong"``): the
         bracket ``u - gain_opponent <= V <= u + gain_own`` of the game value V of the first
