@@ -1,6 +1,7 @@
 """Team games: three-player Kuhn (3..8 ranks) and Leduc in three regimes, the adversary in every seat.
 
     PYTHONPATH=. python benchmarks/team_games.py [--out results/benchmarks] [--quick] [--time-limit 120]
+    python benchmarks/team_games.py --table    # time per game from <out>/team_games.csv (docs/teams.md)
 
 Writes ``<out>/team_games.csv`` (+ ``.meta.json``): one row per game x adversary seat x
 regime x method with the team's value, the certified bracket ``[lower, upper]`` of its
@@ -60,7 +61,21 @@ def main(argv=None):
     ap.add_argument("--leduc-ranks", type=int, default=3, help="0: no Leduc")
     ap.add_argument("--milp-max-ranks", type=int, default=5,
                     help="largest Kuhn deck timed with the MILP pricing too (it grows fastest)")
+    ap.add_argument("--table", action="store_true",
+                    help="solve nothing: print the time per game (seconds summed over the adversary seats, "
+                         "widest certificate, converged) from <out>/team_games.csv as the markdown table of "
+                         "docs/teams.md")
     args = ap.parse_args(argv)
+    if args.table:
+        from guts import GutsInputError
+        from guts.studies.team_games import read_team_games, team_game_times, team_game_times_markdown
+
+        try:
+            times = team_game_times(read_team_games(args.out))
+        except GutsInputError as e:
+            ap.error(str(e))
+        print(team_game_times_markdown(times))
+        return times
     out = ensure_output_dir(args.out)
     rows = []
     first = 0
