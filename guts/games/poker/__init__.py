@@ -6,10 +6,10 @@ built as the engine's public tree.
     g = load_poker("leduc.game")          # or a .toml description, or the text itself
     g = load_poker("mercer_smh", players=3)   # a shipped description (descriptions/)
 
-The family: :mod:`.spec` (the data and its file forms), :mod:`.build` (limit betting,
-the ACPC rules), the hold'em-like builder of games given as a deck, rounds and an
-evaluator (:mod:`.builder`, :mod:`.rules`, :mod:`.cards`, :mod:`.evaluators`; fixed
-betting), and Mercer hold'em's study on it (:mod:`guts.games.poker.mercer`).
+The family: :mod:`.spec` (the data and its file forms), :mod:`.build` (a description as
+the builder's rules), the one tree builder, of games given as a deck, rounds and an
+evaluator (:mod:`.builder`, :mod:`.rules`, :mod:`.cards`, :mod:`.evaluators`; fixed, limit
+and ACPC betting), and Mercer hold'em's study on it (:mod:`guts.games.poker.mercer`).
 """
 from __future__ import annotations
 
@@ -80,7 +80,7 @@ def load_poker(path_or_text, *, players: int | None = None, max_deals: int = MAX
     """Read a poker description or ACPC game definition and build its public tree.
 
     Returns a :class:`~guts.engine.extensive.PublicTreeGame` (``.poker_spec`` holds the
-    description; with fixed betting, ``.built`` the builder's sizes and hand labels).
+    description; ``.built`` the builder's rules, sizes and hand labels).
     ``players`` overrides the file's number of players.  Raises ``GutsInputError`` with
     one clear message for a malformed file, an unknown key, no-limit betting, or a deck
     too small for the deal.  ``isomorphism=True``: the quotient by the suit permutations

@@ -11,6 +11,13 @@ thesis's information set (§2.3, footnote 1: same history except for the others'
 Showdown terminals reference one share table per (board, set of remaining players)
 (:meth:`Terminal.showdown`), so memory grows with the number of boards, not of terminals.
 
+It is the one tree builder of the poker family: every poker description (:mod:`.spec`) is
+written as :class:`~.rules.Rules` by :func:`~guts.games.poker.build.poker_rules` and built
+here.  Limit (ACPC) descriptions use the rules' ``"acpc"`` betting model (first player and
+raise cap per round, labels ``f``/``c``/``r``), per-seat ``blinds``, ``dealing = "cards"``
+(one chance node per board card, labelled ``"Kh"``, as OpenSpiel's ``universal_poker``) and a
+:class:`~.evaluators.CardRanking` (which also ranks fewer than five cards).
+
 Collusion (§5) is applied to the built tree by the engine's :func:`pool`: weak collusion
 pools the colluders' payoffs and splits them evenly (the thesis's "win sharing" evaluator),
 strong collusion also gives each colluder both colluders' hands (the colluders then stay
@@ -175,8 +182,21 @@ class _Builder:
         return out
 
     # -- tree --------------------------------------------------------------------------
+    def _card_outcomes(self, board: tuple):
+        """``[(label, card, P(card | deal))]`` of the next single card (``dealing="cards"``):
+        uniform over the cards neither in the deal nor on the board (rows of deals that the
+        board contradicts are never reached)."""
+        key = ("card", board)
+        if key not in self._chance_cache:
+            left = np.maximum(self.left - self.deck.counts(board)[None, :], 0)
+            total = np.maximum(left.sum(axis=1), 1)
+            self._chance_cache[key] = [(self.deck.kind_label(k), k, left[:, k] / total)
+                                       for k in range(self.deck.num_kinds) if left[:, k].any()]
+        return self._chance_cache[key]
+
     def build(self):
-        root = self._start_round(0, (True,) * self.n, np.zeros(self.n), ())
+        blinds = np.array(self.rules.blinds, dtype=float) if self.rules.blinds else np.zeros(self.n)
+        root = self._start_round(0, (True,) * self.n, blinds, ())
         labels = [self.deck.hand_label(h) for h in self.hands]
         H = len(self.hands)
         info, tl = [], []
@@ -204,6 +224,8 @@ class _Builder:
             return node
         rnd = rules.rounds[r]
         contrib = contrib + rnd.ante * np.array(active, dtype=float)
+        if rnd.shared_cards and rules.dealing == "cards":
+            return self._deal_cards(r, active, contrib, board, rnd.shared_cards)
         if rnd.shared_cards:
             outcomes = {}
             j = sum(1 for x in rules.rounds[:r] if x.shared_cards)
@@ -215,8 +237,21 @@ class _Builder:
             return Chance(outcomes)
         return self._betting(r, active, contrib, board)
 
+    def _deal_cards(self, r, active, contrib, board, left):
+        """``left`` more shared cards, one chance node per card (``dealing="cards"``)."""
+        if left == 0:
+            return self._betting(r, active, contrib, board)
+        self.n_chance += 1
+        return Chance({label: (p, self._deal_cards(r, active, contrib, tuple(sorted(board + (k,))), left - 1))
+                       for label, k, p in self._card_outcomes(board)})
+
     def _betting(self, r, active, contrib, board):
         rnd = self.rules.rounds[r]
+        if rnd.betting == "acpc":
+            p = rnd.first_player
+            while not active[p]:
+                p = (p + 1) % self.n
+            return self._acpc(r, p, active, contrib, board, (False,) * self.n, 0)
         if rnd.orbits == 0:
             return self._start_round(r + 1, active, contrib, board)
         first = next(p for p in range(self.n) if active[p])
@@ -299,6 +334,35 @@ class _Builder:
         return self._decision(p, actions)
 
 
+    # the ACPC rules: fold only facing a bet, "c" calls or checks, "r" raises by the round's
+    # size while the round has had fewer than ``max_raises`` raises (all players together)
+    def _acpc(self, r, p, active, contrib, board, acted, nraises):
+        rnd = self.rules.rounds[r]
+        top = max(contrib[q] for q in range(self.n) if active[q])
+        acted2 = tuple(a or q == p for q, a in enumerate(acted))
+
+        def after(act, con, nr):
+            live = [q for q in range(self.n) if act[q]]
+            m = max(con[q] for q in live)
+            if all(acted2[q] or not act[q] for q in range(self.n)) and all(abs(con[q] - m) < 1e-12 for q in live):
+                return self._start_round(r + 1, act, con, board)
+            nxt = next(q for k in range(1, self.n + 1) for q in [(p + k) % self.n] if act[q])
+            return self._acpc(r, nxt, act, con, board, acted2, nr)
+
+        actions = {}
+        if top - contrib[p] > 1e-12:
+            folded = tuple(a and q != p for q, a in enumerate(active))
+            actions["f"] = self._fold_or_continue(folded, contrib, lambda: after(folded, contrib, nraises))
+        c = contrib.copy()
+        c[p] = top
+        actions["c"] = after(active, c, nraises)
+        if nraises < rnd.max_raises:
+            c2 = contrib.copy()
+            c2[p] = top + rnd.bets[0]
+            actions["r"] = after(active, c2, nraises + 1)
+        return self._decision(p, actions)
+
+
 def _full_tree_nodes(b: _Builder, root) -> int:
     """Nodes of the thesis's explicit tree: every card deal expanded (§3.3, Figure 3).
 
@@ -351,6 +415,8 @@ def build_game(rules: Rules, collusion: Collusion | None = None, *, merge_team: 
         if collusion is None or collusion.kind != "strong":
             raise GutsInputError("merge_team needs strong collusion (the colluders must share their hands)")
         merged = check_team(collusion.team, rules.num_players)
+    if collusion is not None and rules.rounds[0].betting == "acpc":
+        raise GutsInputError("collusion with ACPC betting; accepted: fixed or limit betting")
     # pre-flight: count the tree and refuse it before building a node
     check_tree_memory(count_tree(rules, collusion, merge_team=merge_team), rules.name or "tree",
                       _rules_hint(rules))
@@ -417,6 +483,8 @@ def _human_time(seconds: float) -> str:
 
 def _rules_hint(rules: Rules) -> str:
     """What makes the tree smaller, naming the rules' current values."""
+    if rules.rounds[0].betting == "acpc":
+        return "accepted: a smaller game: fewer raises per round (max_raises), rounds, players or cards"
     rs = [r for r in rules.rounds if r.orbits]
     sizes = max((len(r.bets) for r in rs), default=0)
     out = []
@@ -697,6 +765,10 @@ def count_tree(rules: Rules, collusion: Collusion | None = None, *, merge_team: 
     """
     if not isinstance(rules, Rules):
         raise GutsInputError(f"rules must be a Rules instance; got {type(rules).__name__}")
+    if rules.rounds[0].betting == "acpc":
+        if collusion is not None:
+            raise GutsInputError("collusion with ACPC betting; accepted: fixed or limit betting")
+        return _count_acpc(rules)
     n, deck, c = rules.num_players, rules.deck, rules.deck.copies
     K = deck.num_kinds
     hole = rules.hole_cards
@@ -803,6 +875,140 @@ def count_tree(rules: Rules, collusion: Collusion | None = None, *, merge_team: 
                      info_sets=int(sum(info)), info_sets_per_player=tuple(int(x) for x in info),
                      share_tables=int(share_tables), sequences=int(sequences), max_depth=int(max_depth),
                      board_sequences=int(board_seq), deal_floats=int(deal_floats), bytes=nbytes)
+
+
+#: Bytes per expanded public node of an ACPC-betting tree, built and compiled (card-by-card
+#: dealing: more chance nodes and fewer shared terminals than Mercer hold'em): 1000 B measured
+#: on two- and three-player games of 0.14 and 0.31 million states by
+#: ``benchmarks/memory_calibration.py``.
+ACPC_BYTES_PER_NODE = 1500
+
+
+def _count_acpc(rules: Rules) -> TreeCount:
+    """:func:`count_tree` of ACPC betting with card-by-card dealing (distinct cards).
+
+    The betting of a round depends on the chips only through who has matched the largest
+    contribution (a call joins them, a raise leaves the raiser alone), so it is counted once
+    per position (who acts, who is in, who has acted and matched, raises so far).  Every card
+    not on the board can come next for some deal, so a board card has ``N - |board|`` outcomes.
+    """
+    n, h, N = rules.num_players, rules.hole_cards, rules.deck.size
+    D = 1
+    for p in range(n):
+        D *= math.comb(N - p * h, h)
+    types = math.comb(N, h)
+    contrib = list(rules.blinds) if rules.blinds else [0.0] * n
+    top = max(contrib)
+    states = [0]
+
+    def round_counter(rnd):
+        memo = {}
+
+        def act(p, active, acted, nraises, matched, depth=1):
+            key = (p, active, acted, nraises, matched)
+            if key in memo:
+                return memo[key]
+            if depth > MAX_ACTION_DEPTH:
+                raise GutsInputError(f"a betting round has paths of more than {MAX_ACTION_DEPTH} "
+                                     "decisions; accepted: fewer raises per round (max_raises) or players")
+            states[0] += 1
+            if states[0] > MAX_COUNT_STATES:
+                raise GutsInputError(f"the betting has more than {MAX_COUNT_STATES} distinct positions; "
+                                     "accepted: fewer raises per round (max_raises) or players")
+            acted2 = tuple(a or q == p for q, a in enumerate(acted))
+            dec, folds, depth, exits = [0] * n, 0, 0, {}
+
+            def after(act_, mat, nr):
+                live = [q for q in range(n) if act_[q]]
+                if len(live) == 1:
+                    return None
+                if all(acted2[q] or not act_[q] for q in range(n)) and all(mat[q] for q in live):
+                    return ([0] * n, 0, 0, {act_: 1})
+                nxt = next(q for k in range(1, n + 1) for q in [(p + k) % n] if act_[q])
+                return act(nxt, act_, acted2, nr, mat, depth + 1)
+
+            kids = []
+            if not matched[p]:
+                kids.append(after(tuple(a and q != p for q, a in enumerate(active)),
+                                  tuple(m and q != p for q, m in enumerate(matched)), nraises))
+                kids.append(after(active, tuple(m or q == p for q, m in enumerate(matched)), nraises))
+            else:
+                kids.append(after(active, matched, nraises))
+            if nraises < rnd.max_raises:
+                kids.append(after(active, tuple(q == p for q in range(n)), nraises + 1))
+            dec[p] += 1
+            seq = [0] * n
+            seq[p] += len(kids)
+            for k in kids:
+                if k is None:
+                    folds += 1
+                    continue
+                kd, kf, kdep, kex = k[0], k[1], k[2], k[3]
+                for q in range(n):
+                    dec[q] += kd[q]
+                    if len(k) > 4:
+                        seq[q] += k[4][q]
+                folds += kf
+                depth = max(depth, kdep)
+                for a, v in kex.items():
+                    exits[a] = exits.get(a, 0) + v
+            out = (dec, folds, depth + 1, exits, seq)
+            memo[key] = out
+            return out
+
+        def start(active, matched):
+            p = rnd.first_player
+            while not active[p]:
+                p = (p + 1) % n
+            return act(p, active, (False,) * n, 0, matched)
+
+        return start
+
+    arrivals = {(True,) * n: 1}
+    first_matched = tuple(abs(c - top) < 1e-12 for c in contrib)
+    board_seq, board_cards, ctx_rows = 1, 0, 0
+    dec, seq = [0] * n, [0] * n
+    chance = terminals = 0
+    deal_floats = D * (3 * n + N + 4)
+    max_depth = 0
+    depth_before = {k: 0 for k in arrivals}
+    for r, rnd in enumerate(rules.rounds):
+        paths = sum(arrivals.values())
+        for _ in range(rnd.shared_cards):
+            chance += paths * board_seq
+            # the card outcomes: one (D,) array per card left, per distinct board (sorted)
+            deal_floats += D * (N - board_cards) * math.comb(N, board_cards)
+            board_seq *= N - board_cards
+            board_cards += 1
+            ctx_rows += board_seq
+        start = round_counter(rnd)
+        nxt, nxt_depth = {}, {}
+        for active, m in arrivals.items():
+            kd, kf, kdep, kex, ks = start(active, first_matched if r == 0 else active)
+            for q in range(n):
+                dec[q] += m * kd[q] * board_seq
+                seq[q] += m * ks[q] * board_seq
+            terminals += m * kf * board_seq
+            d0 = depth_before[active] + kdep
+            max_depth = max(max_depth, d0)
+            for a, v in kex.items():
+                nxt[a] = nxt.get(a, 0) + m * v
+                nxt_depth[a] = max(nxt_depth.get(a, 0), d0)
+        arrivals, depth_before = nxt, nxt_depth
+        if max_depth > MAX_ACTION_DEPTH:
+            break
+    terminals += sum(arrivals.values()) * board_seq
+    share_tables = len(arrivals) * math.comb(N, board_cards)
+    deal_floats += D * ctx_rows + 2 * share_tables * n * D
+    public = sum(dec) + chance + terminals
+    info = tuple(dec[q] * types for q in range(n))
+    sequences = sum(seq) * types
+    return TreeCount(players=n, deals=int(D), types=(int(types),) * n, public_states=int(public),
+                     decision_nodes=int(sum(dec)), chance_nodes=int(chance), terminals=int(terminals),
+                     info_sets=int(sum(info)), info_sets_per_player=tuple(int(x) for x in info),
+                     share_tables=int(share_tables), sequences=int(sequences), max_depth=int(max_depth),
+                     board_sequences=int(board_seq), deal_floats=int(deal_floats),
+                     bytes=estimate_build_bytes(public, sequences, deal_floats, ACPC_BYTES_PER_NODE))
 
 
 def _relative(contrib, active) -> tuple:

@@ -47,6 +47,8 @@ class Deck:
     suits : int
         0 for a suitless deck (kinds are ranks, as in Mercer hold'em), else the number of
         suits (kinds are (rank, suit) pairs).
+    suit_chars : str
+        Letters of the suits in labels, suit 0 first (``"cdhs"``: the ACPC server's order).
 
     Examples
     --------
@@ -60,6 +62,7 @@ class Deck:
     ranks: tuple = (2, 3, 4, 5, 6)
     copies: int = 4
     suits: int = 0
+    suit_chars: str = SUIT_CHARS
 
     def __post_init__(self):
         ranks = tuple(int(r) for r in self.ranks)
@@ -68,6 +71,9 @@ class Deck:
         object.__setattr__(self, "ranks", ranks)
         check_int("deck copies", self.copies, 1, 64)
         check_int("deck suits", self.suits, 0, 4)
+        if (not isinstance(self.suit_chars, str) or len(set(self.suit_chars)) != len(self.suit_chars)
+                or len(self.suit_chars) < self.suits):
+            raise GutsInputError(f"suit letters {self.suit_chars!r}; accepted: {self.suits} distinct letters")
 
     @classmethod
     def mercer(cls) -> "Deck":
@@ -93,7 +99,7 @@ class Deck:
     def kind_label(self, k: int) -> str:
         r = self.kind_rank(k)
         s = RANK_CHARS.get(r, str(r))
-        return s + SUIT_CHARS[self.kind_suit(k)] if self.suits else s
+        return s + self.suit_chars[self.kind_suit(k)] if self.suits else s
 
     def hand_label(self, hand) -> str:
         return "".join(self.kind_label(k) for k in hand)
@@ -156,7 +162,8 @@ class Deck:
             types, used, logw = t_new[ok], u_new[ok], w_new[ok]
         left = self.copies - used
         logp = logw + self.num_kinds * lf[self.copies] - lf[left].sum(axis=1) - denom
-        prob = np.exp(logp)
+        # distinct cards (one copy of every kind): every ordered deal is equally likely, exactly
+        prob = np.full(len(logp), 1.0 / len(logp)) if self.copies == 1 else np.exp(logp)
         return hands, types, prob, left
 
     def public_deal(self, left: np.ndarray, size: int):

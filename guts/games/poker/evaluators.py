@@ -11,6 +11,12 @@ The hold'em-style evaluator (five cards, optional straights and flushes) uses th
 categories: high card < pair < two pair < trips < straight < flush < full house < quads <
 straight flush (< five of a kind, possible only with five or more copies).
 
+The ACPC ranking (:func:`hand_rank`, the Annual Computer Poker Competition server's, also
+OpenSpiel's ``universal_poker``'s) ranks the best five cards when there are five or more and
+also compares fewer (pairs, trips and quads, then high cards); :func:`three_card_rank` is
+Rhode Island hold'em's three-card ranking.  :class:`CardRanking` wraps either as an
+evaluator of the hold'em-like builder (:class:`~guts.games.poker.rules.Rules`).
+
 Strengths are plain integers, larger is better, equal means a tie.
 """
 from __future__ import annotations
@@ -22,7 +28,8 @@ from dataclasses import dataclass
 from guts._validate import check_int
 from guts.errors import GutsInputError
 
-__all__ = ["HandEvaluator", "mercer_evaluator", "holdem_evaluator", "three_card_rank", "THREE_CARD_CATEGORIES"]
+__all__ = ["HandEvaluator", "mercer_evaluator", "holdem_evaluator", "three_card_rank", "THREE_CARD_CATEGORIES",
+           "hand_rank", "CardRanking", "CARD_RANKINGS"]
 
 # category order (index = strength of the category)
 _HIGH, _PAIR, _TWO_PAIR, _TRIPS, _STRAIGHT, _FLUSH, _FULL, _QUADS, _SFLUSH, _FIVE = range(10)
@@ -188,3 +195,104 @@ def three_card_rank(cards, suits_in_deck: int, ranks_in_deck: int) -> tuple:
         pair, kicker = (ranks[1], ranks[2]) if ranks[0] == ranks[1] else (ranks[1], ranks[0])
         return (1, pair, kicker)
     return (0, *ranks)
+
+
+def _rank5(ranks, suits, all_ranks):
+    """(category, tie-breaks) of exactly five cards (standard poker order)."""
+    cnt = Counter(ranks)
+    groups = sorted(cnt.items(), key=lambda kv: (kv[1], kv[0]), reverse=True)
+    flush = len(set(suits)) == 1
+    u = sorted(set(ranks), reverse=True)
+    straight_top = None
+    if len(u) == 5:
+        if u[0] - u[4] == 4:
+            straight_top = u[0]
+        elif all_ranks and u == [12, 3, 2, 1, 0]:
+            straight_top = 3                       # A-2-3-4-5: the five is high
+    if straight_top is not None and flush:
+        return (8, straight_top)
+    if groups[0][1] == 4:
+        return (7, groups[0][0], groups[1][0])
+    if groups[0][1] == 3 and groups[1][1] == 2:
+        return (6, groups[0][0], groups[1][0])
+    if flush:
+        return (5, *sorted(ranks, reverse=True))
+    if straight_top is not None:
+        return (4, straight_top)
+    return _rank_groups(groups)
+
+
+def _rank_groups(groups):
+    """Pairs / trips / quads, then kickers (fewer than five cards, or no made hand)."""
+    top = groups[0][1]
+    kick = [r for r, _ in groups]
+    if top == 4:
+        return (7, *kick)
+    if top == 3:
+        if len(groups) > 1 and groups[1][1] >= 2:
+            return (6, *kick)
+        return (3, *kick)
+    if top == 2:
+        if len(groups) > 1 and groups[1][1] == 2:
+            return (2, *kick)
+        return (1, *kick)
+    return (0, *kick)
+
+
+def hand_rank(cards, suits_in_deck: int, ranks_in_deck: int):
+    """Comparable strength of ``cards`` (ACPC card indices, ``card = rank * suits + suit``):
+    best five cards when there are five or more, else pairs/trips/quads then high cards
+    (the ACPC ranking, module docstring); the ace plays low in A-2-3-4-5 when the deck has
+    all 13 ranks."""
+    ranks = [c // suits_in_deck for c in cards]
+    suits = [c % suits_in_deck for c in cards]
+    all_ranks = ranks_in_deck == 13
+    if len(cards) >= 5:
+        return max(_rank5([ranks[i] for i in idx], [suits[i] for i in idx], all_ranks)
+                   for idx in itertools.combinations(range(len(cards)), 5))
+    cnt = Counter(ranks)
+    return _rank_groups(sorted(cnt.items(), key=lambda kv: (kv[1], kv[0]), reverse=True))
+
+
+#: rankings of :class:`CardRanking` by name
+CARD_RANKINGS = ("acpc", "rhode_island")
+#: tie-break digits of the tuples of :func:`hand_rank` / :func:`three_card_rank` (at most 6)
+_RANK_DIGITS = 7
+
+
+@dataclass(frozen=True)
+class CardRanking:
+    """:func:`hand_rank` (``"acpc"``) or :func:`three_card_rank` (``"rhode_island"``) as an
+    evaluator of the hold'em-like builder: :meth:`best` ranks ALL of a player's cards (the
+    ACPC ranking compares any number of cards, so ``hand_size`` is the fewest it takes).
+
+    Ranks are deck ranks (2 = deuce); ``ranks_in_deck`` = 13 lets the ace play low in
+    A-2-3-4-5 (A-2-3).  The strength is the ranking's tuple as one integer: the category, then
+    every tie-break plus one, in base 16, padded with zeros, so that integers compare as the
+    tuples do (a shorter tuple is smaller than its extensions).
+    """
+
+    kind: str = "acpc"
+    ranks_in_deck: int = 13
+
+    def __post_init__(self):
+        if self.kind not in CARD_RANKINGS:
+            raise GutsInputError(f"card ranking {self.kind!r}; accepted: {', '.join(CARD_RANKINGS)}")
+        check_int("ranks in the deck", self.ranks_in_deck, 1, 13)
+
+    @property
+    def hand_size(self) -> int:
+        return 3 if self.kind == "rhode_island" else 1
+
+    straights = True
+    flushes = True
+
+    def best(self, ranks, suits=None) -> int:
+        """Strength of all the given cards (deck ranks 2..14 and suit indices 0..3)."""
+        cards = [(int(r) - 2) * 4 + int(s) for r, s in zip(ranks, suits)]
+        rank = three_card_rank if self.kind == "rhode_island" else hand_rank
+        t = rank(cards, 4, self.ranks_in_deck)
+        value = 0
+        for i in range(_RANK_DIGITS):
+            value = value * 16 + (0 if i >= len(t) else t[i] + (i > 0))
+        return value

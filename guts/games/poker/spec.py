@@ -47,8 +47,8 @@
   each active player, seat 0 first, puts in one of the allowed ``bets``, or nothing when
   ``check = true``, or folds; and hands are ranked by a named ``evaluator`` (``"mercer"``:
   best four cards, no straights or flushes; ``"holdem"``: best five, straights and
-  flushes).  Built by the hold'em-like builder :mod:`guts.games.poker.builder` (the one of
-  :mod:`guts.games.poker.mercer`).  Shipped: ``descriptions/mercer_smh.toml``,
+  flushes).  Like every description, built by the hold'em-like builder
+  :mod:`guts.games.poker.builder` (the one of :mod:`guts.games.poker.mercer`).  Shipped: ``descriptions/mercer_smh.toml``,
   ``descriptions/mercer_mmh.toml``::
 
       betting = "fixed"
