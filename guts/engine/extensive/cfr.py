@@ -531,10 +531,9 @@ def cfr_plus(game: Game, *, max_iterations=None, target=None, time_limit=None,
         if isinstance(v, bool) or not isinstance(v, numbers.Real) or not math.isfinite(v):
             raise GutsInputError(f"{name} must be a finite number; got {v!r}")
     if checkpoint_every is not None:
-        checkpoint_every = check_positive_float("checkpoint_every", checkpoint_every)
-        if checkpoint is None:
-            raise GutsInputError(f"checkpoint_every={checkpoint_every!r} without a file; accepted: "
-                                 "checkpoint=FILE with it (where to write the checkpoints)")
+        from .checkpoint import check_checkpoint_every
+
+        checkpoint_every = check_checkpoint_every(checkpoint, checkpoint_every)
     K.prepare(cg)
     n = cg.num_players
     if n == 1:      # a decision problem: the best response (to nobody) is the exact solution

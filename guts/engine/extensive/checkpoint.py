@@ -36,10 +36,11 @@ import time
 import numpy as np
 
 from ...errors import GutsInputError
+from ..._validate import check_positive_float
 from ..persist import package_version, read_container, write_container
 from .fingerprint import describe_fingerprint, game_fingerprint
 
-__all__ = ["CHECKPOINT_FORMAT", "FP_CHECKPOINT_FORMAT", "Keeper", "open_checkpoint", "check_arrays",
+__all__ = ["CHECKPOINT_FORMAT", "check_checkpoint_every", "FP_CHECKPOINT_FORMAT", "Keeper", "open_checkpoint", "check_arrays",
            "Checkpointer", "read_checkpoint", "restore_state"]
 
 #: ``format`` of a CFR checkpoint file.
@@ -191,3 +192,13 @@ def read_checkpoint(path, game, variant, alpha, beta, gamma, dtype, horizon=None
     return {"iteration": t, "next_check": int(meta.get("next_check", t + 1)),
             "history": [tuple(h) for h in meta.get("history", [])], "seconds": float(meta.get("seconds", 0.0)),
             "arrays": arrays, "horizon": horizon if "horizon" in SCHEDULE[variant] else None}
+
+
+def check_checkpoint_every(checkpoint, checkpoint_every) -> float:
+    """``checkpoint_every`` (seconds between writes) checked, and refused without a ``checkpoint`` file
+    (the one check of every solver that keeps checkpoints)."""
+    checkpoint_every = check_positive_float("checkpoint_every", checkpoint_every)
+    if checkpoint is None:
+        raise GutsInputError(f"checkpoint_every={checkpoint_every!r} without a file; accepted: "
+                             "checkpoint=FILE with it (where to write the checkpoints)")
+    return checkpoint_every

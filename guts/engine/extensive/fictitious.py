@@ -179,10 +179,9 @@ def fictitious_play(game: Game, *, target: float = FP_EPSILON, max_iterations: i
         raise GutsInputError(
             f"action_priority must be a callable label -> key or None; got {action_priority!r}")
     if checkpoint_every is not None:
-        checkpoint_every = check_positive_float("checkpoint_every", checkpoint_every)
-        if checkpoint is None:
-            raise GutsInputError(f"checkpoint_every={checkpoint_every!r} without a file; accepted: "
-                                 "checkpoint=FILE with it (where to write the checkpoints)")
+        from .checkpoint import check_checkpoint_every
+
+        checkpoint_every = check_checkpoint_every(checkpoint, checkpoint_every)
     K.prepare(cg)
     names = {"averaging": averaging}         # what a checkpoint of this solve is of
     saved = keeper = None
