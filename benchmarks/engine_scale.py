@@ -27,7 +27,9 @@ where feasible:
   unpacked into a temporary folder); a first solve with an empty numba cache (cold) and the
   second one (warm).
 
-``--only threads,cold`` re-measures those groups and replaces their rows in the CSV.
+``--only threads,cold`` re-measures those groups and replaces their rows in the CSV;
+``--csv NAME`` writes ``<out>/NAME`` instead (``--only threads --csv engine_scale_threads_quiet.csv``:
+the threads rows of a quiet-machine run, kept beside the main CSV).
 
 Each solve runs in its own process, so its peak memory (``ru_maxrss``) is its own. The
 machine is shared: every row records ``os.getloadavg()`` at its start.
@@ -482,6 +484,7 @@ def main(argv=None) -> int:
     ap.add_argument("--full-baseline", action="store_true",
                     help="run the old algorithm on 3P-MMH with a check to the target (about 400 s on a quiet machine)")
     ap.add_argument("--time-limit", type=float, default=1800.0, help="per solve, seconds")
+    ap.add_argument("--csv", default="engine_scale.csv", help="file name of the CSV in --out")
     ap.add_argument("--only", default=",".join(GROUPS),
                     help="comma-separated groups to (re)measure: " + ", ".join(GROUPS) + " (others kept from the CSV)")
     args = ap.parse_args(argv)
@@ -506,7 +509,7 @@ def main(argv=None) -> int:
                 "threads: seconds per CFR+ iteration": "threads", "threads: seconds per solve": "threads",
                 "threads: steadiness of a core": "threads", "threads: round trip between the cores": "threads",
                 "cold start": "cold"}
-    target_csv = out / "engine_scale.csv"
+    target_csv = out / args.csv
     if only != set(GROUPS) and target_csv.exists():
         old_df = pd.read_csv(target_csv)
         rows = [r for r in old_df.to_dict("records") if group_of.get(r["benchmark"]) not in only]
@@ -749,11 +752,11 @@ def _write(out, rows, args):
     from guts.studies.output import write_csv, write_meta
 
     df = pd.DataFrame(rows)
-    write_csv(df, out / "engine_scale.csv")
-    write_meta(out / "engine_scale.csv",
+    write_csv(df, out / args.csv)
+    write_meta(out / args.csv,
                {"quick": args.quick, "full_baseline": args.full_baseline, "target_nash_conv": TARGET,
                 "new_solver": NEW, "time_limit": args.time_limit, "only": args.only,
-                "baseline_ref": BASELINE_REF},
+                "baseline_ref": BASELINE_REF, **({"csv": args.csv} if args.csv != "engine_scale.csv" else {})},
                machine=dict(cpus=os.cpu_count(), processor=platform.processor() or platform.machine(),
                             python=platform.python_version()),
                load_at_end=list(os.getloadavg()),

@@ -2,15 +2,17 @@
 
     PYTHONPATH=. python benchmarks/isomorphism.py [--out results/benchmarks] [--big]
 
-Writes ``<out>/isomorphism.csv``: per game the counts before and after
-(:class:`guts.games.poker.isomorphism.IsomorphismStats`), the seconds to build the full game
-and the quotient, the LP seconds of each and their ratio, both values, and the full game's
-exploitability of the expanded quotient strategy.  The default games take about a minute on
-two cores; ``--big`` adds three-suit Rhode Island (its full LP: minutes).
+Writes ``<out>/isomorphism.csv`` (+ ``.meta.json``: the parameters and the command): per game
+the counts before and after (:class:`guts.games.poker.isomorphism.IsomorphismStats`), the
+seconds to build the full game and the quotient, the LP seconds of each and their ratio, both
+values, the full game's exploitability of the expanded quotient strategy, and ``load``
+(``os.getloadavg()[0]`` before the row: the machine may be shared).  The default games take
+seconds on two cores; ``--big`` adds three-suit Rhode Island (its full LP: minutes).
 """
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from pathlib import Path
@@ -19,10 +21,10 @@ import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from guts._atomic import atomic_path  # noqa: E402
 from guts.engine.extensive import exploitability, solve_lp  # noqa: E402
 from guts.games.poker import build_poker, read_poker  # noqa: E402
 from guts.games.poker.isomorphism import suit_quotient  # noqa: E402
+from guts.studies.output import ensure_output_dir, write_csv, write_meta  # noqa: E402
 
 LEDUC3 = "\n".join(["GAMEDEF", "limit", "numPlayers = 2", "numRounds = 2", "blind = 1 1", "raiseSize = 2 4",
                     "firstPlayer = 1 1", "maxRaises = 2 2", "numSuits = 3", "numRanks = 3", "numHoleCards = 1",
@@ -63,6 +65,7 @@ def games(big: bool):
 
 
 def measure(name, spec) -> dict:
+    load = os.getloadavg()[0]
     t0 = time.perf_counter()
     full = build_poker(spec)
     t1 = time.perf_counter()
@@ -80,7 +83,7 @@ def measure(name, spec) -> dict:
             "build_full_s": t1 - t0, "build_quotient_s": t2 - t1, "lp_quotient_s": t3 - t2, "lp_full_s": t4 - t3,
             "lp_speedup": (t4 - t3) / (t3 - t2), "value_quotient": rq.value, "value_full": rf.value,
             "quotient_exploitability": rq.exploitability,
-            "full_exploitability_of_expanded": exploitability(full, q.expand(rq.strategies))}
+            "full_exploitability_of_expanded": exploitability(full, q.expand(rq.strategies)), "load": load}
 
 
 def main(argv=None):
@@ -91,10 +94,9 @@ def main(argv=None):
     solve_lp(build_poker(read_poker("leduc.game")))     # compile the kernels outside the timings
     rows = [measure(name, spec) for name, spec in games(args.big)]
     df = pd.DataFrame(rows)
-    target = Path(args.out) / "isomorphism.csv"
-    target.parent.mkdir(parents=True, exist_ok=True)
-    with atomic_path(target) as tmp:
-        df.to_csv(tmp, index=False)
+    target = ensure_output_dir(args.out) / "isomorphism.csv"
+    write_csv(df, target)
+    write_meta(target, {"big": args.big, "games": [name for name, _ in games(args.big)]})
     print(df.to_string(index=False))
 
 

@@ -121,6 +121,59 @@ def test_meta_files_name_their_own_file():
     assert bad == []
 
 
+BENCHMARKS = RESULTS / "benchmarks"
+#: Benchmark outputs committed without a meta file, each with what it lacks (the writer, not the test,
+#: is to change: a strict xfail fails the day the meta file is committed, so the entry is removed then).
+NO_META_YET = {"timings.csv": "benchmarks/timings.py writes no meta file"}
+
+
+def _benchmark_outputs():
+    """Every committed output under results/benchmarks/ (not the meta and run records beside them)."""
+    return sorted(p.name for p in BENCHMARKS.iterdir()
+                  if p.is_file() and not p.name.startswith(".") and not p.name.endswith(".json"))
+
+
+def _described(folder: Path) -> dict:
+    """File name -> the meta record that describes it (its own, or an ``"also"`` entry of a shared one)."""
+    out = {}
+    for m in folder.glob("*.meta.json"):
+        data = json.loads(m.read_text())
+        for rec in [data, *(data.get("also") or [])]:
+            if isinstance(rec, dict) and rec.get("file"):
+                out[rec["file"]] = {"command": data.get("command"), **rec}
+    return out
+
+
+def _documented_benchmark_outputs():
+    """The results/benchmarks/ files the README and docs/ name (globs such as ``lp_*`` left out)."""
+    import re
+
+    pattern = re.compile(r"results/benchmarks/([A-Za-z0-9_.-]+\.[A-Za-z0-9]+)")
+    names = set()
+    for doc in [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]:
+        names.update(pattern.findall(doc.read_text()))
+    return sorted(names)
+
+
+@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.xfail(strict=True, reason=NO_META_YET[n]))
+                                  if n in NO_META_YET else n for n in _benchmark_outputs()])
+def test_every_benchmark_output_has_a_meta_file_with_its_command(name):
+    """Each output of results/benchmarks/ is described by a meta file (:func:`guts.studies.output.write_meta`)
+    whose command runs a script of the repository, and whose hash, where recorded, is the file's."""
+    from guts.studies.output import file_sha256
+
+    rec = _described(BENCHMARKS).get(name)
+    assert rec is not None, f"no {name.rsplit('.', 1)[0]}.meta.json"
+    assert command_problem(rec.get("command")) is None
+    if "sha256" in rec:
+        assert rec["sha256"] == file_sha256(BENCHMARKS / name), "the meta file describes another version of it"
+
+
+@pytest.mark.parametrize("name", _documented_benchmark_outputs())
+def test_benchmark_outputs_the_docs_name_are_committed(name):
+    assert (BENCHMARKS / name).is_file()
+
+
 # ---------------------------------------------------------------------------------------
 # The writer
 # ---------------------------------------------------------------------------------------

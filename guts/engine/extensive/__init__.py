@@ -24,6 +24,7 @@ __getattr__, __dir__ = lazy_exports(__name__, {
     "fictitious_play": ".fictitious",
     **dict.fromkeys(("ExplicitChance", "ExplicitDecision", "ExplicitGame", "ExplicitTerminal"), ".explicit"),
     **dict.fromkeys(("OpenSpielLink", "from_openspiel", "openspiel_link", "to_openspiel_policy"), ".openspiel"),
+    "to_openspiel_game": ".openspiel_export",
     **dict.fromkeys(("efg_text", "read_efg", "write_efg"), ".efg"),
     "load_solution": ".persist",
     "game_fingerprint": ".fingerprint",
@@ -40,7 +41,7 @@ __all__ = [
     "solve_team", "merged_game", "TeamResult", "TEAM_REGIMES",
     "ExplicitDecision", "ExplicitChance", "ExplicitTerminal", "ExplicitGame",
     "GameSize", "estimate_size",
-    "from_openspiel", "to_openspiel_policy", "openspiel_link", "OpenSpielLink",
+    "from_openspiel", "to_openspiel_policy", "openspiel_link", "OpenSpielLink", "to_openspiel_game",
     "read_efg", "write_efg", "efg_text",
     "load_solution", "game_fingerprint",
 ]

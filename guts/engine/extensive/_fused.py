@@ -251,7 +251,7 @@ def _dense3_keys(ulo, uhi, u_start, u_grp, u_sf, z_sl, z_k, z_off, z_sc, A0, A1,
 
 @njit(cache=True, nogil=True, parallel=True)
 def terminal_values_dense3(u_start, u_grp, u_sf, z_sl, z_k, z_off, z_sc, A0, A1, has1, Rf, Rl,
-                           nchunks, contrib):
+                           c_start, contrib):
     """Three players, deals summed out in advance (the *type tensor* form).
 
     For one player p with the other two f ("first") and l ("last"), a terminal z in group
@@ -263,23 +263,26 @@ def terminal_values_dense3(u_start, u_grp, u_sf, z_sl, z_k, z_off, z_sc, A0, A1,
     weighted by the payoff table. Terminals are sorted by key u = (g, s_f): the inner
     contraction with R_f is done once per key (``B``), then once per terminal with R_l.
     Costs (keys x Tf Tl Tp + terminals x Tl Tp) instead of terminals x deals, with
-    contiguous loops. Output ``contrib[i, t]`` for the i-th terminal in key order.
+    contiguous loops. Output ``contrib[i, t]`` for the i-th terminal in key order. Parallel
+    over the chunks of keys ``c_start[c]:c_start[c+1]``, of equal estimated work
+    (:func:`._kernels.balanced_bounds`).
     """
-    U = u_start.shape[0] - 1
-    per = (U + nchunks - 1) // nchunks
-    for c in prange(nchunks):
-        _dense3_keys(c * per, min(U, (c + 1) * per), u_start, u_grp, u_sf, z_sl, z_k, z_off, z_sc,
+    for c in prange(c_start.shape[0] - 1):
+        _dense3_keys(c_start[c], c_start[c + 1], u_start, u_grp, u_sf, z_sl, z_k, z_off, z_sc,
                      A0, A1, has1, Rf, Rl, contrib)
     return contrib
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def scatter_rows(row_ptr, row_of, contrib, g):
+def scatter_rows(row_ptr, row_of, contrib, blocks, g):
     """Every row of ``g``: ``g[s] = sum of contrib[row_of[j]]`` for j in
     ``row_ptr[s]:row_ptr[s+1]`` in that fixed order, zero for a row without terminals
-    (parallel over s: each row of g belongs to one iteration; ``g`` need not be zeroed)."""
-    for s in prange(g.shape[0]):
-        _scatter_row(s, row_ptr[s], row_ptr[s + 1], row_of, contrib, g)
+    (``g`` need not be zeroed). Parallel over the blocks of rows ``blocks[b]:blocks[b+1]``
+    of equal work (rows + terminals): the terminals crowd into some rows, and an even split
+    of the rows (3P-MMH with a check) left one of 16 threads twice the others' work."""
+    for b in prange(blocks.shape[0] - 1):
+        for s in range(blocks[b], blocks[b + 1]):
+            _scatter_row(s, row_ptr[s], row_ptr[s + 1], row_of, contrib, g)
     return g
 
 
@@ -389,7 +392,7 @@ def normalise_into_serial(dec_first, dec_na, X, B):
 
 @njit(cache=True, nogil=True)
 def terminal_values_dense3_serial(u_start, u_grp, u_sf, z_sl, z_k, z_off, z_sc, A0, A1, has1, Rf, Rl,
-                                  nchunks, contrib):
+                                  c_start, contrib):
     """:func:`terminal_values_dense3` on the calling thread."""
     _dense3_keys(0, u_start.shape[0] - 1, u_start, u_grp, u_sf, z_sl, z_k, z_off, z_sc, A0, A1, has1,
                  Rf, Rl, contrib)
@@ -397,7 +400,7 @@ def terminal_values_dense3_serial(u_start, u_grp, u_sf, z_sl, z_k, z_off, z_sc, 
 
 
 @njit(cache=True, nogil=True)
-def scatter_rows_serial(row_ptr, row_of, contrib, g):
+def scatter_rows_serial(row_ptr, row_of, contrib, blocks, g):
     """:func:`scatter_rows` on the calling thread."""
     for s in range(g.shape[0]):
         _scatter_row(s, row_ptr[s], row_ptr[s + 1], row_of, contrib, g)

@@ -55,12 +55,18 @@ DENSE_MAX_RATIO = 2.0
 #: check has 2.3e6: 216 us per pass with one thread, 124 us with two (16 chunks); with a
 #: check 7.5e8.
 DENSE_MIN_WORK = 500_000
-#: Parallel chunks of the dense kernel: one per DENSE_CHUNK_KEYS keys, at most DENSE_CHUNKS
-#: (each chunk allocates its scratch rows and is handed out on its own: 256 chunks on 3P-MMH
-#: without a check, 600 keys, made two threads no faster than one; 16 gave 1.7x). A key's
-#: arithmetic does not depend on its chunk: the result does not depend on the split.
-DENSE_CHUNKS = 256
+#: Parallel chunks of the dense kernel: one per DENSE_CHUNK_KEYS keys, at most DENSE_CHUNKS,
+#: of equal estimated work (:func:`balanced_bounds`). Each chunk allocates its scratch rows
+#: and is handed out on its own: 256 chunks on 3P-MMH without a check, 600 keys, made two
+#: threads no faster than one (16 gave 1.7x); on 3P-MMH with a check (2e5 keys) 256 chunks
+#: were 16 per thread of 16, and a thread that drew the last one kept the others waiting.
+#: A key's arithmetic does not depend on its chunk: the result does not depend on the split.
+DENSE_CHUNKS = 2048
 DENSE_CHUNK_KEYS = 40
+#: Blocks of rows of the scatter after the dense kernel (equal work: rows + terminals), at
+#: most one per SCATTER_BLOCK_ROWS rows.
+SCATTER_BLOCKS = 256
+SCATTER_BLOCK_ROWS = 64
 #: From this many chunks they are handed out dynamically (one at a time).
 DENSE_DYNAMIC_CHUNKS = 64
 
@@ -122,11 +128,34 @@ def _dense_data(cg):
                 row_of=row_of.astype(i32), row_ptr=row_ptr.astype(i32),
                 # work: per key a (Tf, Tl, Tp) contraction, per terminal a (Tl, Tp) one
                 work=int(u0.size * int(np.prod(T)) + order.size * T[l] * T[p]),
-                chunks=min(DENSE_CHUNKS, max(1, u0.size // DENSE_CHUNK_KEYS)),
+                # per key: the (Tf, Tl, Tp) contraction and one (Tl, Tp) per terminal
+                key_cost=np.cumsum(int(np.prod(T)) + np.diff(u_start) * (T[l] * T[p])),
+                # per row of g: zeroing it and adding each of its terminals
+                row_cost=np.cumsum(1 + np.diff(row_ptr)),
             ))
         dd = per
     cg._dense = dd
     return dd
+
+
+def balanced_bounds(cum_cost, parts):
+    """Bounds ``b[0] = 0 < ... < b[k] = n`` of at most ``parts`` contiguous blocks of ``n``
+    items of about equal cost (``cum_cost``: the items' cumulative costs)."""
+    n = cum_cost.size
+    parts = max(1, min(int(parts), n))
+    cuts = np.searchsorted(cum_cost, cum_cost[-1] * np.arange(1, parts) / parts, side="right")
+    return np.unique(np.concatenate(([0], cuts, [n]))).astype(np.int64)
+
+
+def _dense_bounds(d):
+    """The chunk bounds of a player's dense kernel and scatter (for the constants now)."""
+    key = (DENSE_CHUNKS, DENSE_CHUNK_KEYS, SCATTER_BLOCKS, SCATTER_BLOCK_ROWS)
+    if d.get("bounds_key") != key:
+        nk, nr = d["key_cost"].size, d["row_cost"].size
+        d["c_start"] = balanced_bounds(d["key_cost"], min(DENSE_CHUNKS, max(1, nk // DENSE_CHUNK_KEYS)))
+        d["blocks"] = balanced_bounds(d["row_cost"], min(SCATTER_BLOCKS, max(1, nr // SCATTER_BLOCK_ROWS)))
+        d["bounds_key"] = key
+    return d
 
 
 def prepare(cg):
@@ -276,26 +305,26 @@ def terminal_values(cg, p, reaches, fused=None, work=None):
     if USE_FUSED if fused is None else fused:
         dd = _dense_data(cg) if USE_DENSE else None
         if dd is not None:
-            d = dd[p]
+            d = _dense_bounds(dd[p])
             contrib = _new(work, "contrib", (cg.num_terminals, cg.num_types[p]))
             # work: per key a (Tf, Tl, Tp) contraction, per terminal a (Tl, Tp) one
             par = parallel_for(d["work"], DENSE_MIN_WORK)
             # many chunks (a big game) are handed out one at a time (their cost varies: keys
             # whose reach is zero are skipped; a static split left a thread idle); a few
             # (a small game) are split statically (no scheduling calls: ~7 us per pass)
-            dyn = par and d["chunks"] >= DENSE_DYNAMIC_CHUNKS
+            dyn = par and d["c_start"].size - 1 >= DENSE_DYNAMIC_CHUNKS
             old = _fused.set_parallel_chunksize(1) if dyn else 0
             try:
                 (_fused.terminal_values_dense3 if par else _fused.terminal_values_dense3_serial)(
                     d["u_start"], d["u_grp"], d["u_sf"], d["z_sl"], d["z_k"], d["z_off"], d["z_sc"],
                     d["A0"], d["A1"], d["has1"], np.ascontiguousarray(reaches[d["f"]]),
-                    np.ascontiguousarray(reaches[d["l"]]), d["chunks"], contrib)
+                    np.ascontiguousarray(reaches[d["l"]]), d["c_start"], contrib)
             finally:
                 if dyn:
                     _fused.set_parallel_chunksize(old)
             g = _new(work, "g", (cg.players[p].num_seqs, cg.num_types[p]))     # every row written
             return (_fused.scatter_rows if parallel_for(g.size, LEVEL_MIN_WORK) else _fused.scatter_rows_serial)(
-                d["row_ptr"], d["row_of"], contrib, g)
+                d["row_ptr"], d["row_of"], contrib, d["blocks"], g)
         fd = _fused_data(cg)
         n = cg.num_players
         sizes = [r.size for r in reaches]

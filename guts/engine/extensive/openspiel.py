@@ -440,7 +440,8 @@ def to_openspiel_policy(game, strategies, os_game=None, *, link: OpenSpielLink |
     strategies : tuple of dict
         ``strategies[p][key]`` = array ``(num_types[p], num_actions)``.
     os_game : pyspiel.Game, optional
-        Defaults to the game imported.
+        Defaults to the game imported; a game from
+        :func:`~.openspiel_export.to_openspiel_game` brings its own link.
     link : OpenSpielLink, optional
         The correspondence, for a game built without :func:`from_openspiel` (see
         :func:`openspiel_link`).
@@ -455,10 +456,11 @@ def to_openspiel_policy(game, strategies, os_game=None, *, link: OpenSpielLink |
 
     from .strategies import to_flat
 
-    link = link if link is not None else getattr(game, "openspiel", None)
+    if link is None:    # an exported game carries its link (openspiel_export.to_openspiel_game)
+        link = getattr(os_game, "guts_link", None) or getattr(game, "openspiel", None)
     if link is None:
-        raise GutsInputError("game was not imported from OpenSpiel; accepted: a game from from_openspiel "
-                             "or an explicit link=OpenSpielLink(...)")
+        raise GutsInputError("game was not imported from OpenSpiel; accepted: a game from from_openspiel, "
+                             "an os_game from to_openspiel_game or an explicit link=OpenSpielLink(...)")
     to_flat(game, strategies)                       # validates shapes and sums
     os_game = link.game if os_game is None else os_game
     pol = os_policy.TabularPolicy(os_game)
