@@ -24,7 +24,8 @@ Two more tables say where the time goes (``--no-detail`` skips them):
   the fused backup and regret update, the reach pass, ...) in a few iterations of the first
   game, at each thread count, and each kernel's speed-up;
 * ``many_cores_ceiling.csv``: the machine's own ceiling: k one-thread solves of the same
-  iterations at once, in k processes (no shared data, no barrier), against one alone. When k
+  iterations at once (k = 1, half and all of the largest thread count), in k processes (no
+  shared data, no barrier), against one alone. When k
   of them take f times as long each, k threads cannot beat k / f on this machine (shared
   memory bandwidth and caches, the clock of a fully loaded chip).
 """

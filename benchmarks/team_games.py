@@ -1,6 +1,7 @@
 """Team games: three-player Kuhn (3..8 ranks) and Leduc in three regimes, the adversary in every seat.
 
     PYTHONPATH=. python benchmarks/team_games.py [--out results/benchmarks] [--quick] [--time-limit 120]
+                                                 [--leduc-ranks 3]
     python benchmarks/team_games.py --table    # time per game from <out>/team_games.csv (docs/teams.md)
 
 Writes ``<out>/team_games.csv`` (+ ``.meta.json``): one row per game x adversary seat x
@@ -58,7 +59,9 @@ def main(argv=None):
     ap.add_argument("--quick", action="store_true", help="Kuhn with 3..5 ranks only")
     ap.add_argument("--time-limit", type=float, default=120.0, help="seconds per correlated solve")
     ap.add_argument("--max-ranks", type=int, default=8)
-    ap.add_argument("--leduc-ranks", type=int, default=3, help="0: no Leduc")
+    ap.add_argument("--leduc-ranks", type=int, default=0,
+                    help="add three-player Leduc with this many ranks (default 0: none; with 3 the correlated "
+                         "column generation does not close its bracket within the time limit)")
     ap.add_argument("--milp-max-ranks", type=int, default=5,
                     help="largest Kuhn deck timed with the MILP pricing too (it grows fastest)")
     ap.add_argument("--table", action="store_true",
