@@ -3,7 +3,7 @@
 Exact values where the sequence-form LP reaches (verified by exact best responses in rational
 arithmetic), CFR+ brackets beyond:
 
-    python experiments/liars_dice_table.py                          # the full table (~7 min on a loaded 2-core machine)
+    python experiments/liars_dice_table.py                          # the full table (~30 min on a shared 2-core machine)
     python experiments/liars_dice_table.py --cases 1v1:2-6          # a partial run (results/runs/...)
     python experiments/liars_dice_table.py --cases 2v1:6 --cfr-iterations 300 --out /tmp/ld
 """
