@@ -355,6 +355,22 @@ def run(lp, what: str, *, solver: str = "ipm", time_limit: float | None = None,
     return h, secs
 
 
+def add_cols_and_resolve(h, what: str, cost, lower, upper, starts, index, values) -> float:
+    """Add columns (CSC: ``starts``, ``index``, ``values``) to a solved model and re-solve by
+    the primal simplex from the previous basis, still primal feasible (column generation);
+    return the seconds."""
+    cost = np.asarray(cost, dtype=float)
+    index = np.asarray(index, dtype=np.int32)
+    h.addCols(len(cost), cost, np.asarray(lower, dtype=float), np.asarray(upper, dtype=float), len(index),
+              np.asarray(starts, dtype=np.int32), index, np.asarray(values, dtype=float))
+    h.setOptionValue("solver", "simplex")
+    t0 = time.perf_counter()
+    h.run()
+    secs = time.perf_counter() - t0
+    _check(h, what)
+    return secs
+
+
 def add_rows_and_resolve(h, what: str, row_lower, row_upper, starts, index, values) -> float:
     """Add rows (CSR: ``starts``, ``index``, ``values``) to a solved model and re-solve by
     the dual simplex from the previous basis (row generation); return the seconds."""

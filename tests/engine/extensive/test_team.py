@@ -242,6 +242,29 @@ def test_public_state_dp_equals_milp_best_response():
         assert abs(earned - v_dp) <= TOL
 
 
+def test_warm_started_master_equals_fresh_lp():
+    """The column-generation master, re-solved from its basis as columns arrive, has after
+    every column the value and a dual plan of the LP built from scratch on the same columns."""
+    from guts.engine.extensive import team as T
+    from guts.engine.highs import sequence_form_maxmin
+
+    g = kuhn_poker(3, ranks=5)
+    tm = T._Team(g, (0, 2), 1)
+    rng = np.random.default_rng(3)
+    rows = [rng.normal(size=tm.Na) for _ in range(6)]
+    master = T._Master(tm, rows[0])
+    for k in range(1, len(rows)):
+        master.add(rows[k])
+        lam, y, v = master.solution()
+        A = np.vstack(rows[:k + 1])
+        _x, _y, v_fresh, _ = sequence_form_maxmin(A, np.ones((1, k + 1)), np.ones(1), tm.F, tm.f)
+        assert abs(v - v_fresh) <= CMP
+        assert abs(lam.sum() - 1.0) <= CMP and lam.min() >= 0.0
+        # y is an adversary plan and lam guarantees v against it: lam A y = v (strong duality)
+        assert np.abs(tm.F @ y - tm.f).max() <= CMP
+        assert abs(float(lam @ A @ y) - v) <= CMP
+
+
 def test_time_limit_keeps_a_valid_bracket():
     g = kuhn_poker(3, ranks=5)
     full = solve_team(g, (0, 1), "correlated")
