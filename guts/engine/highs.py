@@ -363,6 +363,11 @@ def add_cols_and_resolve(h, what: str, cost, lower, upper, starts, index, values
     index = np.asarray(index, dtype=np.int32)
     h.addCols(len(cost), cost, np.asarray(lower, dtype=float), np.asarray(upper, dtype=float), len(index),
               np.asarray(starts, dtype=np.int32), index, np.asarray(values, dtype=float))
+    return _resolve(h, what)
+
+
+def _resolve(h, what: str) -> float:
+    """Re-solve a changed model by the simplex from its previous basis; the seconds."""
     h.setOptionValue("solver", "simplex")
     t0 = time.perf_counter()
     h.run()
@@ -378,12 +383,7 @@ def add_rows_and_resolve(h, what: str, row_lower, row_upper, starts, index, valu
     index = np.asarray(index, dtype=np.int32)
     h.addRows(len(row_lower), row_lower, np.asarray(row_upper, dtype=float), len(index),
               np.asarray(starts, dtype=np.int32), index, np.asarray(values, dtype=float))
-    h.setOptionValue("solver", "simplex")
-    t0 = time.perf_counter()
-    h.run()
-    secs = time.perf_counter() - t0
-    _check(h, what)
-    return secs
+    return _resolve(h, what)
 
 
 def milp(cost, lower, upper, M, row_lower, row_upper, integer, *, maximize: bool = False, what: str = "MILP",
