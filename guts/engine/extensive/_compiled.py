@@ -59,6 +59,13 @@ class PlayerTree:
     action_labels: list           # (H,) tuples of labels
     levels: list                  # [(dlo, dhi, slo, shi, uniq_parents, parent_starts, block_starts)]
     index: dict                   # history -> decision index
+    # type orbits of a quotient by a symmetry group (Decision.orbits): sequence s's values
+    # are averaged over the orbits of partition seq_sym[s] (-1: none); partition k lists its
+    # types orbit by orbit in sym_order[k], orbit c being sym_order[k, sym_start[k, c]:sym_start[k, c + 1]]
+    seq_sym: np.ndarray | None = None       # (S+1,) int64
+    sym_order: np.ndarray | None = None     # (K, T) int64
+    sym_start: np.ndarray | None = None     # (K, T+1) int64 (padded)
+    sym_ncls: np.ndarray | None = None      # (K,) int64
 
     @property
     def num_decisions(self) -> int:
@@ -117,6 +124,9 @@ class CompiledGame:
     zero_sum: bool
     payoff_scale: float
     _chunks: list | None = None
+    #: a quotient by a symmetry group (orbit averaging, chance multiplicities): only the
+    #: solvers built on the public-tree passes (CFR family, best response) accept it
+    quotient: bool = False
 
     @property
     def chunks(self) -> list:
@@ -159,6 +169,9 @@ def compile_game(root, deals, n: int) -> CompiledGame:
 
     ctx_rows = [prob]
     ctx_key = {}
+    dsym = [[] for _ in range(n)]          # per decision record: its orbit partition (-1 none)
+    partitions = [dict() for _ in range(n)]    # id(orbits array) -> (partition id, array)
+    quotient = False
     checked_chance = {}
     table_index = {}
     tables = []
@@ -188,6 +201,20 @@ def compile_game(root, deals, n: int) -> CompiledGame:
             temp_next[p] += na
             rec = len(drec[p])
             drec[p].append((idx, seqs[p], first, na, hist, labels))
+            orb = node.orbits
+            if orb is None:
+                dsym[p].append(-1)
+            else:
+                got = partitions[p].get(id(orb))
+                if got is None:
+                    arr = np.asarray(orb)
+                    if arr.shape != (deals.num_types[p],) or not np.issubdtype(arr.dtype, np.integer):
+                        raise GutsInputError(
+                            f"decision node at history {_label_str(hist)}: orbits must be an int array "
+                            f"over player {p}'s {deals.num_types[p]} types; got {arr.dtype} {arr.shape}")
+                    got = partitions[p][id(orb)] = (len(partitions[p]), orb)
+                dsym[p].append(got[0])
+                quotient = True
             for a in range(na):
                 temp_dec[p][first + a] = rec
             children = []
@@ -199,7 +226,10 @@ def compile_game(root, deals, n: int) -> CompiledGame:
             kinds.append(CHANCE)
             total = np.zeros(D)
             children = []
+            mult = node.multiplicity or {}
+            quotient = quotient or bool(mult)
             for lab, (pr, child) in node.outcomes.items():
+                k = mult.get(lab, 1)
                 if isinstance(pr, float):
                     if not np.isfinite(pr) or pr < 0:
                         raise GutsInputError(
@@ -207,7 +237,7 @@ def compile_game(root, deals, n: int) -> CompiledGame:
                             f"probability {pr!r} (must be finite and >= 0)"
                         )
                     total += pr
-                    children.append((child, hist + (lab,), idx, seqs, vid, scal * pr))
+                    children.append((child, hist + (lab,), idx, seqs, vid, scal * pr * k))
                 else:
                     key = id(pr)
                     if key not in checked_chance:
@@ -224,19 +254,21 @@ def compile_game(root, deals, n: int) -> CompiledGame:
                             )
                         checked_chance[key] = pr  # keep referenced
                     total += pr
-                    ck = (vid, key)
+                    ck = (vid, key, k)
                     v2 = ctx_key.get(ck)
                     if v2 is None:
                         v2 = len(ctx_rows)
-                        ctx_rows.append(ctx_rows[vid] * pr)
+                        ctx_rows.append(ctx_rows[vid] * pr if k == 1 else ctx_rows[vid] * (pr * k))
                         ctx_key[ck] = v2
                     children.append((child, hist + (lab,), idx, seqs, v2, scal))
-            err = np.abs(total - 1.0)[pos]
+            # a quotient's representatives carry part of the probability (at most all of it)
+            err = (np.maximum(total - 1.0, 0.0) if mult else np.abs(total - 1.0))[pos]
             if err.size and err.max() > PROB_TOL:
                 d = int(np.flatnonzero(pos)[np.argmax(err)])
                 raise GutsInputError(
                     f"chance node at history {_label_str(hist)}: outcome probabilities sum to "
-                    f"{float(total[d])!r} at deal {d} (must sum to 1)"
+                    f"{float(total[d])!r} at deal {d} (must sum to 1"
+                    + (", at most 1 with multiplicities)" if mult else ")")
                 )
             stack.extend(reversed(children))
         elif isinstance(node, Terminal):
@@ -302,7 +334,8 @@ def compile_game(root, deals, n: int) -> CompiledGame:
     return assemble(n, deals, kinds=kinds, parents=parents, drec=drec,
                     temp_next=temp_next, temp_dec=temp_dec, ctx_rows=ctx_rows, tables=tables,
                     terminals=Terminals(t_node, t_seq, t_vid, t_scal, t_tid, t_off, t_scale),
-                    zero_sum=zero_sum, payoff_scale=payoff_scale)
+                    zero_sum=zero_sum, payoff_scale=payoff_scale,
+                    symmetry=(dsym, [list(d.values()) for d in partitions]) if quotient else None)
 
 
 @dataclass
@@ -320,14 +353,16 @@ class Terminals:
 
 
 def assemble(n, deals, *, kinds, parents, drec, temp_next, temp_dec, ctx_rows, tables,
-             terminals: Terminals, zero_sum, payoff_scale, histories=None):
+             terminals: Terminals, zero_sum, payoff_scale, histories=None, symmetry=None):
     """Number sequences level by level and build the flat arrays (shared by the public
     tree compiler and the explicit-tree compiler).
 
     ``drec[p]`` = player p's decision records (node, parent temp sequence, first temp
     sequence, number of actions, key, action labels) in discovery order (a parent
     sequence is always discovered before its children); ``temp_dec[p]`` maps a temp
-    sequence to its record. ``histories`` (every node's history) is accepted and not kept:
+    sequence to its record. ``symmetry`` (a quotient): ``(dsym, partitions)``, per player the
+    orbit partition of every decision record (-1 none) and the partitions' ``(id, orbit
+    labels)``. ``histories`` (every node's history) is accepted and not kept:
     only decisions' keys are needed, and a tuple per terminal was the largest Python object
     of a big game (3P-MMH with a check: 45 MB).
     """
@@ -378,6 +413,7 @@ def assemble(n, deals, *, kinds, parents, drec, temp_next, temp_dec, ctx_rows, t
             uniq, starts = np.unique(pars, return_index=True)  # sorted within level
             lev.append((dlo, dhi, slo, shi, uniq, starts, dec_first[dlo:dhi] - slo))
         hists = [recs[r][4] for r in order]
+        sym = _orbit_arrays(symmetry, p, order, dec_first, dec_na, S1, deals.num_types[p])
         players.append(
             PlayerTree(
                 num_types=deals.num_types[p],
@@ -392,6 +428,7 @@ def assemble(n, deals, *, kinds, parents, drec, temp_next, temp_dec, ctx_rows, t
                 action_labels=[recs[r][5] for r in order],
                 levels=lev,
                 index={h: i for i, h in enumerate(hists)},
+                **sym,
             )
         )
         temp_to_final.append(t2f)
@@ -445,7 +482,37 @@ def assemble(n, deals, *, kinds, parents, drec, temp_next, temp_dec, ctx_rows, t
         type_present=type_present,
         zero_sum=bool(zero_sum),
         payoff_scale=max(payoff_scale, np.finfo(float).tiny),
+        quotient=symmetry is not None,
     )
+
+
+def _orbit_arrays(symmetry, p, order, dec_first, dec_na, S1, T) -> dict:
+    """Player p's ``seq_sym`` / ``sym_order`` / ``sym_start`` / ``sym_ncls`` (empty dict: none).
+    A partition whose orbits are all single types is dropped (averaging would not change a value)."""
+    if symmetry is None:
+        return {}
+    dsym, partitions = symmetry
+    orders, starts, ncls, remap = [], [], [], {}
+    for pid, labels in partitions[p]:
+        lab = np.asarray(labels, dtype=np.int64)
+        uniq, inv, cnt = np.unique(lab, return_inverse=True, return_counts=True)
+        if cnt.max() <= 1:
+            continue
+        remap[pid] = len(orders)
+        orders.append(np.argsort(inv, kind="stable").astype(np.int64))
+        st = np.zeros(T + 1, dtype=np.int64)
+        st[1:uniq.size + 1] = np.cumsum(cnt)
+        starts.append(st)
+        ncls.append(uniq.size)
+    seq_sym = np.full(S1, -1, dtype=np.int64)
+    for i, r in enumerate(order):
+        k = remap.get(dsym[p][r], -1)
+        if k >= 0:
+            seq_sym[dec_first[i]:dec_first[i] + dec_na[i]] = k
+    if not orders:
+        return {}
+    return dict(seq_sym=seq_sym, sym_order=np.array(orders), sym_start=np.array(starts),
+                sym_ncls=np.array(ncls, dtype=np.int64))
 
 
 def _build_chunks(cg) -> list:

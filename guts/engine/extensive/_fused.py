@@ -482,14 +482,42 @@ def _add_group(gi, grp_par, grp_start, V, Vdec):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _backup_group(gi, use_max, grp_par, grp_start, dec_first, dec_na, B, V, Vdec):
+def _orbit_mean(h, dec_first, dec_na, sym, V):
+    """A quotient by a symmetry group: each action sequence of decision h gets, per type, the
+    mean of its values over the type's orbit (``sym`` = (seq_sym, sym_order, sym_start,
+    sym_ncls) of :class:`._compiled.PlayerTree`; empty ``seq_sym``: no quotient). Its rows
+    are complete here (their subtrees are backed up), and the group owns them."""
+    seq_sym, sym_order, sym_start, sym_ncls = sym
+    if seq_sym.shape[0] == 0:
+        return
+    f = dec_first[h]
+    for a in range(dec_na[h]):
+        k = seq_sym[f + a]
+        if k < 0:
+            continue
+        for c in range(sym_ncls[k]):
+            lo = sym_start[k, c]
+            hi = sym_start[k, c + 1]
+            if hi - lo < 2:
+                continue
+            acc = 0.0
+            for j in range(lo, hi):
+                acc += V[f + a, sym_order[k, j]]
+            acc /= hi - lo
+            for j in range(lo, hi):
+                V[f + a, sym_order[k, j]] = acc
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _backup_group(gi, use_max, grp_par, grp_start, dec_first, dec_na, B, V, Vdec, sym):
     for h in range(grp_start[gi], grp_start[gi + 1]):
+        _orbit_mean(h, dec_first, dec_na, sym, V)
         _decision_value(h, use_max, dec_first, dec_na, B, V, Vdec)
     _add_group(gi, grp_par, grp_start, V, Vdec)
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def backup_levels(use_max, lev_g, grp_par, grp_start, dec_first, dec_na, B, V, Vdec):
+def backup_levels(use_max, lev_g, grp_par, grp_start, dec_first, dec_na, B, V, Vdec, sym):
     """Bottom-up values in place: ``Vdec[h]`` = sum over h's actions of ``B V`` (or their max
     with ``use_max``: the best response), then each parent sequence ``V[par] +=`` the sum of
     its decisions' ``Vdec`` (:func:`._kernels.backup_mean` / :func:`._kernels.backup_max`),
@@ -497,16 +525,16 @@ def backup_levels(use_max, lev_g, grp_par, grp_start, dec_first, dec_na, B, V, V
     for L in range(lev_g.shape[0] - 2, -1, -1):
         lo = lev_g[L]
         for i in prange(lev_g[L + 1] - lo):
-            _backup_group(lo + i, use_max, grp_par, grp_start, dec_first, dec_na, B, V, Vdec)
+            _backup_group(lo + i, use_max, grp_par, grp_start, dec_first, dec_na, B, V, Vdec, sym)
     return V
 
 
 @njit(cache=True, nogil=True)
-def backup_levels_serial(use_max, lev_g, grp_par, grp_start, dec_first, dec_na, B, V, Vdec):
+def backup_levels_serial(use_max, lev_g, grp_par, grp_start, dec_first, dec_na, B, V, Vdec, sym):
     """:func:`backup_levels` on the calling thread."""
     for L in range(lev_g.shape[0] - 2, -1, -1):
         for gi in range(lev_g[L], lev_g[L + 1]):
-            _backup_group(gi, use_max, grp_par, grp_start, dec_first, dec_na, B, V, Vdec)
+            _backup_group(gi, use_max, grp_par, grp_start, dec_first, dec_na, B, V, Vdec, sym)
     return V
 
 
@@ -516,8 +544,9 @@ def backup_levels_serial(use_max, lev_g, grp_par, grp_start, dec_first, dec_na, 
 # the same iterate as a backup pass followed by an update pass, with one pass over V and B.
 @njit(cache=True, nogil=True, inline="always")
 def _backup_update_group(gi, mode, w, pos_factor, neg_factor, grp_par, grp_start, dec_first, dec_na,
-                         V, Vdec, regret, avg, own, B):
+                         V, Vdec, regret, avg, own, B, sym):
     for h in range(grp_start[gi], grp_start[gi + 1]):
+        _orbit_mean(h, dec_first, dec_na, sym, V)
         _decision_value(h, False, dec_first, dec_na, B, V, Vdec)
         _regret_update_decision(h, mode, w, pos_factor, neg_factor, V, Vdec, dec_first, dec_na,
                                 regret, avg, own, B)
@@ -526,25 +555,25 @@ def _backup_update_group(gi, mode, w, pos_factor, neg_factor, grp_par, grp_start
 
 @njit(cache=True, nogil=True, parallel=True)
 def backup_update(mode, w, pos_factor, neg_factor, lev_g, grp_par, grp_start, dec_first, dec_na, V,
-                  Vdec, regret, avg, own, B):
+                  Vdec, regret, avg, own, B, sym):
     """:func:`backup_levels` (expected values under ``B``) fused with :func:`_regret_update_decision`
     (``B`` becomes the next behaviour), parallel over the groups of each level."""
     for L in range(lev_g.shape[0] - 2, -1, -1):
         lo = lev_g[L]
         for i in prange(lev_g[L + 1] - lo):
             _backup_update_group(lo + i, mode, w, pos_factor, neg_factor, grp_par, grp_start, dec_first,
-                                 dec_na, V, Vdec, regret, avg, own, B)
+                                 dec_na, V, Vdec, regret, avg, own, B, sym)
     return B
 
 
 @njit(cache=True, nogil=True)
 def backup_update_serial(mode, w, pos_factor, neg_factor, lev_g, grp_par, grp_start, dec_first, dec_na,
-                         V, Vdec, regret, avg, own, B):
+                         V, Vdec, regret, avg, own, B, sym):
     """:func:`backup_update` on the calling thread."""
     for L in range(lev_g.shape[0] - 2, -1, -1):
         for gi in range(lev_g[L], lev_g[L + 1]):
             _backup_update_group(gi, mode, w, pos_factor, neg_factor, grp_par, grp_start, dec_first,
-                                 dec_na, V, Vdec, regret, avg, own, B)
+                                 dec_na, V, Vdec, regret, avg, own, B, sym)
     return B
 
 

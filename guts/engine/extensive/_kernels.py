@@ -13,7 +13,7 @@ import math
 
 import numpy as np
 
-from . import _fused
+from . import _fused, _showdown
 from ._interrupt import checkpoint
 from ._threads import current_threads
 
@@ -24,6 +24,9 @@ USE_FUSED = _fused.HAVE_NUMBA
 #: when that tensor is not much larger than the deal list (``prod(num_types) <=
 #: DENSE_MAX_RATIO * num_deals``).  False: the per-deal kernel (the pre-issue-21 code).
 USE_DENSE = True
+#: Two players holding one card each, showdowns by strength: the terminal pass in O(cards)
+#: per terminal (:mod:`._showdown`) instead of a sum over the deals.
+USE_SHOWDOWN = True
 #: The kernels in parallel (numba ``prange``; False: the serial kernels, as before).
 PARALLEL = True
 #: Smallest work (terminal x deal entries of a pass, or sequence x type entries of an update)
@@ -237,9 +240,37 @@ def _layout(pt):
                    grp_par=cat(grp_par), grp_start=gstart,
                    dec_first=np.ascontiguousarray(pt.dec_first, dtype=np.int64),
                    dec_na=np.ascontiguousarray(pt.dec_num_actions, dtype=np.int64),
-                   dec_parent=np.ascontiguousarray(pt.dec_parent, dtype=np.int64))
+                   dec_parent=np.ascontiguousarray(pt.dec_parent, dtype=np.int64),
+                   sym=_sym_arrays(pt))
         pt._layout = lay
     return lay
+
+
+def _sym_arrays(pt):
+    """The quotient's orbit arrays of :func:`._fused._orbit_mean` (empty: no quotient)."""
+    if pt.seq_sym is None:
+        z1, z2 = np.zeros(0, np.int64), np.zeros((0, 0), np.int64)
+        return (z1, z2, z2, z1)
+    return (pt.seq_sym, np.ascontiguousarray(pt.sym_order), np.ascontiguousarray(pt.sym_start), pt.sym_ncls)
+
+
+def orbit_mean_rows(pt, V, lo, hi):
+    """numpy form of :func:`._fused._orbit_mean` for the sequences ``lo:hi`` (same sums in
+    the same order)."""
+    if pt.seq_sym is None:
+        return
+    ks = pt.seq_sym[lo:hi]
+    for k in np.unique(ks[ks >= 0]):
+        rows = lo + np.flatnonzero(ks == k)
+        order, st = pt.sym_order[k], pt.sym_start[k]
+        for c in range(int(pt.sym_ncls[k])):
+            if st[c + 1] - st[c] < 2:
+                continue
+            cols = order[st[c]:st[c + 1]]
+            acc = V[rows, cols[0]].copy()
+            for j in cols[1:]:
+                acc += V[rows, j]
+            V[np.ix_(rows, cols)] = (acc / cols.size)[:, None]
 
 
 def reach(pt, B, out=None, fused=None):
@@ -303,6 +334,11 @@ def terminal_values(cg, p, reaches, fused=None, work=None):
     (the returned g is then its ``"g"`` buffer: valid until the next call with it).
     """
     if USE_FUSED if fused is None else fused:
+        sd = _showdown.showdown_data(cg) if USE_SHOWDOWN else None
+        if sd is not None:
+            g = _new(work, "g", (cg.players[p].num_seqs, cg.num_types[p]))     # every row written
+            return _showdown.terminal_values_showdown(
+                sd, p, reaches, g, parallel_for(cg.num_terminals * cg.num_types[p], LEVEL_MIN_WORK))
         dd = _dense_data(cg) if USE_DENSE else None
         if dd is not None:
             d = _dense_bounds(dd[p])
@@ -377,9 +413,10 @@ def _backup(pt, g, B, out, use_max, work=None):
         lay = _layout(pt)
         kern = _fused.backup_levels if parallel_for(V.size, LEVEL_MIN_WORK) else _fused.backup_levels_serial
         kern(use_max, lay["lev_g"], lay["grp_par"], lay["grp_start"], lay["dec_first"], lay["dec_na"],
-             V if B is None else B, V, Vdec)
+             V if B is None else B, V, Vdec, lay["sym"])
         return V, Vdec
     for (dlo, dhi, slo, shi, uniq, pstarts, bstarts) in reversed(pt.levels):
+        orbit_mean_rows(pt, V, slo, shi)
         if use_max:
             vd = np.maximum.reduceat(V[slo:shi], bstarts, axis=0)
         else:
@@ -414,7 +451,7 @@ def backup_update(pt, g, B, mode, w, pos_factor, neg_factor, regret, avg, own, w
     Vdec = _new(work, "vdec", (pt.num_decisions, g.shape[1]))
     kern = _fused.backup_update if parallel_for(B.size, UPDATE_MIN_WORK) else _fused.backup_update_serial
     return kern(mode, w, pos_factor, neg_factor, lay["lev_g"], lay["grp_par"], lay["grp_start"],
-                lay["dec_first"], lay["dec_na"], g, Vdec, regret, avg, own, B)
+                lay["dec_first"], lay["dec_na"], g, Vdec, regret, avg, own, B, lay["sym"])
 
 
 def expected_value(R, g):

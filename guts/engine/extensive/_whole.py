@@ -265,7 +265,7 @@ def applicable(cg) -> bool:
     """Does game ``cg`` take this path? (numba, no type-tensor kernel, at most MAX_ENTRIES)."""
     from . import _kernels as K
 
-    if not (K.USE_FUSED and _fused.HAVE_NUMBA):
+    if not (K.USE_FUSED and _fused.HAVE_NUMBA) or cg.quotient:
         return False
     if (K._dense_data(cg) if K.USE_DENSE else None) is not None:
         return False

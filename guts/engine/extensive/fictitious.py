@@ -62,6 +62,7 @@ from ..result import Solution
 from .result import ExtensiveResult
 from .strategies import _check_game, from_flat, normalise_blocks, uniform_flat
 from .types import Game
+from .tree import require_full_game
 
 __all__ = ["fictitious_play", "FP_EPSILON", "FP_MAX_ITERATIONS", "AVERAGING"]
 
@@ -168,6 +169,7 @@ def fictitious_play(game: Game, *, target: float = FP_EPSILON, max_iterations: i
         (with ``"behavioural"`` the program tests s^{t-1}; if s^t misses epsilon the run
         warns with ConvergenceWarning, as it does when a cap ends the run).
     """
+    require_full_game(game, "fictitious play")
     cg = _check_game(game)
     threads = check_threads(threads)
     epsilon = check_target_scale(cg, check_positive_float("target", target))

@@ -41,6 +41,7 @@ from ..result import Solution
 from .result import ExtensiveResult
 from .strategies import _check_game, from_flat, normalise_blocks
 from .types import Game
+from .tree import require_full_game
 
 __all__ = ["solve_sequence_form_lp", "solve_lp", "LP_TOL", "LP_CERT_TOL", "LP_IPM_NNZ",
            "sequence_form", "lp_memory_estimate", "lp_method", "LP_METHODS", "constant_sum", "choose_lp_method"]
@@ -158,6 +159,7 @@ def sequence_form(game: Game, player: int = 0, shift: float = 0.0):
     Row index of ``A`` = ``seq_1 * T_1 + type_1``, column = ``seq_2 * T_2 + type_2``.
     ``shift`` = c/2 turns a constant-sum game (payoffs summing to c) into a zero-sum one.
     """
+    require_full_game(game, "the sequence-form LP")
     cg = _check_game(game)
     if cg.num_players != 2:
         raise GutsInputError(f"the sequence form here is for 2 players; the game has {cg.num_players}")
@@ -292,6 +294,7 @@ def solve_sequence_form_lp(game: Game, *, tol: float = LP_TOL, method: str = "au
     SolverError
         HiGHS reports anything but optimal.
     """
+    require_full_game(game, "the sequence-form LP")
     cg = _check_game(game)
     if cg.num_players != 2:
         raise GutsInputError(f"solve_lp needs a 2-player game; got {cg.num_players} players")

@@ -120,11 +120,19 @@ def _items(mapping, what: str):
 
 
 class Decision:
-    """A public decision node of ``player`` with ordered ``actions`` (label -> child)."""
+    """A public decision node of ``player`` with ordered ``actions`` (label -> child).
 
-    __slots__ = ("player", "actions")
+    ``orbits`` (optional, for a quotient by a symmetry group, such as the poker builder's
+    suit quotient of the public tree): an int array over the mover's types giving each type's
+    orbit label under the stabiliser of this public state. The solvers then average the
+    counterfactual values of the node's action sequences over each orbit (their values in
+    the full game are those averages), so the strategies stay invariant. ``None``: every
+    type is its own orbit.
+    """
 
-    def __init__(self, player: int, actions):
+    __slots__ = ("player", "actions", "orbits")
+
+    def __init__(self, player: int, actions, orbits=None):
         if isinstance(player, bool) or not isinstance(player, (numbers.Integral, np.integer)):
             raise GutsInputError(f"Decision.player must be an int; got {player!r}")
         self.player = int(player)
@@ -132,6 +140,7 @@ class Decision:
         if not items:
             raise GutsInputError("Decision.actions must not be empty")
         self.actions = dict(items)
+        self.orbits = orbits            # validated (length, integers) by the compiler
 
     def __repr__(self) -> str:
         return f"Decision(player={self.player}, actions={list(self.actions)})"
@@ -143,11 +152,16 @@ class Chance:
     ``prob`` is a scalar (deal-independent) or an array (D,) = P(outcome | deal d) (card
     removal).  Over the outcomes, the probabilities sum to one for every deal with
     positive probability.  Arrays passed to several chance nodes are shared, not copied.
+
+    ``multiplicity`` (optional, for a quotient by a symmetry group): ``{label: k}``, the
+    outcome stands for ``k`` outcomes of the full game (its orbit under the stabiliser of
+    the public state); its probability is then that of the representative alone, and the
+    probabilities of the representatives sum to at most one.
     """
 
-    __slots__ = ("outcomes",)
+    __slots__ = ("outcomes", "multiplicity")
 
-    def __init__(self, outcomes):
+    def __init__(self, outcomes, multiplicity=None):
         items = _items(outcomes, "Chance.outcomes")
         if not items:
             raise GutsInputError("Chance.outcomes must not be empty")
@@ -167,6 +181,16 @@ class Chance:
                     prob = float(prob)
             out[lab] = (prob, child)
         self.outcomes = out
+        if multiplicity is not None:
+            mult = {}
+            for lab, k in dict(multiplicity).items():
+                if lab not in out:
+                    raise GutsInputError(f"Chance.multiplicity names {lab!r}, which is not an outcome")
+                if isinstance(k, bool) or not isinstance(k, (numbers.Integral, np.integer)) or k < 1:
+                    raise GutsInputError(f"Chance.multiplicity[{lab!r}] = {k!r}; accepted: an integer >= 1")
+                mult[lab] = int(k)
+            multiplicity = mult or None
+        self.multiplicity = multiplicity
 
     def __repr__(self) -> str:
         return f"Chance(outcomes={list(self.outcomes)})"

@@ -39,6 +39,7 @@ from ...errors import GutsInputError
 from .explicit import ExplicitChance, ExplicitDecision, ExplicitGame, ExplicitTerminal
 from .openspiel import OpenSpielLink
 from .tree import Chance, Decision, PublicTreeGame, Terminal
+from .tree import require_full_game
 
 __all__ = ["to_openspiel_game", "MAX_EXPORT_HISTORIES"]
 
@@ -150,6 +151,7 @@ def to_openspiel_game(game, *, name: str | None = None, max_histories: int = MAX
     >>> abs(exploitability.nash_conv(os_game, pol) - nash_conv(g, r.strategies)) < 1e-9  # doctest: +SKIP
     True
     """
+    require_full_game(game, "the OpenSpiel export")
     try:
         import pyspiel
     except ImportError:  # pragma: no cover - the extra is installed in the tests

@@ -37,7 +37,7 @@ import numpy as np
 from ...errors import GutsInputError
 from ..tolerances import RATIONAL_INPUT_MAX_DENOMINATOR, RATIONAL_INPUT_REL, RATIONAL_MAX_DENOMINATORS
 from .nodes import Chance, Decision, Terminal, _label_str
-from .tree import PublicTreeGame
+from .tree import PublicTreeGame, require_full_game
 from .types import Game, Profile
 
 __all__ = ["to_fraction", "rationalise_strategies", "exact_best_response", "exact_expected_values",
@@ -69,6 +69,7 @@ def to_fraction(x, max_denominator: int = RATIONAL_INPUT_MAX_DENOMINATOR) -> Fra
 
 
 def _check_game(game):
+    require_full_game(game, "exact (rational) arithmetic")
     if not isinstance(game, PublicTreeGame):
         raise GutsInputError(f"game must be a PublicTreeGame (public tree over private deals); got "
                              f"{type(game).__name__}")

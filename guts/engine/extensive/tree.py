@@ -158,6 +158,18 @@ def estimate_size(root, deals=None, num_players=None) -> GameSize:
                     bytes=int(nbytes))
 
 
+def require_full_game(game, what: str) -> None:
+    """Refuse a quotient by a symmetry group (``compiled.quotient``) in a method that reads
+    the game's information sets one by one (LP, fictitious play, exact arithmetic, team
+    solvers, exports): only the public-tree passes average the values over the merged
+    orbits that make the quotient exact."""
+    if getattr(getattr(game, "compiled", None), "quotient", False):
+        raise GutsInputError(
+            f"{what} does not accept a suit quotient of a public tree (isomorphism='public': its "
+            "information sets stand for whole suit orbits); accepted: cfr_plus and its variants and "
+            "exploitability on it, or the full game / isomorphism=True for this method")
+
+
 class _GameBase:
     """What the solvers need from a game: ``compiled``, ``deals``, ``num_players``,
     ``zero_sum``, ``name`` (shared by :class:`PublicTreeGame` and the explicit form)."""

@@ -76,7 +76,7 @@ def _read(path_or_text) -> PokerSpec:
 
 
 def load_poker(path_or_text, *, players: int | None = None, max_deals: int = MAX_DEALS,
-               isomorphism: bool = False):
+               isomorphism: bool | str = False):
     """Read a poker description or ACPC game definition and build its public tree.
 
     Returns a :class:`~guts.engine.extensive.PublicTreeGame` (``.poker_spec`` holds the

@@ -94,7 +94,7 @@ def poker_rules(spec: PokerSpec) -> Rules:
         raise _located(spec, exc) from None
 
 
-def build_poker(spec: PokerSpec, *, max_deals: int = MAX_DEALS, isomorphism: bool = False):
+def build_poker(spec: PokerSpec, *, max_deals: int = MAX_DEALS, isomorphism: bool | str = False):
     """The public tree of ``spec`` (module docstring); size checked before expansion.
 
     Every description is built by :func:`poker_rules` and the hold'em-like builder
@@ -105,12 +105,17 @@ def build_poker(spec: PokerSpec, *, max_deals: int = MAX_DEALS, isomorphism: boo
     are symmetries of it (:mod:`guts.games.poker.isomorphism`: an ``ExplicitGame`` with the
     same value, whose ``.isomorphism`` holds the counts before and after, the full game and
     ``expand`` to map strategies back); the full game's ``.isomorphism`` is ``None``.
+
+    ``isomorphism="public"`` builds the suit quotient of the public tree directly, never the
+    full tree (:mod:`guts.games.poker.public_quotient`: the CFR family and the best response
+    accept it, with the full game's value and exploitability; its ``.isomorphism`` is
+    ``"public"``): the way to games whose full tree does not fit, such as Rhode Island hold'em.
     """
     if not isinstance(spec, PokerSpec):
         raise GutsInputError(f"spec must be a PokerSpec; got {type(spec).__name__}")
-    if not isinstance(isomorphism, bool):
-        raise GutsInputError(f"isomorphism {isomorphism!r}; accepted: True or False")
-    if isomorphism:
+    if not (isinstance(isomorphism, bool) or isomorphism == "public"):
+        raise GutsInputError(f"isomorphism {isomorphism!r}; accepted: True, False or 'public'")
+    if isomorphism is True:
         from .isomorphism import suit_quotient
 
         q = suit_quotient(build_poker(spec, max_deals=max_deals))
@@ -127,11 +132,11 @@ def build_poker(spec: PokerSpec, *, max_deals: int = MAX_DEALS, isomorphism: boo
         raise GutsInputError(f"{spec._where()}{count.deals} private deals{what} exceed max_deals={max_deals}; "
                              "accepted: a smaller game or a larger max_deals")
     try:
-        built = build_game(rules)
+        built = build_game(rules, suit_quotient=isomorphism == "public")
     except GutsInputError as exc:
         raise _located(spec, exc) from None
     g = built.game
     g.poker_spec = spec
     g.built = built
-    g.isomorphism = None
+    g.isomorphism = "public" if isomorphism == "public" else None
     return g

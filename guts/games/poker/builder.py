@@ -107,8 +107,26 @@ class BuiltGame:
     seat_player: tuple = ()     # player of the game who acts for each seat (merged team)
 
 
+class _Board(tuple):
+    """The board: its cards as a sorted tuple (what the showdown, card removal and the caches
+    read: boards with the same cards are one key) that also remembers ``groups``, the cards
+    of each chance event in the order dealt (what the suit quotient's stabiliser reads)."""
+
+    groups: tuple = ()
+
+    @staticmethod
+    def extend(board, cards: tuple) -> "_Board":
+        out = _Board(sorted(board + tuple(cards)))
+        out.groups = _Board.groups_of(board) + (tuple(sorted(cards)),)
+        return out
+
+    @staticmethod
+    def groups_of(board) -> tuple:
+        return getattr(board, "groups", ())
+
+
 class _Builder:
-    def __init__(self, rules: Rules, merged_team: tuple | None = None):
+    def __init__(self, rules: Rules, merged_team: tuple | None = None, suit_quotient: bool = False):
         self.rules = rules
         self.deck = rules.deck
         self.n = rules.num_players
@@ -139,6 +157,13 @@ class _Builder:
         self.n_decision = self.n_chance = self.n_terminal = 0
         self.info_sets = [0] * self.n_out
         self.full_nodes = 0                   # explicit-tree node count (for the report)
+        # the public tree's suit quotient (.public_quotient): representatives of the chance
+        # outcomes' orbits, type orbits at the decisions
+        self.sym = None
+        if suit_quotient:
+            from .public_quotient import SuitSymmetry
+
+            self.sym = SuitSymmetry(self.deck, hands)
 
     # -- chance ------------------------------------------------------------------------
     def _shared_outcomes(self, board: tuple, size: int):
@@ -231,10 +256,13 @@ class _Builder:
             j = sum(1 for x in rules.rounds[:r] if x.shared_cards)
             name = _SHARED_NAMES[j] if j < len(_SHARED_NAMES) else f"board{j + 1}"
             self.n_chance += 1
-            for label, h, p in self._shared_outcomes(board, rnd.shared_cards):
-                nb = tuple(sorted(board + tuple(h)))
+            mult = {}
+            for (label, h, p), k in self._quotient(board, self._shared_outcomes(board, rnd.shared_cards)):
+                nb = _Board.extend(board, tuple(h))
                 outcomes[f"{name}:{label}"] = (p, self._betting(r, active, contrib, nb))
-            return Chance(outcomes)
+                if k > 1:
+                    mult[f"{name}:{label}"] = k
+            return Chance(outcomes, multiplicity=mult or None)
         return self._betting(r, active, contrib, board)
 
     def _deal_cards(self, r, active, contrib, board, left):
@@ -242,8 +270,17 @@ class _Builder:
         if left == 0:
             return self._betting(r, active, contrib, board)
         self.n_chance += 1
-        return Chance({label: (p, self._deal_cards(r, active, contrib, tuple(sorted(board + (k,))), left - 1))
-                       for label, k, p in self._card_outcomes(board)})
+        reps = self._quotient(board, self._card_outcomes(board))
+        return Chance({label: (p, self._deal_cards(r, active, contrib, _Board.extend(board, (k,)), left - 1))
+                       for (label, k, p), _ in reps},
+                      multiplicity={label: m for (label, _, _), m in reps if m > 1} or None)
+
+    def _quotient(self, board, outcomes):
+        """``[(outcome, multiplicity)]``: every outcome (k = 1), or with the suit quotient one
+        representative per orbit of the board's stabiliser."""
+        if self.sym is None:
+            return [(o, 1) for o in outcomes]
+        return self.sym.representatives(_Board.groups_of(board), outcomes)
 
     def _betting(self, r, active, contrib, board):
         rnd = self.rules.rounds[r]
@@ -272,10 +309,11 @@ class _Builder:
             return node
         return cont()
 
-    def _decision(self, p, actions):
+    def _decision(self, p, actions, board=()):
         self.n_decision += 1
         self.info_sets[self.owner[p]] += 1
-        return Decision(int(self.owner[p]), actions)
+        return Decision(int(self.owner[p]), actions,
+                        orbits=None if self.sym is None else self.sym.orbits(_Board.groups_of(board)))
 
     # the thesis's model: every active player puts in one allowed amount per orbit, or folds
     def _fixed(self, r, orbit, p, active, contrib, board):
@@ -298,7 +336,7 @@ class _Builder:
             c = contrib.copy()
             c[p] += b
             actions[f"b{fmt_amount(b)}"] = after(active, c)
-        return self._decision(p, actions)
+        return self._decision(p, actions, board)
 
     # call/raise model (beyond the paper): the round ends when all active players have
     # acted and matched; each player raises at most ``orbits`` times per round
@@ -331,7 +369,7 @@ class _Builder:
                 c = contrib.copy()
                 c[p] = top + b
                 actions[f"r{fmt_amount(b)}"] = after(active, c, acted_p, r2)
-        return self._decision(p, actions)
+        return self._decision(p, actions, board)
 
 
     # the ACPC rules: fold only facing a bet, "c" calls or checks, "r" raises by the round's
@@ -360,7 +398,7 @@ class _Builder:
             c2 = contrib.copy()
             c2[p] = top + rnd.bets[0]
             actions["r"] = after(active, c2, nraises + 1)
-        return self._decision(p, actions)
+        return self._decision(p, actions, board)
 
 
 def _full_tree_nodes(b: _Builder, root) -> int:
@@ -385,7 +423,7 @@ def _full_tree_nodes(b: _Builder, root) -> int:
 
 
 def build_game(rules: Rules, collusion: Collusion | None = None, *, merge_team: bool = False,
-               count_full_tree: bool = False) -> BuiltGame:
+               count_full_tree: bool = False, suit_quotient: bool = False) -> BuiltGame:
     """Build the public tree of ``rules`` (with collusion applied by :func:`pool`).
 
     Parameters
@@ -403,6 +441,10 @@ def build_game(rules: Rules, collusion: Collusion | None = None, *, merge_team: 
         colluder's payoff under the thesis's even split is half the team's.
     count_full_tree : bool
         Also count the nodes of the thesis's explicit tree (slow for big games).
+    suit_quotient : bool
+        Build the public tree's quotient by the suit permutations instead of the full tree
+        (:mod:`.public_quotient`: same value and exploitability, for the CFR family and the
+        best response); no collusion.
 
     Returns
     -------
@@ -417,10 +459,14 @@ def build_game(rules: Rules, collusion: Collusion | None = None, *, merge_team: 
         merged = check_team(collusion.team, rules.num_players)
     if collusion is not None and rules.rounds[0].betting == "acpc":
         raise GutsInputError("collusion with ACPC betting; accepted: fixed or limit betting")
-    # pre-flight: count the tree and refuse it before building a node
-    check_tree_memory(count_tree(rules, collusion, merge_team=merge_team), rules.name or "tree",
-                      _rules_hint(rules))
-    b = _Builder(rules, merged)
+    if suit_quotient and collusion is not None:
+        raise GutsInputError("suit_quotient with collusion; accepted: suit_quotient=False for a team game")
+    # pre-flight: count the tree and refuse it before building a node (the quotient is
+    # smaller than the full tree by about the number of suit permutations at the boards)
+    if not suit_quotient:
+        check_tree_memory(count_tree(rules, collusion, merge_team=merge_team), rules.name or "tree",
+                          _rules_hint(rules))
+    b = _Builder(rules, merged, suit_quotient=suit_quotient)
     root, deals = b.build()
     game = PublicTreeGame(root, deals, b.n_out, name=rules.name + (f"-team{merged}" if merged else ""))
     if collusion is not None and not merged:
