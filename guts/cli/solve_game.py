@@ -38,10 +38,14 @@ def add_subparser(subparsers):
                    help="folder for strategy.csv and solution.json (default: a fresh "
                         "results/runs/solve-game-<time>/)")
     p.add_argument("--efg", action="store_true", help="also write the game as game.efg")
-    p.add_argument("--isomorphism", action="store_true",
+    p.add_argument("--isomorphism", nargs="?", const="explicit", choices=["explicit", "public", "none"],
+                   default=None,
                    help="poker descriptions and ACPC definitions: solve the quotient by the suit permutations "
-                        "that are symmetries of the game (same value; prints the counts before and after and "
-                        "the full game's exploitability of the expanded strategies; default: the full game)")
+                        "that are symmetries of the game (same value). 'explicit' (the flag alone): built from "
+                        "the full game, any method, prints the full game's exploitability of the expanded "
+                        "strategies; 'public': the public tree's quotient built directly (cfr+/dcfr, default "
+                        "dcfr; the way to games whose full tree does not fit). Default: the full game, or "
+                        "'public' when the memory pre-flight refuses the full tree of a suited deck")
     p.add_argument("--max-nodes", type=int_arg("max-nodes", 1, None), default=None, metavar="N",
                    help="openspiel:NAME: refuse games of more than N tree nodes, before or while expanding "
                         "them (default: 1 000 000)")
@@ -119,16 +123,34 @@ def run(args) -> int:
     from guts.studies.output import run_folder
     from guts.studies.solve_game import load_game, solve_game, write_solution
 
+    from guts.studies.solve_game import poker_quotient_advised
+
+    mode = getattr(args, "isomorphism", None)
+    if mode is None and getattr(args, "team", None) is None:
+        why = poker_quotient_advised(str(args.file), args.method)
+        if why is not None:
+            print(f"{why}: solving its suit quotient of the public tree (--isomorphism public; "
+                  "--isomorphism none for the full game)")
+            mode = "public"
+    if mode == "public" and args.method is None:
+        args.method = "dcfr"
     t0 = time.perf_counter()
     # an OpenSpiel import counts its own nodes; a file is built in one call: say it is still working
     with elapsed_bar(f"building {args.file}", enabled=not args.quiet and not str(args.file).startswith("openspiel:")):
-        game = load_game(args.file, max_nodes=getattr(args, "max_nodes", None), progress=not args.quiet)
+        game = load_game(args.file, max_nodes=getattr(args, "max_nodes", None), progress=not args.quiet,
+                         isomorphism="public" if mode == "public" else False)
+    if mode == "public":
+        from guts.games.poker.build import count_poker
+
+        full = count_poker(game.poker_spec)
+        print(f"suit quotient     public nodes {full.public_states} -> {game.size.public_nodes}, information sets "
+              f"{full.info_sets} -> {game.size.infosets} (the full game's counted, not built)")
     build = time.perf_counter() - t0
     s = game.size if hasattr(game, "size") else None
     size = f"{s.public_nodes} nodes x {s.deals} deals, {_infoset_text(game, s.infosets)}" if s else ""
     print(f"{game.name or args.file}: {game.num_players} players, {size}; built in {build:.2f} s")
     iso = None
-    if getattr(args, "isomorphism", False):
+    if mode == "explicit":
         from guts.games.poker.isomorphism import suit_quotient
 
         t1 = time.perf_counter()

@@ -5,7 +5,8 @@ A game is named by a *spec*:
 * ``openspiel:NAME(params)`` — an OpenSpiel game (:func:`guts.engine.extensive.from_openspiel`);
 * a path ending in ``.efg`` — Gambit's format (:func:`guts.engine.extensive.read_efg`);
 * a path ending in ``.toml`` (poker description) or ``.game``/``.acpc`` (ACPC game
-  definition) — :func:`guts.games.poker.load_poker`.
+  definition) — :func:`guts.games.poker.load_poker`;
+* the name of a shipped description (``rhode_island``, ``leduc``, ``mercer_smh``, ...).
 
 Strategies are written as a long CSV (``player, infoset, type, action, probability``)
 and a JSON file (values, certificate, ``strategies[p][infoset][type][action]``).
@@ -32,7 +33,7 @@ from guts.errors import ConvergenceWarning, GutsInputError
 
 from .output import atomic_path, ensure_output_dir, publish, write_csv
 
-__all__ = ["load_game", "solve_game", "write_solution", "METHODS", "SolveGameResult", "solve_team_game",
+__all__ = ["load_game", "poker_quotient_advised", "solve_game", "write_solution", "METHODS", "SolveGameResult", "solve_team_game",
            "write_team_solution"]
 
 METHODS = ("lp", "cfr+", "dcfr", "fp")
@@ -40,11 +41,16 @@ METHODS = ("lp", "cfr+", "dcfr", "fp")
 DEFAULT_TARGET = 1e-3
 
 
-def load_game(spec: str, *, max_nodes: int | None = None, progress: bool = False):
+def load_game(spec: str, *, max_nodes: int | None = None, progress: bool = False, isomorphism=False):
     """The engine game named by ``spec`` (see the module docstring); ``max_nodes``: the node
     budget of an OpenSpiel import (default ``guts.engine.extensive.openspiel.MAX_IMPORT_NODES``),
-    ``progress``: its progress bar."""
+    ``progress``: its progress bar; ``isomorphism``: poker descriptions only,
+    :func:`guts.games.poker.load_poker`'s (``"public"``: the suit quotient of the public tree,
+    built directly)."""
     spec = str(spec)
+    if isomorphism and (spec.startswith("openspiel:") or os.path.splitext(spec)[1].lower() == ".efg"):
+        raise GutsInputError(f"isomorphism {isomorphism!r} with {spec!r}; accepted: a poker description "
+                             "(.toml), an ACPC definition (.game) or a shipped description's name")
     if spec.startswith("openspiel:"):
         from guts.engine.extensive import from_openspiel
 
@@ -65,13 +71,64 @@ def load_game(spec: str, *, max_nodes: int | None = None, progress: bool = False
             from guts.games.poker import load_poker
         except ImportError:  # pragma: no cover - the poker family is part of the package
             raise GutsInputError(f"{spec!r}: poker descriptions are not available in this version") from None
-        return load_poker(spec)
+        return load_poker(spec, isomorphism=isomorphism)
+    shipped = _shipped_description(spec)
+    if shipped is not None:
+        from guts.games.poker import load_poker
+
+        return load_poker(shipped, isomorphism=isomorphism)
     if ext == ".efg":
         if not os.path.exists(spec):
             raise GutsInputError(f"game file {spec!r} does not exist; accepted: an existing file")
         return read_efg(spec)
     raise GutsInputError(f"game {spec!r}: unknown kind; accepted: FILE.efg, FILE.toml (poker description), "
-                         "FILE.game (ACPC definition) or openspiel:NAME(params)")
+                         "FILE.game (ACPC definition), openspiel:NAME(params) or a shipped description's name")
+
+
+def _shipped_description(spec: str):
+    """The shipped poker description named ``spec`` (``rhode_island``, ``leduc``...), or None."""
+    if os.path.sep in spec or os.path.splitext(spec)[1]:
+        return None
+    from guts.games.poker import descriptions
+
+    names = {os.path.splitext(os.path.basename(str(d)))[0]: str(d) for d in descriptions()}
+    return names.get(spec)
+
+
+#: Public nodes x deals of the full tree from which ``guts solve-game`` solves a suited poker
+#: game on its public suit quotient by default: beyond the sequence-form LP (Rhode Island
+#: hold'em: 7e9, an LP of ~600 GiB) and where building the full tree alone takes minutes.
+AUTO_QUOTIENT_PAIRS = 10**8
+
+
+def poker_quotient_advised(spec: str, method: str | None):
+    """Why to solve the poker description ``spec`` (file or shipped name) on its public suit
+    quotient by default, or None: a suited deck of distinct cards, ``method`` None or CFR, and
+    a full tree that the memory pre-flight refuses or of more than :data:`AUTO_QUOTIENT_PAIRS`
+    (public node, deal) pairs."""
+    if method not in (None, "cfr+", "dcfr"):
+        return None
+    ext = os.path.splitext(spec)[1].lower()
+    path = spec if ext in (".toml", ".game", ".acpc") and os.path.exists(spec) else _shipped_description(spec)
+    if path is None:
+        return None
+    from guts.games.poker import read_poker
+    from guts.games.poker.build import count_poker, poker_rules
+    from guts.games.poker.builder import check_tree_memory
+
+    pspec = read_poker(path)
+    rules = poker_rules(pspec)
+    if rules.deck.suits < 2 or rules.deck.copies != 1:
+        return None
+    count = count_poker(pspec)
+    try:
+        check_tree_memory(count, rules.name or spec)
+    except GutsInputError as exc:
+        return "the full tree is refused: " + str(exc).split(";")[0]
+    pairs = count.public_states * count.deals
+    if pairs > AUTO_QUOTIENT_PAIRS:
+        return f"the full tree has {pairs:.3g} (public node, deal) pairs"
+    return None
 
 
 @dataclass(frozen=True)
@@ -201,20 +258,30 @@ def strategy_frame(game, strategies) -> pd.DataFrame:
     return out
 
 
+#: Most (information set, action) rows written as text (``strategy.csv`` and the strategies of
+#: ``solution.json``): beyond it (Rhode Island hold'em's quotient: 1.6e7) the text takes longer
+#: than the solve and gigabytes; ``--save FILE`` keeps the strategies (.npz) instead.
+MAX_TEXT_ROWS = 2_000_000
+
+
 def write_solution(solved: SolveGameResult, folder, efg: bool = False) -> list:
-    """Write ``strategy.csv``, ``solution.json`` (and ``game.efg``) into ``folder``; atomic."""
+    """Write ``strategy.csv``, ``solution.json`` (and ``game.efg``) into ``folder``; atomic.
+    Strategies of more than :data:`MAX_TEXT_ROWS` rows are left out of both (``solution.json``
+    says so)."""
     from guts.engine.extensive import write_efg
 
     folder = ensure_output_dir(folder)
     with publish(folder, "solve_game") as pub:
         g, r = solved.game, solved.result
-        written = [write_csv(strategy_frame(g, r.strategies), Path(folder) / "strategy.csv")]
+        rows = sum((pt.num_seqs - 1) * pt.num_types for pt in g.compiled.players)
+        text = rows <= MAX_TEXT_ROWS
+        written = [write_csv(strategy_frame(g, r.strategies), Path(folder) / "strategy.csv")] if text else []
         labels = g.deals.type_labels
         strategies = [
             {_key(k): {str(labels[p][t]): dict(zip(map(str, g.action_labels(p)[k]), map(float, arr[t])))
                        for t in range(arr.shape[0])}
              for k, arr in r.strategies[p].items()}
-            for p in range(g.num_players)]
+            for p in range(g.num_players)] if text else None
         doc = {
             "game": g.name, "players": g.num_players, "method": solved.method,
             "values": [float(v) for v in np.asarray(r.values)],
@@ -225,6 +292,9 @@ def write_solution(solved: SolveGameResult, folder, efg: bool = False) -> list:
                             "(NashConv / players; OpenSpiel's definition)"),
             "strategies": strategies,
         }
+        if not text:
+            doc["strategies_left_out"] = (f"{rows} (information set, action) rows exceed {MAX_TEXT_ROWS} as text; "
+                                          "keep them with --save FILE (.npz, guts.load_solution)")
         target = Path(folder) / "solution.json"
         with atomic_path(target) as tmp:
             with open(tmp, "w", encoding="utf-8") as fh:

@@ -117,3 +117,32 @@ def test_methods_that_read_information_sets_refuse_the_quotient():
             call()
     with pytest.raises(GutsInputError, match="accepted: True, False or 'public'"):
         load_poker("leduc.game", isomorphism="yes")
+
+
+def test_cli_public_quotient(tmp_path, capsys):
+    from guts.cli import main
+    from guts.games.poker import DESCRIPTIONS
+
+    # the counts: Leduc's 465 public nodes (the full game's compiled count) against the quotient's
+    code = main(["solve-game", str(DESCRIPTIONS / "leduc.game"), "--isomorphism", "public", "--target", "1e-2",
+                 "--out", str(tmp_path / "out"), "--quiet"])
+    out = capsys.readouterr().out
+    assert code == 0
+    full, q = load_poker("leduc.game"), load_poker("leduc.game", isomorphism="public")
+    assert f"public nodes {full.size.public_nodes} -> {q.size.public_nodes}" in out
+    assert "method            dcfr, target 0.01" in out
+    # the LP is refused on the quotient with one line and exit code 2
+    code = main(["solve-game", "leduc", "--isomorphism", "public", "--method", "lp", "--quiet",
+                 "--out", str(tmp_path / "lp")])
+    err = capsys.readouterr().err
+    assert code == 2 and "does not accept a suit quotient" in err and "Traceback" not in err
+
+
+def test_cli_chooses_the_quotient_for_rhode_island():
+    # the full tree's (public node, deal) pairs are counted, not built
+    from guts.studies.solve_game import AUTO_QUOTIENT_PAIRS, poker_quotient_advised
+
+    why = poker_quotient_advised("rhode_island", None)
+    assert why is not None and "7.26e+09" in why and 7.26e9 > AUTO_QUOTIENT_PAIRS
+    assert poker_quotient_advised("rhode_island", "lp") is None
+    assert poker_quotient_advised("leduc", None) is None
