@@ -23,7 +23,8 @@ team's.  The team's max-min value depends on how its members may coordinate:
     (``_PublicStateDP``), otherwise (or with ``method="column-generation-milp"``, the
     plain column generation) a mixed-integer LP, binary realisation plans per member with
     the product of the members' sequences linearised; a plain tree pass for a one-member
-    team.  ``"column-generation"`` also smooths the pricing point (Wentges 1997).
+    team.  ``"column-generation"`` also smooths the pricing point (Wentges 1997), with the
+    weight adapted at every column (Pessoa, Sadykov, Uchoa and Vanderbeck 2018).
 ``"independent"`` (TME)
     Each member plays its own behaviour strategy, without correlation (von Stengel and
     Koller, *Team-maxmin equilibria*, 1997).  The problem is not convex; the solver
@@ -68,17 +69,24 @@ TEAM_METHODS = {
     "correlated": ("column-generation", "column-generation-milp"),
     "independent": ("coordinate-ascent",),
 }
-#: Wentges smoothing of the correlated column generation (``method="column-generation"``): the
-#: pricing adversary strategy is this weight on the stability centre (the pricing point with
-#: the lowest team best-response value so far) plus the rest on the master's (Wentges,
-#: *Weighted Dantzig-Wolfe decomposition for linear mixed-integer programming*, 1997); a
-#: column that does not beat the master at the master's own strategy is kept and the master's
-#: strategy is priced too.  Three-player Kuhn with 8 ranks (all seats) closes in 10.6 s at 0.5
-#: and 24 s at 0.95; three-player Leduc (3 ranks, seat 0 the adversary), which closes at neither,
-#: had the lower bound 0.36 after 150 s at 0.5 and 0.45 at 0.95.
+#: Smoothing of the correlated column generation (``method="column-generation"``): the pricing
+#: adversary strategy is ``alpha`` times the stability centre (the pricing point with the lowest
+#: team best-response value so far) plus ``1 - alpha`` times the master's (Wentges, *Weighted
+#: Dantzig-Wolfe decomposition for linear mixed-integer programming*, 1997); a column that does
+#: not beat the master at the master's own strategy is kept and the master's strategy is priced
+#: too.  ``alpha`` starts at ``_SMOOTHING`` and adapts (Pessoa, Sadykov, Uchoa and Vanderbeck,
+#: *Automation and combination of linear-programming based stabilization techniques in column
+#: generation*, 2018): down by ``_SMOOTHING_STEP`` when the team's best response at the smoothed
+#: point is worth less towards the master's strategy, else ``_SMOOTHING_STEP`` of the way up to
+#: ``_SMOOTHING_MAX``.  Fixed weights suit one game each: three-player Leduc (3 ranks, seat 0 the
+#: adversary) had the lower bound 0.32 after 120 s at 0.5 and 0.43 at 0.95 (after 100 columns,
+#: 0.36 at 0.95 and -0.07 at 0.99), while three-player Kuhn with 8 ranks (all seats) took 103
+#: best responses at 0.5 and 225 at 0.95; adapted, Leduc had 0.42 after 120 s and Kuhn took 123.
 _SMOOTHING = 0.5
-#: Default iteration caps: column-generation iterations (correlated), rounds of the local
-#: search per start (independent).
+_SMOOTHING_STEP = 0.1
+_SMOOTHING_MAX = 0.99
+#: Default iteration caps: column-generation iterations (correlated; none under a time limit),
+#: rounds of the local search per start (independent).
 _MAX_ITER = {"correlated": 1000, "independent": 200}
 
 
@@ -370,22 +378,45 @@ class _Team:
 
 
 @njit(cache=True, nogil=True)
-def _split_kernel(Va, Wb, out, arg):
-    """``out[S] = max over P subset of S of Va[P] + Wb[S ^ P]`` (per column), ``arg`` = that P."""
+def _split_max(Va, Wb, out):
+    """``out[S] = max over P subset of S of Va[P] + Wb[S ^ P]`` (per column; the maximiser is
+    found afterwards, only where the plan needs it: :func:`_split_arg`)."""
     nS, R = Va.shape
     for S in range(nS):
         for r in range(R):
             out[S, r] = Va[S, r] + Wb[0, r]
-            arg[S, r] = S
         P = S
         while P > 0:
             P = (P - 1) & S
             Q = S ^ P
             for r in range(R):
-                v = Va[P, r] + Wb[Q, r]
-                if v > out[S, r]:
-                    out[S, r] = v
-                    arg[S, r] = P
+                out[S, r] = max(out[S, r], Va[P, r] + Wb[Q, r])
+
+
+@njit(cache=True, nogil=True)
+def _subset_sums(A, out):
+    """``out[S] = sum over t in S of A[t]`` for every subset ``S`` of the rows of ``A``."""
+    out[0] = 0.0
+    for S in range(1, out.shape[0]):
+        t = 0
+        while not (S >> t) & 1:
+            t += 1
+        for r in range(A.shape[1]):
+            out[S, r] = out[S ^ (1 << t), r] + A[t, r]
+
+
+@njit(cache=True, nogil=True)
+def _split_arg(va, wb, S):
+    """The first P subset of S (S itself, then the subsets in decreasing order) that maximises
+    ``va[P] + wb[S ^ P]``."""
+    best, arg = va[S] + wb[0], S
+    P = S
+    while P > 0:
+        P = (P - 1) & S
+        v = va[P] + wb[S ^ P]
+        if v > best:
+            best, arg = v, P
+    return arg
 
 
 class _PublicStateDP:
@@ -402,9 +433,9 @@ class _PublicStateDP:
     chance or adversary node the sum over the children; at a decision of member ``i`` the
     max over the splits of ``S_i`` between the actions (a max-plus subset convolution,
     ``3^T_i`` pairs per split).  The value at the root with every set full is the team's
-    best-response value, exactly (no tolerance); the plan is read back top-down from the
-    recorded splits.  Cost and memory grow with ``prod_i 2^T_i`` (refused above
-    ``max_states``: the MILP prices instead).
+    best-response value, exactly (no tolerance); the plan is read back top-down, the
+    maximising split recomputed only at the sets the plan reaches.  Cost and memory grow
+    with ``prod_i 2^T_i`` (refused above ``max_states``: the MILP prices instead).
     """
 
     def __init__(self, tm):
@@ -431,31 +462,33 @@ class _PublicStateDP:
         return int(np.prod([2.0 ** pt.num_types for pt in tm.pts]))
 
     def _terminal(self, Cz):
-        if len(self.ind) == 2:
-            return self.ind[0] @ Cz @ self.ind[1].T
+        if len(self.ind) == 2:                        # subset sums over member 1's types, then member 0's
+            T0, T1 = self.T
+            B = np.empty((2 ** T1, T0))
+            _subset_sums(np.ascontiguousarray(Cz.T), B)
+            V = np.empty((2 ** T0, 2 ** T1))
+            _subset_sums(np.ascontiguousarray(B.T), V)
+            return V
         V = Cz
         for i, ind in enumerate(self.ind):           # contract type axis i with its subset indicators
             V = np.moveaxis(np.tensordot(ind, V, axes=([1], [i])), 0, i)
         return V
 
     def _split(self, i, Va, Wb):
-        """max over P subset of S of Va[P] + Wb[S minus P], along member i's axis; (value, argmax P)."""
-        if Va.ndim == 2:                              # two members: no copies, a transposed view for axis 1
-            mx = np.empty_like(Va)
-            arg = np.empty(Va.shape, dtype=np.int64)
-            if i == 0:
-                _split_kernel(Va, Wb, mx, arg)
-            else:
-                _split_kernel(Va.T, Wb.T, mx.T, arg.T)
-            return mx, arg
+        """max over P subset of S of Va[P] + Wb[S minus P], along member i's axis."""
+        if Va.ndim == 2:                              # two members: member i's axis first, rows contiguous
+            if i == 1:
+                Va, Wb = Va.T, Wb.T
+            mx = np.empty(Va.shape)
+            _split_max(np.ascontiguousarray(Va), np.ascontiguousarray(Wb), mx)
+            return mx.T if i == 1 else mx
         a = np.ascontiguousarray(np.moveaxis(Va, i, 0))
         shape = a.shape
         a = a.reshape(shape[0], -1)
         b = np.ascontiguousarray(np.moveaxis(Wb, i, 0)).reshape(shape[0], -1)
         mx = np.empty_like(a)
-        arg = np.empty(a.shape, dtype=np.int64)
-        _split_kernel(a, b, mx, arg)
-        return np.moveaxis(mx.reshape(shape), 0, i), np.moveaxis(arg.reshape(shape), 0, i)
+        _split_max(a, b, mx)
+        return np.moveaxis(mx.reshape(shape), 0, i)
 
     def best_response(self, Y):
         tm, cg = self.tm, self.tm.cg
@@ -473,10 +506,11 @@ class _PublicStateDP:
                 W = V.pop(kids[-1])
                 args = []
                 for a in range(len(kids) - 2, -1, -1):
-                    W, arg = self._split(i, V.pop(kids[a]), W)
-                    args.append(arg)
+                    Va = V.pop(kids[a])
+                    args.append((Va, W))
+                    W = self._split(i, Va, W)
                 V[node] = W
-                splits[node] = args[::-1]            # splits[node][a]: the set given to action a
+                splits[node] = args[::-1]            # splits[node][a]: the two sides of action a's split
             else:
                 W = V.pop(kids[0])
                 for k in kids[1:]:
@@ -495,7 +529,9 @@ class _PublicStateDP:
                 rest = st[i]
                 for a, kid in enumerate(kids):
                     if a < len(kids) - 1:
-                        P = int(splits[node][a][st])
+                        Va, Wb = splits[node][a]
+                        at = st[:i] + (slice(None),) + st[i + 1:]
+                        P = int(_split_arg(np.ascontiguousarray(Va[at]), np.ascontiguousarray(Wb[at]), rest))
                         rest_next = rest ^ P
                         st_a = st[:i] + (P,) + st[i + 1:]
                         st = st[:i] + (rest_next,) + st[i + 1:]
@@ -630,28 +666,40 @@ class _Master:
     (on three-player Leduc 0.3 s per column at 50 columns, 1 s at 250, where solving each
     master afresh cost 1 to 3 s from 50 columns on)."""
 
-    def __init__(self, tm, row):
+    def __init__(self, tm, rows):
         self.Na = tm.Na
         F = sp.csr_matrix(tm.F)
         m2 = F.shape[0]
-        M = sp.vstack([sp.hstack([sp.csc_matrix(-np.asarray(row, dtype=float)[:, None]), F.T]),
-                       sp.hstack([sp.csr_matrix(np.ones((1, 1))), sp.csr_matrix((1, m2))])], format="csc")
-        cost = np.concatenate([[0.0], -np.asarray(tm.f, dtype=float)])
-        lower = np.concatenate([[0.0], np.full(m2, -np.inf)])
-        upper = np.full(1 + m2, np.inf)
+        rows = np.atleast_2d(np.asarray(rows, dtype=float))
+        k = rows.shape[0]
+        M = sp.vstack([sp.hstack([sp.csc_matrix(-rows.T), F.T]),
+                       sp.hstack([sp.csr_matrix(np.ones((1, k))), sp.csr_matrix((1, m2))])], format="csc")
+        cost = np.concatenate([np.zeros(k), -np.asarray(tm.f, dtype=float)])
+        lower = np.concatenate([np.zeros(k), np.full(m2, -np.inf)])
+        upper = np.full(k + m2, np.inf)
         row_lower = np.concatenate([np.full(self.Na, -np.inf), [1.0]])
         row_upper = np.concatenate([np.zeros(self.Na), [1.0]])
         self.h, _ = run(make_lp(cost, lower, upper, M, row_lower, row_upper), "team master LP", solver="simplex")
         self.h.setOptionValue("simplex_strategy", _PRIMAL_SIMPLEX)
-        self.cols = [0]
-        self.next_col = 1 + m2
+        self.cols = list(range(k))
+        self.next_col = k + m2
 
-    def add(self, row):
-        nz = np.flatnonzero(row)
-        add_cols_and_resolve(self.h, "team master LP", [0.0], [0.0], [np.inf], [0],
-                             np.concatenate([nz, [self.Na]]), np.concatenate([-np.asarray(row)[nz], [1.0]]))
-        self.cols.append(self.next_col)
-        self.next_col += 1
+    def add(self, rows):
+        """Add the columns ``rows`` (payoff rows of new joint plans) and re-solve once."""
+        if len(rows) == 0:
+            return
+        rows = np.atleast_2d(np.asarray(rows, dtype=float))
+        index, values, starts = [], [], []
+        for row in rows:
+            nz = np.flatnonzero(row)
+            starts.append(sum(len(i) for i in index))
+            index += [nz, [self.Na]]
+            values += [-np.asarray(row)[nz], [1.0]]
+        k = len(rows)
+        add_cols_and_resolve(self.h, "team master LP", np.zeros(k), np.zeros(k), np.full(k, np.inf), starts,
+                             np.concatenate(index), np.concatenate(values))
+        self.cols += range(self.next_col, self.next_col + k)
+        self.next_col += k
 
     def solution(self):
         """``(lambda, y, value)``: the distribution, the adversary plan (the duals), the value."""
@@ -663,93 +711,103 @@ class _Master:
 
 def _correlated(tm, *, target, max_iterations, deadline, progress, smoothing=0.0, bound_Y=None):
     pa = tm.pa
-    Y = _realisation(pa, uniform_flat(pa))
+    shape = (pa.num_seqs, pa.num_types)
     plans_list, rows, keyset = [], [], {}
-    master = [None]
+    pending = []                               # the columns found in this iteration, added together
+    best = dict(upper=np.inf, Y=None, centre_upper=np.inf, centre_Y=None)
 
-    def row_of(plans):
-        return np.bincount(tm.ent.idx[tm.adv], weights=tm.wt * tm.team_reach(plans), minlength=tm.Na)
-
-    def add(plans):
+    def column(plans):
+        """``(new, row)``: the joint plan's payoff row against every adversary (sequence, type)."""
         key = b"".join(np.asarray(p, dtype=np.int8).tobytes() for p in plans)
         if key in keyset:
-            return False
+            return False, rows[keyset[key]]
         keyset[key] = len(plans_list)
         plans_list.append(plans)
-        rows.append(row_of(plans))
-        if master[0] is not None:
-            master[0].add(rows[-1])
-        return True
+        rows.append(np.bincount(tm.ent.idx[tm.adv], weights=tm.wt * tm.team_reach(plans), minlength=tm.Na))
+        pending.append(rows[-1])
+        return True, rows[-1]
 
     def remaining():
         return None if deadline is None else max(deadline - time.perf_counter(), 1e-3)
 
-    plans, _, up = tm.best_response(Y, remaining())
+    def price(Yp, centre=True):
+        """The team's exact best response to ``Yp``; its value is an upper bound."""
+        plans, _, up = tm.best_response(Yp, remaining())
+        if up < best["upper"]:
+            best["upper"], best["Y"] = up, Yp
+        if centre and up < best["centre_upper"]:
+            best["centre_upper"], best["centre_Y"] = up, Yp
+        return plans
+
+    plans = price(_realisation(pa, uniform_flat(pa)))
     if plans is None:
         raise SolverError(f"the team's first best response (a mixed-integer LP, {tm.milp_size()}) found no "
                           f"plan within the time limit, so there is no bracket to report; accepted: a longer "
                           f"time limit, or a smaller game")
-    best_upper, best_Y = up, Y
-    stab_upper, stab_Y = up, Y                 # the stability centre of the smoothing
-    add(plans)
-    master[0] = _Master(tm, rows[0])
-    if bound_Y is not None:                    # an adversary plan for the upper bound only (and a column)
-        plans, _, up = tm.best_response(bound_Y, remaining())
-        if up < best_upper:
-            best_upper, best_Y = up, bound_Y
+    column(plans)
+    if bound_Y is not None:                    # an adversary plan for the upper bound (and a column)
+        plans = price(bound_Y, False)         # not a centre: smoothing towards it slows the master
         if plans is not None:
-            add(plans)
-    best_lower, best_lam, best_lam_plans, best_lower_Y = -np.inf, None, None, None
+            column(plans)
+    master = _Master(tm, pending)
+    pending.clear()
+    alpha = smoothing
+    best_lower, best_lam, best_lam_plans = -np.inf, None, None
     it = 0
-    bar = progress_bar(total=max_iterations, enabled=progress, desc="team column generation")
+    bar = progress_bar(total=max_iterations if max_iterations < MAX_ITERATIONS else None, enabled=progress,
+                       desc="team column generation")
     try:
         while it < max_iterations:
             it += 1
-            lam, y, _v = master[0].solution()
-            keep = lam > TEAM_SUPPORT_TOL
+            lam, y, _v = master.solution()
+            keep = np.flatnonzero(lam > TEAM_SUPPORT_TOL)
             lam_k = lam[keep] / lam[keep].sum()
-            sup = [plans_list[j] for j in np.flatnonzero(keep)]
-            weight = sum(w * tm.team_reach(p) for w, p in zip(lam_k, sup))
-            low, Ybr = tm.guarantee(weight)
-            if low > best_lower:
-                best_lower, best_lam, best_lam_plans, best_lower_Y = low, lam_k, sup, Ybr
-            Y = _realisation(pa, _behaviour(pa, y.reshape(pa.num_seqs, pa.num_types)))
+            gain = lam_k @ np.asarray([rows[j] for j in keep])        # the team's payoff per adversary (seq, type)
+            low, _ = _best_plan(pa, -gain.reshape(shape))
+            if -low > best_lower:
+                best_lower, best_lam, best_lam_plans = -low, lam_k, [plans_list[j] for j in keep]
+            Y = _realisation(pa, _behaviour(pa, y.reshape(shape)))
+            found = False
+            priced_Y = smoothing == 0.0
             if smoothing > 0.0:
-                # Wentges smoothing: price against a point between the stability centre and
-                # the master's adversary strategy; a misprice (the column does
-                # not beat the master against the master's own strategy) prices again at Y
-                v_master = float(sum(w * np.dot(rows[j], Y.ravel()) for j, w in zip(np.flatnonzero(keep), lam[keep])))
-                Ys = smoothing * stab_Y + (1.0 - smoothing) * Y
-                plans, _, up = tm.best_response(Ys, remaining())
-                if up < stab_upper:
-                    stab_upper, stab_Y = up, Ys
-                if up < best_upper:
-                    best_upper, best_Y = up, Ys
-                if plans is not None and float(np.dot(row_of(plans), Y.ravel())) <= v_master + TEAM_IMPROVEMENT_TOL:
-                    add(plans)              # not improving at Y, but a best response near the centre
-                    plans, _, up = tm.best_response(Y, remaining())
-                    if up < stab_upper:
-                        stab_upper, stab_Y = up, Y
-                    if up < best_upper:
-                        best_upper, best_Y = up, Y
-            else:
-                plans, _, up = tm.best_response(Y, remaining())
-                if up < best_upper:
-                    best_upper, best_Y = up, Y
+                # in-out smoothing: price a point between the stability centre and the master's
+                # adversary strategy; a column that does not beat the master at the master's own
+                # strategy (a misprice) is kept, and the master's strategy is priced too
+                Yc = best["centre_Y"]
+                Ys = Y if alpha == 0.0 else alpha * Yc + (1.0 - alpha) * Y
+                plans = price(Ys)
+                if plans is not None:
+                    new, r = column(plans)
+                    found |= new
+                    priced_Y = alpha > 0.0 and (not new or float(r @ Y.ravel()) <= float(gain @ Y.ravel())
+                                                + TEAM_IMPROVEMENT_TOL)
+                    # the subgradient at the smoothed point: when the team's best response
+                    # there is worth less towards the master's point, smooth less
+                    if float(r @ (Y - Yc).ravel()) < 0.0:
+                        alpha = max(0.0, alpha - _SMOOTHING_STEP)
+                    else:
+                        alpha = min(_SMOOTHING_MAX, alpha + _SMOOTHING_STEP * (1.0 - alpha))
+            if priced_Y:
+                plans = price(Y)
+                if plans is not None:
+                    found |= column(plans)[0]
             bar.update(1)
-            bar.set_postfix(gap=f"{best_upper - best_lower:.2e}", plans=len(plans_list))
-            if best_upper - best_lower <= target:
+            bar.set_postfix(gap=f"{best['upper'] - best_lower:.2e}", plans=len(plans_list))
+            if best["upper"] - best_lower <= target:
                 break
-            if plans is None or not add(plans):
+            if not found:
                 break                       # no new column: the restricted master is the best it can do
             if deadline is not None and time.perf_counter() > deadline:
                 break
+            master.add(pending)
+            pending.clear()
     finally:
         bar.close()
     weight = sum(w * tm.team_reach(p) for w, p in zip(best_lam, best_lam_plans))
-    vals = tm.seat_values(weight, best_Y)
-    return dict(lam=best_lam, plans=best_lam_plans, lower=best_lower, upper=best_upper, Y=best_Y,
-                values=vals, num_iter=it, adversary_br=best_lower_Y)
+    lower, Ybr = tm.guarantee(weight)
+    vals = tm.seat_values(weight, best["Y"])
+    return dict(lam=best_lam, plans=best_lam_plans, lower=lower, upper=best["upper"], Y=best["Y"],
+                values=vals, num_iter=it, adversary_br=Ybr)
 
 
 # ----------------------------------------------------------------------- independent
@@ -832,7 +890,7 @@ def solve_team(game, team, regime: str, *, method: str | None = None, target: fl
         ``"lp"`` (communication: sequence-form LP of :func:`merged_game`);
         ``"column-generation"`` (correlated: priced by the dynamic programme over public
         states where the game is a PublicTreeGame with at most ``TEAM_DP_STATES``
-        products of ``2^types``, else by the MILP; Wentges smoothing) or
+        products of ``2^types``, else by the MILP; adaptive Wentges smoothing) or
         ``"column-generation-milp"`` (correlated, plain: MILP pricing, no smoothing);
         ``"coordinate-ascent"`` (independent).
     target : float, optional
@@ -840,8 +898,9 @@ def solve_team(game, team, regime: str, *, method: str | None = None, target: fl
         stops (default ``TEAM_TARGET`` = 1e-9).
     max_iterations : int, optional
         Column-generation iterations (correlated, and the correlated solve that the
-        independent regime starts from; default 1000).  The local search of the
-        independent regime stops a start after 200 rounds at most.
+        independent regime starts from; default 1000, and no cap when ``time_limit`` is
+        given).  The local search of the independent regime stops a start after 200 rounds
+        at most.
     time_limit : float, optional
         Seconds; the solver stops with the bracket it has (``converged`` False when wider
         than ``target``).
@@ -892,11 +951,13 @@ def solve_team(game, team, regime: str, *, method: str | None = None, target: fl
         raise GutsInputError(f"target {target:g} is wider than the team's payoff range {span:g} (each member's "
                              f"payoffs within +-{float(cg.payoff_scale):g}), so any bracket would meet it; "
                              f"accepted: a target in [0, {span:g}]")
-    max_iterations = (_MAX_ITER["correlated"] if max_iterations is None
-                      else check_int("max_iterations", max_iterations, 1, MAX_ITERATIONS))
-    rounds = _MAX_ITER["independent"]
     if time_limit is not None:
         time_limit = check_positive_float("time_limit", time_limit)
+    if max_iterations is None:                     # a time limit governs alone
+        max_iterations = _MAX_ITER["correlated"] if time_limit is None else MAX_ITERATIONS
+    else:
+        max_iterations = check_int("max_iterations", max_iterations, 1, MAX_ITERATIONS)
+    rounds = _MAX_ITER["independent"]
     random_starts = check_int("random_starts", random_starts, 0)
     if isinstance(random_state, np.random.Generator):
         rng = random_state

@@ -242,6 +242,36 @@ def test_public_state_dp_equals_milp_best_response():
         assert abs(earned - v_dp) <= TOL
 
 
+def test_dp_kernels_equal_brute_force():
+    """The public-state DP's kernels against sums and maxima over explicit subsets: terminal
+    arrays (subset sums), the max-plus split along each member's axis (two and three members)
+    and the maximising split read back."""
+    from guts.engine.extensive import team as T
+
+    def subsets(S):
+        return [P for P in range(S + 1) if P & S == P]
+
+    rng = np.random.default_rng(7)
+    A = rng.normal(size=(3, 5))
+    out = np.empty((8, 5))
+    T._subset_sums(A, out)
+    for S in range(8):
+        assert np.abs(out[S] - A[[t for t in range(3) if S >> t & 1]].sum(axis=0)).max() <= TOL
+    dp = T._PublicStateDP.__new__(T._PublicStateDP)
+    for shape in ((8, 4), (4, 8, 2)):
+        Va, Wb = rng.normal(size=shape), rng.normal(size=shape)
+        for i in range(len(shape)):
+            mx = dp._split(i, Va, Wb)
+            for idx in np.ndindex(*shape):
+                S = idx[i]
+                at = idx[:i] + (slice(None),) + idx[i + 1:]
+                va, wb = Va[at], Wb[at]
+                brute = max(va[P] + wb[S ^ P] for P in subsets(S))
+                assert abs(mx[idx] - brute) <= TOL
+                P = T._split_arg(np.ascontiguousarray(va), np.ascontiguousarray(wb), S)
+                assert P & S == P and abs(va[P] + wb[S ^ P] - brute) <= TOL
+
+
 def test_warm_started_master_equals_fresh_lp():
     """The column-generation master, re-solved from its basis as columns arrive, has after
     every column the value and a dual plan of the LP built from scratch on the same columns."""
@@ -265,6 +295,32 @@ def test_warm_started_master_equals_fresh_lp():
         assert abs(float(lam @ A @ y) - v) <= CMP
 
 
+def test_master_adds_several_columns_at_once():
+    """Columns added together (several per re-solve) give the master of the same columns added
+    one at a time, and the LP built from scratch: same value, a distribution, a dual plan."""
+    from guts.engine.extensive import team as T
+    from guts.engine.highs import sequence_form_maxmin
+
+    g = kuhn_poker(3, ranks=4)
+    tm = T._Team(g, (1, 2), 0)
+    rng = np.random.default_rng(11)
+    rows = [rng.normal(size=tm.Na) for _ in range(7)]
+    batched, single = T._Master(tm, rows[:2]), T._Master(tm, rows[0])
+    for r in rows[1:]:
+        single.add(r)
+    batched.add(rows[2:5])
+    batched.add([])                               # nothing to add: the model is unchanged
+    batched.add(rows[5:])
+    A = np.vstack(rows)
+    _x, _y, v_fresh, _ = sequence_form_maxmin(A, np.ones((1, len(rows))), np.ones(1), tm.F, tm.f)
+    for master in (batched, single):
+        lam, y, v = master.solution()
+        assert lam.size == len(rows) and abs(lam.sum() - 1.0) <= CMP and lam.min() >= 0.0
+        assert abs(v - v_fresh) <= CMP
+        assert np.abs(tm.F @ y - tm.f).max() <= CMP
+        assert abs(float(lam @ A @ y) - v) <= CMP
+
+
 def test_time_limit_keeps_a_valid_bracket():
     g = kuhn_poker(3, ranks=5)
     full = solve_team(g, (0, 1), "correlated")
@@ -273,6 +329,21 @@ def test_time_limit_keeps_a_valid_bracket():
     assert cut.lower <= full.lower + TOL and full.upper <= cut.upper + TOL
     with pytest.raises(GutsInputError, match="correlated"):
         solve_team(g, (0, 1), "independent", correlated=full.support)
+
+
+def test_a_time_limit_lifts_the_iteration_cap(monkeypatch):
+    """Without ``max_iterations`` the default cap stops the column generation, unless a time
+    limit governs; an explicit ``max_iterations`` always applies."""
+    from guts.engine.extensive import team as T
+
+    g = kuhn_poker(3, ranks=5)
+    monkeypatch.setitem(T._MAX_ITER, "correlated", 2)
+    capped = solve_team(g, (0, 1), "correlated")
+    timed = solve_team(g, (0, 1), "correlated", time_limit=600)
+    explicit = solve_team(g, (0, 1), "correlated", time_limit=600, max_iterations=2)
+    assert capped.num_iter == explicit.num_iter == 2 and not capped.converged
+    assert timed.converged and timed.num_iter > 2
+    assert capped.lower <= timed.lower + TOL and timed.upper <= capped.upper + TOL
 
 
 def test_correlated_methods_agree():
