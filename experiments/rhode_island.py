@@ -3,7 +3,7 @@
 Solved on the suit quotient of the public tree by DCFR; the solve resumes from its checkpoint
 (results/.cache/rhode_island.ckpt), so each call narrows the bracket:
 
-    python experiments/rhode_island.py                        # 30 minutes of solving
+    python experiments/rhode_island.py                        # 85 minutes of solving (the committed run)
     python experiments/rhode_island.py --time-limit 600       # 10 minutes more
 """
 import argparse
