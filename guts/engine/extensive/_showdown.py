@@ -105,8 +105,7 @@ def _build(cg):
     K = keys.shape[1]
     order = np.zeros((K, T), dtype=np.int64)
     nval = np.zeros(K, dtype=np.int64)
-    gfirst = np.zeros((K, T), dtype=np.int64)       # tie group of sorted position i: [gfirst, gend)
-    gend = np.zeros((K, T), dtype=np.int64)
+    gend = np.zeros((K, T), dtype=np.int64)         # end of the tie group of sorted position i
     kc = np.zeros(K)
     for k in range(K):
         v, tb = int(keys[0, k]), int(keys[1, k])
@@ -125,8 +124,6 @@ def _build(cg):
         srt = V[np.argsort(s[V], kind="stable")]
         order[k, :V.size] = srt
         ss = s[srt]
-        for i in range(V.size):
-            gfirst[k, i] = i if i == 0 or ss[i] != ss[i - 1] else gfirst[k, i - 1]
         for i in range(V.size - 1, -1, -1):
             gend[k, i] = i + 1 if i == V.size - 1 or ss[i] != ss[i + 1] else gend[k, i + 1]
     has_table = keys[1] >= 0
@@ -138,13 +135,13 @@ def _build(cg):
         row_ptr = np.searchsorted(sp[row_of], np.arange(cg.players[p].num_seqs + 1)).astype(np.int64)
         per.append(dict(q=q, row_of=row_of, row_ptr=row_ptr,
                         off=np.ascontiguousarray(cg.term_offset[p], dtype=float)))
-    return dict(kz=kz, order=order, nval=nval, gfirst=gfirst, gend=gend, kc=kc, has_table=has_table,
+    return dict(kz=kz, order=order, nval=nval, gend=gend, kc=kc, has_table=has_table,
                 scal=np.ascontiguousarray(cg.term_scal, dtype=float),
                 scale=np.ascontiguousarray(np.where(tid >= 0, cg.term_scale, 0.0)),
                 seq=np.ascontiguousarray(cg.term_seq, dtype=np.int64), per=per)
 
 
-def _row(s, p, q, row_ptr, row_of, kz, order, nval, gfirst, gend, kc, has_table, scal, scale, off, seq, R, g):
+def _row(s, p, q, row_ptr, row_of, kz, order, nval, gend, kc, has_table, scal, scale, off, seq, R, g):
     T = g.shape[1]
     for t in range(T):
         g[s, t] = 0.0
@@ -180,15 +177,15 @@ def _row(s, p, q, row_ptr, row_of, kz, order, nval, gfirst, gend, kc, has_table,
                 g[s, order[k, i]] += c * o * (tot - r[i])
 
 
-def _rows(p, q, row_ptr, row_of, kz, order, nval, gfirst, gend, kc, has_table, scal, scale, off, seq, R, g):
+def _rows(p, q, row_ptr, row_of, kz, order, nval, gend, kc, has_table, scal, scale, off, seq, R, g):
     for s in prange(g.shape[0]):
-        _row_c(s, p, q, row_ptr, row_of, kz, order, nval, gfirst, gend, kc, has_table, scal, scale, off, seq, R, g)
+        _row_c(s, p, q, row_ptr, row_of, kz, order, nval, gend, kc, has_table, scal, scale, off, seq, R, g)
     return g
 
 
-def _rows_serial(p, q, row_ptr, row_of, kz, order, nval, gfirst, gend, kc, has_table, scal, scale, off, seq, R, g):
+def _rows_serial(p, q, row_ptr, row_of, kz, order, nval, gend, kc, has_table, scal, scale, off, seq, R, g):
     for s in range(g.shape[0]):
-        _row_c(s, p, q, row_ptr, row_of, kz, order, nval, gfirst, gend, kc, has_table, scal, scale, off, seq, R, g)
+        _row_c(s, p, q, row_ptr, row_of, kz, order, nval, gend, kc, has_table, scal, scale, off, seq, R, g)
     return g
 
 
@@ -202,6 +199,5 @@ def terminal_values_showdown(sd, p, reaches, g, parallel: bool):
     """g (S_p+1, T) of player p (every row written) from the other's reach (see the module)."""
     pp = sd["per"][p]
     kern = _rows_par if parallel else _rows_ser
-    return kern(p, pp["q"], pp["row_ptr"], pp["row_of"], sd["kz"], sd["order"], sd["nval"], sd["gfirst"],
-                sd["gend"], sd["kc"], sd["has_table"], sd["scal"], sd["scale"], pp["off"], sd["seq"],
-                np.ascontiguousarray(reaches[pp["q"]]), g)
+    return kern(p, pp["q"], pp["row_ptr"], pp["row_of"], sd["kz"], sd["order"], sd["nval"], sd["gend"], sd["kc"],
+                sd["has_table"], sd["scal"], sd["scale"], pp["off"], sd["seq"], np.ascontiguousarray(reaches[pp["q"]]), g)

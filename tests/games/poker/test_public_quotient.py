@@ -17,25 +17,10 @@ from guts.engine.tolerances import CERTIFICATE_TOL
 from guts.errors import GutsInputError
 from guts.games.poker import build_poker, load_poker, read_poker
 from guts.games.poker.public_quotient import expand_strategies
+from tests.games.poker.test_isomorphism import LEDUC3
+from tests.games.poker.test_isomorphism import MERCER as MERCER_TEMPLATE
 
-LEDUC3 = "\n".join(["GAMEDEF", "limit", "numPlayers = 2", "numRounds = 2", "blind = 1 1", "raiseSize = 2 4",
-                    "firstPlayer = 1 1", "maxRaises = 2 2", "numSuits = 3", "numRanks = 3", "numHoleCards = 1",
-                    "numBoardCards = 0 1", "END GAMEDEF", ""])
-
-MERCER = """players = 2
-betting = "fixed"
-evaluator = "mercer"
-[deck]
-ranks = 3
-suits = 2
-[[rounds]]
-ante = 1
-hole_cards = 2
-bets = [4]
-orbits = 1
-[[rounds]]
-board_cards = 2
-"""
+MERCER = MERCER_TEMPLATE.format(ranks=3, suits=2, copies=1)
 
 #: relative agreement of two computations of one number in float64 (different summation orders)
 SAME = 1e-11
