@@ -13,6 +13,9 @@ The README states the resulting ranges.
 
 Rows are printed and appended to ``--csv`` (default: none).  Commands that write results
 should be the full default runs (they regenerate the committed files) or carry ``--out``.
+``--documented`` writes ``results/benchmarks/timings.meta.json`` beside its CSV
+(:func:`guts.studies.output.write_meta`: the command, the CSV's hash, the commit measured and the
+commands timed).
 """
 from __future__ import annotations
 
@@ -135,8 +138,24 @@ def run_documented(root: Path) -> list[dict]:
     return rows
 
 
+def write_timings_meta(target: Path, rows) -> Path:
+    """Write ``<target>.meta.json`` for the rows of a ``--documented`` run (:func:`guts.studies.output.write_meta`).
+
+    The parameters are read from the rows themselves -- the commit of the scratch worktree and the
+    commands timed, in order (an interrupted run names only those it measured) -- so the meta file of
+    a committed CSV can be rewritten from that CSV alone.
+    """
+    root = str(Path(__file__).resolve().parent.parent)
+    if root not in sys.path:
+        sys.path.insert(0, root)
+    from guts.studies.output import write_meta
+
+    return write_meta(target, {"documented": True, "commit": rows[0].get("commit", ""),
+                               "commands": [r["command"] for r in rows]})
+
+
 def _publish(root: Path, rows) -> None:
-    """Write results/benchmarks/timings.csv and the table in docs/performance.md (each atomically)."""
+    """Write results/benchmarks/timings.csv, its meta file and the table in docs/performance.md (each atomically)."""
     target = root / "results" / "benchmarks" / "timings.csv"
     tmp = target.with_suffix(".csv.tmp")
     with tmp.open("w", newline="") as fh:
@@ -144,6 +163,7 @@ def _publish(root: Path, rows) -> None:
         w.writeheader()
         w.writerows(rows)
     os.replace(tmp, target)
+    write_timings_meta(target, rows)
     page = root / "docs" / "performance.md"
     text = page.read_text(encoding="utf-8")
     if TABLE_START in text and TABLE_END in text:

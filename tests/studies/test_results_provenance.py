@@ -122,9 +122,6 @@ def test_meta_files_name_their_own_file():
 
 
 BENCHMARKS = RESULTS / "benchmarks"
-#: Benchmark outputs committed without a meta file, each with what it lacks (the writer, not the test,
-#: is to change: a strict xfail fails the day the meta file is committed, so the entry is removed then).
-NO_META_YET = {"timings.csv": "benchmarks/timings.py writes no meta file"}
 
 
 def _benchmark_outputs():
@@ -155,8 +152,7 @@ def _documented_benchmark_outputs():
     return sorted(names)
 
 
-@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.xfail(strict=True, reason=NO_META_YET[n]))
-                                  if n in NO_META_YET else n for n in _benchmark_outputs()])
+@pytest.mark.parametrize("name", _benchmark_outputs())
 def test_every_benchmark_output_has_a_meta_file_with_its_command(name):
     """Each output of results/benchmarks/ is described by a meta file (:func:`guts.studies.output.write_meta`)
     whose command runs a script of the repository, and whose hash, where recorded, is the file's."""
