@@ -1,7 +1,7 @@
 """Team games: three-player Kuhn (3..8 ranks) and Leduc in three regimes, the adversary in every seat.
 
     PYTHONPATH=. python benchmarks/team_games.py [--out results/benchmarks] [--quick] [--time-limit 120]
-                                                 [--leduc-ranks 3]
+                                                 [--leduc-ranks 3 4] [--leduc-time-limit 120]
     python benchmarks/team_games.py --table    # time per game from <out>/team_games.csv (docs/teams.md)
 
 Writes ``<out>/team_games.csv`` (+ ``.meta.json``): one row per game x adversary seat x
@@ -13,8 +13,10 @@ and seconds.  Regimes (:func:`guts.engine.extensive.solve_team`):
 * ``correlated``: column generation priced by the dynamic programme over public states,
   with Wentges smoothing (``column-generation``) and, for the speed comparison in the same
   run, the plain column generation priced by the mixed-integer LP (``column-generation-milp``,
-  as in Celli and Gatti 2018 / Farina et al. 2018), each under ``--time-limit`` seconds (the
-  MILP one on Kuhn up to ``--milp-max-ranks`` ranks);
+  as in Celli and Gatti 2018 / Farina et al. 2018), each under ``--time-limit`` seconds on Kuhn
+  (the MILP one up to ``--milp-max-ranks`` ranks) and ``--leduc-time-limit`` on Leduc, where
+  neither closes its bracket: the rows compare the brackets reached in the same time (a MILP
+  pricing that finds no plan in time leaves a row with no bracket and a ``note``);
 * ``independent``: the local search from the correlated solution (its seconds exclude the
   correlated solve it starts from).
 
@@ -35,15 +37,16 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from guts.engine.extensive import solve_team  # noqa: E402
+from guts.errors import SolverError  # noqa: E402
 from guts.games.toy import kuhn_poker, leduc_poker  # noqa: E402
 from guts.studies.output import ensure_output_dir, write_csv, write_meta  # noqa: E402
 
 
-def games(quick: bool, leduc_ranks: int, max_ranks: int):
+def games(quick: bool, leduc_ranks, max_ranks: int):
     for r in range(3, (5 if quick else max_ranks) + 1):
         yield f"kuhn3 r={r}", r, (lambda r=r: kuhn_poker(3, ranks=r))
-    if not quick and leduc_ranks:
-        yield f"leduc3 r={leduc_ranks}", leduc_ranks, (lambda: leduc_poker(3, ranks=leduc_ranks))
+    for r in ([] if quick else leduc_ranks):
+        yield f"leduc3 r={r}", r, (lambda r=r: leduc_poker(3, ranks=r))
 
 
 def row(name, ranks, adv, regime, method, res, seconds):
@@ -53,15 +56,25 @@ def row(name, ranks, adv, regime, method, res, seconds):
                 load=os.getloadavg()[0])
 
 
+def failed_row(name, ranks, adv, regime, method, error, seconds):
+    """A solve that ended without a bracket (the MILP pricing found no first plan in time)."""
+    nan = float("nan")
+    return dict(game=name, ranks=ranks, adversary=adv, regime=regime, method=method, value=nan, lower=nan,
+                upper=nan, width=nan, converged=False, num_iter=0, support=0, seconds=seconds,
+                load=os.getloadavg()[0], note=str(error).split(";")[0])
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", default="results/benchmarks")
     ap.add_argument("--quick", action="store_true", help="Kuhn with 3..5 ranks only")
     ap.add_argument("--time-limit", type=float, default=120.0, help="seconds per correlated solve")
     ap.add_argument("--max-ranks", type=int, default=8)
-    ap.add_argument("--leduc-ranks", type=int, default=0,
-                    help="add three-player Leduc with this many ranks (default 0: none; with 3 the correlated "
-                         "column generation does not close its bracket within the time limit)")
+    ap.add_argument("--leduc-ranks", type=int, nargs="*", default=[3, 4],
+                    help="three-player Leduc with these numbers of ranks (default: 3 4; none: no Leduc). The "
+                         "correlated column generation does not close its bracket within minutes there")
+    ap.add_argument("--leduc-time-limit", type=float, default=120.0,
+                    help="seconds per correlated and independent solve on Leduc")
     ap.add_argument("--milp-max-ranks", type=int, default=5,
                     help="largest Kuhn deck timed with the MILP pricing too (it grows fastest)")
     ap.add_argument("--table", action="store_true",
@@ -84,23 +97,30 @@ def main(argv=None):
     first = 0
     for name, ranks, make in games(args.quick, args.leduc_ranks, args.max_ranks):
         g = make()
+        leduc = name.startswith("leduc")
+        limit = args.leduc_time_limit if leduc else args.time_limit
         for adv in range(3):
             team = tuple(p for p in range(3) if p != adv)
             t = time.perf_counter()
             com = solve_team(g, team, "communication")
             rows.append(row(name, ranks, adv, "communication", "lp", com, time.perf_counter() - t))
             t = time.perf_counter()
-            cor = solve_team(g, team, "correlated", time_limit=args.time_limit)
+            cor = solve_team(g, team, "correlated", time_limit=limit)
             dp_s = time.perf_counter() - t
             rows.append(row(name, ranks, adv, "correlated", "column-generation", cor, dp_s))
-            if name.startswith("kuhn") and ranks <= args.milp_max_ranks:
+            if leduc or ranks <= args.milp_max_ranks:
                 t = time.perf_counter()
-                mil = solve_team(g, team, "correlated", method="column-generation-milp", time_limit=args.time_limit)
-                mil_s = time.perf_counter() - t
-                rows.append(dict(row(name, ranks, adv, "correlated", "column-generation-milp", mil, mil_s),
-                                 ratio_to_dp=mil_s / dp_s))
+                try:
+                    mil = solve_team(g, team, "correlated", method="column-generation-milp", time_limit=limit)
+                except SolverError as e:
+                    rows.append(failed_row(name, ranks, adv, "correlated", "column-generation-milp", e,
+                                           time.perf_counter() - t))
+                else:
+                    mil_s = time.perf_counter() - t
+                    rows.append(dict(row(name, ranks, adv, "correlated", "column-generation-milp", mil, mil_s),
+                                     ratio_to_dp=mil_s / dp_s))
             t = time.perf_counter()
-            ind = solve_team(g, team, "independent", correlated=cor, time_limit=args.time_limit)
+            ind = solve_team(g, team, "independent", correlated=cor, time_limit=limit)
             rows.append(row(name, ranks, adv, "independent", "coordinate-ascent", ind, time.perf_counter() - t))
             for r in rows[first:]:
                 print(f"{r['game']:12s} adv {r['adversary']} {r['regime']:13s} {r['method']:24s} "
@@ -110,7 +130,8 @@ def main(argv=None):
         target = out / "team_games.csv"
         write_csv(df, target)
         write_meta(target, dict(quick=args.quick, time_limit=args.time_limit, max_ranks=args.max_ranks,
-                                leduc_ranks=args.leduc_ranks, milp_max_ranks=args.milp_max_ranks,
+                                leduc_ranks=args.leduc_ranks, leduc_time_limit=args.leduc_time_limit,
+                                milp_max_ranks=args.milp_max_ranks,
                                 games_done=sorted(set(df.game))))
     return df
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from guts import GutsInputError
@@ -68,13 +69,14 @@ def team_game_times(df: pd.DataFrame) -> pd.DataFrame:
 
 
 def team_game_times_markdown(times: pd.DataFrame) -> str:
-    """The markdown table of :func:`team_game_times` (seconds to 2 decimals, widths to 1 digit)."""
+    """The markdown table of :func:`team_game_times` (seconds to 2 decimals, widths to 1 digit; a
+    method that ended without a bracket on every seat reads "none")."""
     lines = ["| game | ranks | regime | method | seconds (all seats) | widest certificate | converged |",
              "| --- | --- | --- | --- | --- | --- | --- |"]
     for r in times.itertuples(index=False):
         conv = ("yes" if r.converged else "no") + f" ({r.seats_converged} of {r.seats} seats)"
         lines.append(f"| {r.game} | {r.ranks} | {r.regime} | {METHOD_LABELS.get(r.method, r.method)} | "
-                     f"{r.seconds:.2f} | {r.max_width:.1e} | {conv} |")
+                     f"{r.seconds:.2f} | {'none' if np.isnan(r.max_width) else f'{r.max_width:.1e}'} | {conv} |")
     return "\n".join(lines)
 
 
