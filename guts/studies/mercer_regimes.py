@@ -20,12 +20,14 @@ Multiround Mercer hold'em is beyond the correlated column generation here (the e
 response is a mixed-integer LP over 15 hand types per colluder and 2.3 million
 (terminal, deal) pairs; the public-state dynamic programme would need arrays over 2^30 pairs
 of hand sets): its first pricing problem did not finish in 10 minutes on a loaded 2-core
-machine.  Its rows are therefore the certified bounds available within a few minutes
+machine.  Its rows are therefore the certified bounds available within minutes
 (``MMH_METHOD``): ``communication`` exact (LP), and for ``correlated`` and ``independent``
-the bracket ``[guarantee of an independent profile, communication value]``: the guarantee of
-the colluders' weak-collusion strategies (predictive CFR+ on the game with pooled payoffs) against
-the victim's exact best response in the three-player game is a lower bound of the independent
-value, hence of the correlated one; the communication value bounds both from above.
+the bracket ``[guarantee of an independent profile, communication value]``: the best profile of
+the independent local search (coordinate ascent by the members' sequence-form LPs, 1.6 s each,
+from uniform, from the colluders' weak-collusion strategies (predictive CFR+ on the game with
+pooled payoffs) and from random starts, ``MMH_SEARCH_SECONDS`` per seating), whose guarantee
+against the victim's exact best response is a lower bound of the independent value, hence of the
+correlated one; the communication value bounds both from above.
 
     python -m guts mercer regimes                      # both variants (~10-20 min on 2 loaded cores)
     python -m guts mercer regimes --variants smh --out /tmp/x
@@ -42,7 +44,8 @@ from guts.errors import ConvergenceWarning, GutsInputError
 from guts.studies.output import AUTO, plan_output, publish, write_csv, write_meta
 from guts.studies.sweep import default_cache, run_sweep
 
-__all__ = ["VARIANTS", "TEAMS", "REGIMES", "CERTIFIED_WIDTH", "MMH_METHOD", "MMH_WEAK_TARGET", "COLUMNS",
+__all__ = ["VARIANTS", "TEAMS", "REGIMES", "CERTIFIED_WIDTH", "MMH_METHOD", "MMH_WEAK_TARGET",
+           "MMH_SEARCH_SECONDS", "MMH_RANDOM_STARTS", "COLUMNS",
            "PRICE_COLUMNS", "DEFAULT_CACHE", "solve_case", "prices", "run"]
 
 VARIANTS = ("smh", "mmh")
@@ -53,9 +56,13 @@ REGIMES = ("communication", "correlated", "independent")
 CERTIFIED_WIDTH = 1e-4
 #: How each variant's correlated and independent rows are obtained (module docstring).
 MMH_METHOD = "bounds"
-#: Exploitability target of the weak-collusion solve whose colluder strategies give MMH's lower
-#: bounds (NashConv 0.01 in the three-player game: the committed results' solve).
+#: Exploitability target of the weak-collusion solve whose colluder strategies start MMH's local
+#: search (NashConv 0.01 in the three-player game).
 MMH_WEAK_TARGET = 0.01 / 3
+#: Seconds of MMH's independent local search per seating (after its weak-collusion start), and its
+#: random starts (seeded 0).
+MMH_SEARCH_SECONDS = 240.0
+MMH_RANDOM_STARTS = 4
 #: Finished cases (``cache="default"``).
 DEFAULT_CACHE = Path("results") / ".cache" / "mercer_regimes"
 
@@ -72,8 +79,9 @@ COLUMNS = {
     "certified": f"width <= {CERTIFIED_WIDTH:g}",
     "seconds": "solve time of the row (the independent row: its local search only)",
     "method": ("lp (merged-team LP); column-generation (exact best responses, MILP pricing); coordinate-ascent "
-               "(local search from the correlated support); bounds (lower: guarantee of the weak-collusion "
-               "profile, upper: the communication value)"),
+               "(local search; SMH from the correlated support, MMH from uniform, the weak-collusion strategies "
+               "and random starts); bounds (MMH's correlated row: lower, the local search's guarantee; upper, "
+               "the communication value)"),
     "iterations": "column-generation iterations, LPs of the local search, or HiGHS iterations",
 }
 PRICE_COLUMNS = {
@@ -104,35 +112,45 @@ def _row(variant, team, regime, value, lower, upper, seconds, method, iterations
             "method": method, "iterations": int(iterations)}
 
 
-def _profile_guarantee(variant, team) -> tuple:
-    """(team guarantee, seconds): the colluders' weak-collusion strategies against the victim's exact
-    best response in the plain three-player game (a certified lower bound of the independent value)."""
-    from guts.engine.extensive import best_response
-    from guts.games.poker.mercer import build_game, solve, variant_rules
+def _weak_start(variant, team) -> tuple:
+    """The colluders' strategies of the weak-collusion solve (predictive CFR+ on the game with
+    pooled payoffs): a start of the independent local search."""
+    from guts.games.poker.mercer import solve
 
-    t0 = time.perf_counter()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
         weak = solve(variant, 3, "pcfr+", target=MMH_WEAK_TARGET, collusion="weak", team=team)
+    return tuple(weak.strategies[s] for s in team)
+
+
+def _mmh_rows(variant, team) -> list:
+    """MMH's rows: communication exact (the merged-team LP); the independent value bracketed by the
+    local search's best profile (from uniform, the weak-collusion strategies and random starts) and
+    the communication value; the correlated value by the same bracket (module docstring)."""
+    from guts.engine.extensive import solve_team
+    from guts.games.poker.mercer import build_game, variant_rules
+
     plain = build_game(variant_rules(variant, 3)).game
-    victim = next(s for s in range(3) if s not in team)
-    br = best_response(plain, tuple(weak.strategies), victim)
-    return -float(br.value), time.perf_counter() - t0
+    com = solve_team(plain, team, "communication")
+    t0 = time.perf_counter()
+    start = _weak_start(variant, team)
+    ind = solve_team(plain, team, "independent", communication=com, starts=[start],
+                     time_limit=MMH_SEARCH_SECONDS, random_starts=MMH_RANDOM_STARTS, random_state=0)
+    sec = time.perf_counter() - t0
+    up = float(com.upper)
+    return [_row(variant, team, "communication", com.value, com.lower, com.upper, com.seconds, "lp", com.num_iter),
+            _row(variant, team, "correlated", None, ind.lower, up, sec, MMH_METHOD, 0),
+            _row(variant, team, "independent", ind.value, ind.lower, min(float(ind.upper), up), sec,
+                 "coordinate-ascent", ind.num_iter)]
 
 
 def solve_case(case) -> list:
     """The three rows of one ``case = (variant, team)`` (module-level: cached by the sweep)."""
-    from guts.games.poker.mercer.solve import solve, solve_regimes
+    from guts.games.poker.mercer.solve import solve_regimes
 
     variant, team = case[0], tuple(int(q) for q in case[1])
     if variant == "mmh":
-        com = solve(variant, 3, "lp", collusion="strong", team=team)
-        low, sec = _profile_guarantee(variant, team)
-        up = float(com.certified_upper)
-        rows = [_row(variant, team, "communication", com.team_value, com.certified_lower, com.certified_upper,
-                     com.seconds, "lp", com.num_iter)]
-        rows += [_row(variant, team, r, None, low, up, sec, MMH_METHOD, 0) for r in ("correlated", "independent")]
-        return rows
+        return _mmh_rows(variant, team)
     res = solve_regimes(variant, team)
     com, cor, ind = res["communication"], res["correlated"], res["independent"]
     # a product of behaviour strategies is a correlated strategy: the independent guarantee is a
@@ -229,7 +247,8 @@ def run(variants=VARIANTS, out=AUTO, progress: bool = True, echo=None, cache="de
     """
     variants = _check_variants(variants)
     params = {"variants": variants, "teams": [list(t) for t in TEAMS], "certified_width": CERTIFIED_WIDTH,
-              "mmh_method": MMH_METHOD, "mmh_weak_target": MMH_WEAK_TARGET}
+              "mmh_method": MMH_METHOD, "mmh_weak_target": MMH_WEAK_TARGET,
+              "mmh_search_seconds": MMH_SEARCH_SECONDS, "mmh_random_starts": MMH_RANDOM_STARTS}
     full = {**params, "variants": list(VARIANTS)}
     plan = plan_output("mercer_regimes", out, params, full,
                        targets=["mercer_regimes.csv", "mercer_regimes.prices.csv"], echo=echo)

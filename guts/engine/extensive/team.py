@@ -853,12 +853,15 @@ def _independent(tm, starts_list, *, max_rounds, deadline, progress):
     return best[0], best[1], nlp
 
 
-def _starts(tm, corr, num_random, rng):
-    """Uniform; the members' marginals of the correlated distribution; the joint plans of
-    its support (heaviest first); ``num_random`` random behaviour strategies."""
+def _starts(tm, corr, num_random, rng, given=()):
+    """Uniform; the caller's ``given`` profiles; the members' marginals of the correlated
+    distribution; the joint plans of its support (heaviest first); ``num_random`` random
+    behaviour strategies."""
     out = [tuple(_realisation(pt, uniform_flat(pt)) for pt in tm.pts)]
+    out += list(given)
     lam, plans = corr["lam"], corr["plans"]
-    out.append(tuple(sum(w * p[i] for w, p in zip(lam, plans)) for i in range(len(tm.team))))
+    if len(plans):
+        out.append(tuple(sum(w * p[i] for w, p in zip(lam, plans)) for i in range(len(tm.team))))
     for j in np.argsort(-lam, kind="stable"):
         out.append(tuple(plans[j]))
     for _ in range(num_random):
@@ -870,10 +873,28 @@ def _starts(tm, corr, num_random, rng):
     return out
 
 
+def _given_starts(game, tm, starts):
+    """The realisation plans of the caller's starting profiles (validated)."""
+    if starts is None:
+        return ()
+    out = []
+    for k, prof in enumerate(starts):
+        if not isinstance(prof, (tuple, list)) or len(prof) != len(tm.team):
+            raise GutsInputError(f"starts[{k}] must hold one behaviour strategy per team member "
+                                 f"({len(tm.team)} for team {tm.team!r}); got {type(prof).__name__}")
+        try:
+            out.append(tuple(_realisation(tm.pts[i], _flat_of(game, m, prof[i])) for i, m in enumerate(tm.team)))
+        except (KeyError, ValueError, TypeError) as e:
+            raise GutsInputError(f"starts[{k}] is not a behaviour strategy of the team members {tm.team!r} "
+                                 f"({{history: (types, actions)}} per member): {e}") from None
+    return tuple(out)
+
+
 # ----------------------------------------------------------------------- entry point
 def solve_team(game, team, regime: str, *, method: str | None = None, target: float | None = None,
                max_iterations: int | None = None, time_limit: float | None = None, progress: bool = False,
-               random_state=0, random_starts: int = 8, correlated: Solution | None = None) -> Solution:
+               random_state=0, random_starts: int = 8, correlated: Solution | None = None,
+               communication: Solution | None = None, starts=None) -> Solution:
     """The team's max-min value and strategies in one coordination regime.
 
     Parameters
@@ -914,6 +935,18 @@ def solve_team(game, team, regime: str, *, method: str | None = None, target: fl
         Independent regime: the correlated regime's result for the same game and team
         (its support gives starts, its upper end the bracket's), instead of solving it
         again.
+    communication : TeamResult, optional
+        Independent regime, without ``correlated``: the communication regime's result for
+        the same game and team.  The correlated regime is then not solved (for games whose
+        exact team best response is out of reach); the bracket's upper end is the
+        communication value, which bounds the correlated one.
+    starts : sequence of profiles, optional
+        Independent regime: further starts of the local search, each a tuple with one
+        behaviour strategy ``{history: (T, A)}`` per team member (in ``team``'s order),
+        e.g. the members' strategies of another solve.
+
+    .. versionchanged:: 0.1
+       ``communication`` and ``starts``.
 
     Returns
     -------
@@ -976,7 +1009,15 @@ def solve_team(game, team, regime: str, *, method: str | None = None, target: fl
 
     tm = _Team(game, team, adv, pricing="milp" if method == "column-generation-milp" else "auto")
     pa = tm.pa
-    if correlated is not None and regime == "independent":
+    given = _given_starts(game, tm, starts) if regime == "independent" else ()
+    if correlated is None and communication is not None and regime == "independent":
+        if (not isinstance(getattr(communication, "details", None), TeamResult)
+                or communication.regime != "communication" or communication.team != team
+                or communication.adversary != adv):
+            raise GutsInputError(f"communication must be solve_team's communication-regime result for team "
+                                 f"{team!r}; got {type(communication).__name__}")
+        corr = dict(lam=np.zeros(0), plans=(), upper=communication.upper, num_iter=0)
+    elif correlated is not None and regime == "independent":
         if (not isinstance(getattr(correlated, "details", None), TeamResult) or correlated.regime != "correlated" or correlated.team != team
                 or correlated.adversary != adv):
             raise GutsInputError(
@@ -1014,7 +1055,7 @@ def solve_team(game, team, regime: str, *, method: str | None = None, target: fl
                           strategies=strategies, certificate=cert, converged=cert.holds(target),
                           num_iter=corr["num_iter"], seconds=time.perf_counter() - t0, support=tuple(support), **common))
 
-    starts_list = _starts(tm, corr, random_starts, rng)
+    starts_list = _starts(tm, corr, random_starts, rng, given)
     low, Xs, nlp = _independent(tm, starts_list, max_rounds=rounds, deadline=deadline, progress=progress)
     weight = tm.team_reach(Xs)
     _, Ybr = tm.guarantee(weight)

@@ -395,3 +395,34 @@ def test_a_target_wider_than_the_teams_payoff_range_is_refused():
     for target in (1e300, 1.01 * span):
         with pytest.raises(GutsInputError, match="payoff range"):
             solve_team(g, (0, 1), "correlated", target=target)
+
+
+@pytest.mark.parametrize("adv", [0, 1, 2])
+def test_independent_bounded_by_communication_without_a_correlated_solve(kuhn3_solutions, adv):
+    """``communication=`` replaces the correlated solve: the bracket's upper end is the communication
+    value, its lower end what the returned members' strategies guarantee against the adversary's
+    exact best response (an independent oracle: the engine's best response in the three-player game),
+    and a start (the members' strategies of the local search from the correlated support) can only
+    raise it."""
+    from guts.engine.extensive import best_response
+
+    g, team, r = kuhn3_solutions[4, adv]
+    com, cor, ind_cor = r["communication"], r["correlated"], r["independent"]
+    ind = solve_team(g, team, "independent", communication=com, random_starts=2)
+    assert ind.upper == pytest.approx(com.upper, abs=TOL)
+    assert ind.lower <= cor.upper + TOL                       # independent <= correlated
+    br = best_response(g, tuple(ind.strategies), adv)
+    assert -br.value == pytest.approx(ind.lower, abs=CMP)
+    seeded = solve_team(g, team, "independent", communication=com, random_starts=0,
+                        starts=[tuple(ind_cor.strategies[m] for m in team)])
+    assert seeded.lower >= ind_cor.lower - CMP
+
+
+def test_independent_starts_and_bound_are_validated(kuhn3_solutions):
+    g, team, r = kuhn3_solutions[3, 0]
+    with pytest.raises(GutsInputError, match="one behaviour strategy per team member"):
+        solve_team(g, team, "independent", communication=r["communication"], starts=[(r["independent"].strategies[1],)])
+    with pytest.raises(GutsInputError, match="not a behaviour strategy"):
+        solve_team(g, team, "independent", communication=r["communication"], starts=[({}, {})])
+    with pytest.raises(GutsInputError, match="communication must be"):
+        solve_team(g, team, "independent", communication=r["correlated"])
