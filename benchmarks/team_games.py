@@ -3,6 +3,7 @@
     PYTHONPATH=. python benchmarks/team_games.py [--out results/benchmarks] [--quick] [--time-limit 120]
                                                  [--leduc-ranks 3 4] [--leduc-time-limit 120]
     python benchmarks/team_games.py --table    # time per game from <out>/team_games.csv (docs/teams.md)
+    python benchmarks/team_games.py --table seats   # each seat's values and correlated seconds (docs/teams.md)
 
 Writes ``<out>/team_games.csv`` (+ ``.meta.json``): one row per game x adversary seat x
 regime x method with the team's value, the certified bracket ``[lower, upper]`` of its
@@ -45,7 +46,7 @@ from guts.studies.output import ensure_output_dir, write_csv, write_meta  # noqa
 def games(quick: bool, leduc_ranks, max_ranks: int):
     for r in range(3, (5 if quick else max_ranks) + 1):
         yield f"kuhn3 r={r}", r, (lambda r=r: kuhn_poker(3, ranks=r))
-    for r in ([] if quick else leduc_ranks):
+    for r in ([] if quick else [r for r in leduc_ranks if r > 0]):
         yield f"leduc3 r={r}", r, (lambda r=r: leduc_poker(3, ranks=r))
 
 
@@ -71,25 +72,30 @@ def main(argv=None):
     ap.add_argument("--time-limit", type=float, default=120.0, help="seconds per correlated solve")
     ap.add_argument("--max-ranks", type=int, default=8)
     ap.add_argument("--leduc-ranks", type=int, nargs="*", default=[3, 4],
-                    help="three-player Leduc with these numbers of ranks (default: 3 4; none: no Leduc). The "
+                    help="three-player Leduc with these numbers of ranks (default: 3 4; 0: no Leduc). The "
                          "correlated column generation does not close its bracket within minutes there")
     ap.add_argument("--leduc-time-limit", type=float, default=120.0,
                     help="seconds per correlated and independent solve on Leduc")
     ap.add_argument("--milp-max-ranks", type=int, default=5,
                     help="largest Kuhn deck timed with the MILP pricing too (it grows fastest)")
-    ap.add_argument("--table", action="store_true",
-                    help="solve nothing: print the time per game (seconds summed over the adversary seats, "
-                         "widest certificate, converged) from <out>/team_games.csv as the markdown table of "
-                         "docs/teams.md")
+    ap.add_argument("--table", nargs="?", const="times", choices=("times", "seats"),
+                    help="solve nothing: print from <out>/team_games.csv the markdown table of docs/teams.md: "
+                         "'times' (the default), the time per game (seconds summed over the adversary seats, "
+                         "widest certificate, converged); 'seats', each seat's values and correlated seconds")
     args = ap.parse_args(argv)
     if args.table:
         from guts import GutsInputError
-        from guts.studies.team_games import read_team_games, team_game_times, team_game_times_markdown
+        from guts.studies.team_games import (read_team_games, team_game_seats_markdown, team_game_times,
+                                             team_game_times_markdown)
 
         try:
-            times = team_game_times(read_team_games(args.out))
+            df = read_team_games(args.out)
         except GutsInputError as e:
             ap.error(str(e))
+        if args.table == "seats":
+            print(team_game_seats_markdown(df))
+            return df
+        times = team_game_times(df)
         print(team_game_times_markdown(times))
         return times
     out = ensure_output_dir(args.out)

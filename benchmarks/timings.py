@@ -69,7 +69,7 @@ DOCUMENTED_COMMANDS = [
     ("python experiments/holdem_equities.py", "exact preflop equities (tables)"),
     ("python experiments/holdem_reraise.py", "the re-raise game artefacts"),
     ("python benchmarks/holdem_scaling.py", "hold'em LP scaling benchmark"),
-    ("python benchmarks/team_games.py --time-limit 120 --leduc-ranks 0", "team games: 3P Kuhn, 3-8 ranks, three regimes"),
+    ("python benchmarks/team_games.py --time-limit 120", "team games: 3P Kuhn, 3-8 ranks, 3P Leduc, 3 and 4 ranks, three regimes"),
     ("python experiments/liars_dice_table.py", "Liar's Dice: exact LP values, CFR+ brackets for 2 v 1 and 1 v 2 dice"),
     ("python experiments/rhode_island.py", "Rhode Island hold'em: DCFR on the public suit quotient, 5100 s of solving"),
 ]

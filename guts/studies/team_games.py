@@ -7,6 +7,7 @@ certificate and whether every seat converged, one row per game and method.
 :data:`TABLE_START` and :data:`TABLE_END`.
 
     python benchmarks/team_games.py --table        # prints the table from results/benchmarks/team_games.csv
+    python benchmarks/team_games.py --table seats  # the per-seat values and times (team_game_seats_markdown)
 """
 from __future__ import annotations
 
@@ -18,6 +19,10 @@ import pandas as pd
 from guts import GutsInputError
 
 TABLE_START, TABLE_END = "<!-- team-times:start -->", "<!-- team-times:end -->"
+#: The markers of the per-seat table (:func:`team_game_seats_markdown`) in ``docs/teams.md``.
+SEATS_START, SEATS_END = "<!-- team-seats:start -->", "<!-- team-seats:end -->"
+#: A certificate at most this wide shows as one value in the per-seat table (the benchmark's target).
+CLOSED_WIDTH = 1e-9
 #: Columns of the benchmark's CSV this table reads.
 CSV_COLUMNS = ("game", "ranks", "adversary", "regime", "method", "width", "converged", "seconds")
 #: The order of the methods within a game (the benchmark's order).
@@ -80,11 +85,47 @@ def team_game_times_markdown(times: pd.DataFrame) -> str:
     return "\n".join(lines)
 
 
-def documented_table(text: str) -> str:
-    """The table between :data:`TABLE_START` and :data:`TABLE_END` in ``text`` (a docs page)."""
+def _bracket(lower: float, upper: float) -> str:
+    if upper - lower <= CLOSED_WIDTH:
+        return f"{(lower + upper) / 2:.6f}"
+    return f"[{lower:.4f}, {upper:.4f}]"
+
+
+def team_game_seats_markdown(df: pd.DataFrame) -> str:
+    """Per game and adversary seat: the three regimes' values (one value where the certificate is
+    closed to :data:`CLOSED_WIDTH`, else the bracket; independent: the certified value of the profile
+    found) and the correlated solve's seconds with each pricing ("—" not run; "no plan in N s"
+    where the MILP pricing found no first plan within the time limit)."""
+    lines = ["| game | adversary | communication | correlated | independent (found) | correlated s (DP) | "
+             "correlated s (MILP) |", "|---|---|---|---|---|---|---|"]
+    for game in dict.fromkeys(df["game"]):
+        g = df[df["game"] == game]
+        for adv in sorted(set(g["adversary"])):
+            s = g[g["adversary"] == adv].set_index("method")
+            com, cor, ind = (s.loc[m] if m in s.index else None
+                             for m in ("lp", "column-generation", "coordinate-ascent"))
+            milp = s.loc["column-generation-milp"] if "column-generation-milp" in s.index else None
+            if milp is None:
+                milp_s = "—"
+            elif np.isnan(milp["width"]):
+                milp_s = f"no plan in {milp['seconds']:.0f} s"
+            else:
+                milp_s = f"{milp['seconds']:.1f}"
+            cells = [game, str(adv),
+                     "—" if com is None else _bracket(com["lower"], com["upper"]),
+                     "—" if cor is None else _bracket(cor["lower"], cor["upper"]),
+                     "—" if ind is None else f"{ind['lower']:.6f}",
+                     "—" if cor is None else f"{cor['seconds']:.1f}", milp_s]
+            lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def documented_table(text: str, start_marker: str = TABLE_START, end_marker: str = TABLE_END) -> str:
+    """The table between ``start_marker`` and ``end_marker`` (default :data:`TABLE_START`,
+    :data:`TABLE_END`) in ``text`` (a docs page)."""
     try:
-        start = text.index(TABLE_START) + len(TABLE_START)
-        end = text.index(TABLE_END, start)
+        start = text.index(start_marker) + len(start_marker)
+        end = text.index(end_marker, start)
     except ValueError:
-        raise GutsInputError(f"the page has no {TABLE_START} ... {TABLE_END} block") from None
+        raise GutsInputError(f"the page has no {start_marker} ... {end_marker} block") from None
     return text[start:end].strip()

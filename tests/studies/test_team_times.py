@@ -13,8 +13,11 @@ import pytest
 
 from guts import GutsInputError
 from guts.studies.team_games import (
+    SEATS_END,
+    SEATS_START,
     documented_table,
     read_team_games,
+    team_game_seats_markdown,
     team_game_times,
     team_game_times_markdown,
 )
@@ -34,6 +37,33 @@ def test_docs_table_is_the_committed_csv():
     computed = team_game_times_markdown(team_game_times(read_team_games(CSV)))
     shown = documented_table((ROOT / "docs" / "teams.md").read_text(encoding="utf-8"))
     assert shown == computed, "docs/teams.md is stale: paste `python benchmarks/team_games.py --table`"
+
+
+def test_docs_seat_table_is_the_committed_csv():
+    """The per-seat table of docs/teams.md is regenerated from the committed CSV."""
+    shown = documented_table((ROOT / "docs" / "teams.md").read_text(encoding="utf-8"), SEATS_START, SEATS_END)
+    assert shown == team_game_seats_markdown(read_team_games(CSV)), \
+        "docs/teams.md is stale: paste `python benchmarks/team_games.py --table seats`"
+
+
+def test_seat_table_from_a_constructed_csv(tmp_path):
+    """Closed brackets read as one value, open ones as the bracket, a MILP pricing without a plan
+    as "no plan", a method not run as "—" (values chosen by hand)."""
+    nan = float("nan")
+    rows = [dict(game="g r=3", ranks=3, adversary=0, regime="communication", method="lp",
+                 lower=0.25, upper=0.25, width=0.0, converged=True, seconds=1.0),
+            dict(game="g r=3", ranks=3, adversary=0, regime="correlated", method="column-generation",
+                 lower=0.125, upper=0.1875, width=0.0625, converged=False, seconds=120.0),
+            dict(game="g r=3", ranks=3, adversary=0, regime="correlated", method="column-generation-milp",
+                 lower=nan, upper=nan, width=nan, converged=False, seconds=121.0),
+            dict(game="g r=3", ranks=3, adversary=0, regime="independent", method="coordinate-ascent",
+                 lower=0.0625, upper=0.1875, width=0.125, converged=False, seconds=3.0)]
+    pd.DataFrame(rows).to_csv(tmp_path / "team_games.csv", index=False)
+    line = team_game_seats_markdown(read_team_games(tmp_path)).splitlines()[-1]
+    assert line == "| g r=3 | 0 | 0.250000 | [0.1250, 0.1875] | 0.062500 | 120.0 | no plan in 121 s |"
+    pd.DataFrame(rows[:2]).to_csv(tmp_path / "team_games.csv", index=False)
+    line = team_game_seats_markdown(read_team_games(tmp_path)).splitlines()[-1]
+    assert line.endswith("| — | 120.0 | — |")
 
 
 def test_times_are_sums_over_the_seats_and_flags_are_all_seats():
@@ -102,6 +132,8 @@ def test_table_mode_prints_the_docs_table(capsys):
     spec.loader.exec_module(module)
     module.main(["--table", "--out", str(CSV.parent)])
     assert capsys.readouterr().out.strip() == team_game_times_markdown(team_game_times(read_team_games(CSV)))
+    module.main(["--table", "seats", "--out", str(CSV.parent)])
+    assert capsys.readouterr().out.strip() == team_game_seats_markdown(read_team_games(CSV))
     with pytest.raises(SystemExit):  # argparse's one-line error for a missing CSV
         module.main(["--table", "--out", str(ROOT / "no-such-folder")])
     assert "no team-games CSV" in capsys.readouterr().err
