@@ -76,8 +76,8 @@ def main(argv=None):
                          "correlated column generation does not close its bracket within minutes there")
     ap.add_argument("--leduc-time-limit", type=float, default=120.0,
                     help="seconds per correlated and independent solve on Leduc")
-    ap.add_argument("--milp-max-ranks", type=int, default=5,
-                    help="largest Kuhn deck timed with the MILP pricing too (it grows fastest)")
+    ap.add_argument("--milp-max-ranks", type=int, default=8,
+                    help="largest Kuhn deck timed with the MILP pricing too (default 8: every deck; its time grows fastest)")
     ap.add_argument("--table", nargs="?", const="times", choices=("times", "seats"),
                     help="solve nothing: print from <out>/team_games.csv the markdown table of docs/teams.md: "
                          "'times' (the default), the time per game (seconds summed over the adversary seats, "
