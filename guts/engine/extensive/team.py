@@ -957,10 +957,12 @@ def solve_team(game, team, regime: str, *, method: str | None = None, target: fl
     -----
     Independent regime (a local search; the value is NP-hard to compute): the correlated
     regime is solved first (its upper end bounds the independent value, since a product
-    of behaviour strategies is a distribution over joint pure plans by Kuhn's theorem).
-    Starts: every member uniform; every member playing its marginal of the correlated
-    distribution (its realisation plan averaged over the support); each joint pure plan
-    of the support; ``random_starts`` random behaviour profiles (``random_state``).  From
+    of behaviour strategies is a distribution over joint pure plans by Kuhn's theorem),
+    unless ``communication`` is given (then the communication value is the upper end).
+    Starts: every member uniform; the caller's ``starts``; every member playing its
+    marginal of the correlated distribution (its realisation plan averaged over the
+    support); each joint pure plan of the support; ``random_starts`` random behaviour
+    profiles (``random_state``).  From
     each start, coordinate ascent: each member in turn replaces its strategy by its
     max-min strategy against the adversary with the other members fixed (a two-player
     sequence-form LP: the others are part of chance), accepted when the certified value
