@@ -145,6 +145,11 @@ TEAM_IMPROVEMENT_TOL = 1e-12
 #: mixed-integer LP prices instead (a size limit, not a tolerance; 2^16: two members with
 #: 8 types each, arrays of 0.5 MB per public node).
 TEAM_DP_STATES = 2 ** 16
+#: The default correlated column generation (exact pricing) also solves the pair relaxation
+#: LP (``team_relaxation``) for its upper bound and pricing point when it has at most this
+#: many sequence-pair columns (a size limit: three-player Kuhn with 8 ranks has 4 000 pairs and
+#: solves in well under a second; three-player Leduc with 3 ranks, 507 000, takes minutes).
+TEAM_RELAXATION_PAIRS = 100_000
 #: A correlated distribution's joint plans with weight below this are dropped from the
 #: reported support (their weight is spread on the others before the bound is computed).
 TEAM_SUPPORT_TOL = 1e-12

@@ -52,11 +52,13 @@ from ...errors import GutsInputError, SolverError
 from ..highs import add_cols_and_resolve, make_lp, milp, run, sequence_form_maxmin
 from ..progress import progress_bar
 from ..result import Certificate, Details, Solution, interval
-from ..tolerances import MAX_ITERATIONS, TEAM_DP_STATES, TEAM_IMPROVEMENT_TOL, TEAM_SUPPORT_TOL, TEAM_TARGET
+from ..tolerances import (MAX_ITERATIONS, TEAM_DP_STATES, TEAM_IMPROVEMENT_TOL, TEAM_RELAXATION_PAIRS,
+                          TEAM_SUPPORT_TOL, TEAM_TARGET)
 from ._fused import njit
 from .lp import _constraints, solve_lp
 from .pool import check_seats
 from .strategies import _check_game, from_flat, normalise_blocks, to_flat, uniform_flat
+from .team_relaxation import pair_relaxation, pair_size
 from .tree import Chance, Deals, Decision, PublicTreeGame, Terminal
 
 __all__ = ["solve_team", "merged_game", "TeamResult", "TEAM_REGIMES", "TEAM_METHODS"]
@@ -66,7 +68,7 @@ TEAM_REGIMES = ("communication", "correlated", "independent")
 #: The methods of each regime (the first is the default).
 TEAM_METHODS = {
     "communication": ("lp",),
-    "correlated": ("column-generation", "column-generation-milp"),
+    "correlated": ("column-generation", "column-generation-milp", "column-generation-local"),
     "independent": ("coordinate-ascent",),
 }
 #: Smoothing of the correlated column generation (``method="column-generation"``): the pricing
@@ -88,6 +90,13 @@ _SMOOTHING_MAX = 0.99
 #: Default iteration caps: column-generation iterations (correlated; none under a time limit),
 #: rounds of the local search per start (independent).
 _MAX_ITER = {"correlated": 1000, "independent": 200}
+#: Rounds of the local-search pricing (``method="column-generation-local"``) per start.
+_LOCAL_ROUNDS = 50
+#: Joint plans the local-search pricing adds per column-generation iteration at most (the
+#: best local optima of its starts that improve on the master).
+_LOCAL_COLUMNS = 4
+#: Starts of the local-search pricing taken from the master's support (heaviest first).
+_LOCAL_SUPPORT_STARTS = 4
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -265,6 +274,9 @@ class _Team:
         keys, inv = np.unique(self.ent.idx[list(team)], axis=1, return_inverse=True)
         self.keys, self.key_of = keys, np.asarray(inv).reshape(-1)
         self.dp = None
+        if pricing == "local" and len(team) > 1:
+            self.pricing = "local"
+            return
         if (pricing == "auto" and len(team) > 1 and isinstance(game, PublicTreeGame)
                 and _PublicStateDP.states(self) <= TEAM_DP_STATES):
             self.dp = _PublicStateDP(self)
@@ -305,6 +317,44 @@ class _Team:
             return (X,), v, v
         ck = np.bincount(self.key_of, weights=c, minlength=self.keys.shape[1])
         return self._milp(ck, time_limit)
+
+    def local_best_response(self, Y, starts, max_rounds: int = _LOCAL_ROUNDS):
+        """Joint pure plans that no single member can improve against ``Y`` (a local search;
+        the exact team best response is NP-hard).
+
+        From each start ``(plans, first)`` (``plans`` one realisation plan per member, pure
+        or not), the members in turn, from ``first`` on, replace their plan by a best
+        response to ``Y`` with the others fixed (one pass over the member's sequence tree);
+        a start ends when every member has answered the others' pure plans and a round
+        changed nothing.  Returns ``[(plans, value)]`` per start, ``value`` the exact payoff
+        of the pure joint plan against ``Y``."""
+        c = self.wt * Y.ravel()[self.ent.idx[self.adv]]
+        ck = np.bincount(self.key_of, weights=c, minlength=self.keys.shape[1])
+        m = len(self.team)
+        out = []
+        for plans, first in starts:
+            X = list(plans)
+            pure = [False] * m
+            val, still, i = -np.inf, 0, first % m
+            for _step in range(max_rounds * m):
+                coef = ck.copy()
+                for j in range(m):
+                    if j != i:
+                        coef *= X[j].ravel()[self.keys[j]]
+                pt = self.pts[i]
+                G = np.bincount(self.keys[i], weights=coef, minlength=self.N[i])
+                v, X[i] = _best_plan(pt, G.reshape(pt.num_seqs, pt.num_types))
+                pure[i] = True
+                if all(pure):
+                    if v > val + TEAM_IMPROVEMENT_TOL:
+                        val, still = v, 0
+                    else:
+                        still += 1
+                        if still >= m:
+                            break
+                i = (i + 1) % m
+            out.append((tuple(X), float(np.dot(ck, self._key_reach(X)))))
+        return out
 
     def milp_size(self) -> str:
         """The size of the best-response MILP, in words (its binaries and product columns)."""
@@ -709,12 +759,19 @@ class _Master:
         return lam / lam.sum(), y, -float(self.h.getInfo().objective_function_value)
 
 
-def _correlated(tm, *, target, max_iterations, deadline, progress, smoothing=0.0, bound_Y=None):
+def _correlated(tm, *, target, max_iterations, deadline, progress, smoothing=0.0, bound_Y=None, bound=None):
+    """Column generation; ``bound`` = ``(upper, Y)``, an upper bound certified at the
+    adversary plan ``Y`` (the pair relaxation's, with the local-search pricing, whose values
+    bound nothing)."""
     pa = tm.pa
     shape = (pa.num_seqs, pa.num_types)
     plans_list, rows, keyset = [], [], {}
     pending = []                               # the columns found in this iteration, added together
     best = dict(upper=np.inf, Y=None, centre_upper=np.inf, centre_Y=None)
+    if bound is not None:
+        best["upper"], best["Y"] = bound
+    local = tm.pricing == "local"
+    master_state = dict(lam=np.zeros(0), keep=np.zeros(0, dtype=np.int64), value=-np.inf)
 
     def column(plans):
         """``(new, row)``: the joint plan's payoff row against every adversary (sequence, type)."""
@@ -730,24 +787,51 @@ def _correlated(tm, *, target, max_iterations, deadline, progress, smoothing=0.0
     def remaining():
         return None if deadline is None else max(deadline - time.perf_counter(), 1e-3)
 
+    def local_price(Yp):
+        """Local optima of the team's best response to ``Yp`` from the master's support, its
+        marginals and every member answering the others' uniform plans; those that beat the
+        master's value (all, before the master exists), best first."""
+        uni = [_realisation(pt, uniform_flat(pt)) for pt in tm.pts]
+        m = len(tm.team)
+        starts = [(tuple(uni), i) for i in range(m)]
+        lam, keep = master_state["lam"], master_state["keep"]
+        if keep.size:
+            heavy = keep[np.argsort(-lam[keep], kind="stable")][:_LOCAL_SUPPORT_STARTS]
+            starts += [(plans_list[j], i) for j in heavy for i in range(m)]
+            marg = tuple(sum(lam[j] * plans_list[j][i] for j in keep) / lam[keep].sum() for i in range(m))
+            starts += [(marg, i) for i in range(m)]
+        found = sorted(tm.local_best_response(Yp, starts), key=lambda pv: -pv[1])
+        out, seen = [], set()
+        for plans, v in found:
+            key = b"".join(np.asarray(p, dtype=np.int8).tobytes() for p in plans)
+            if key in seen or v <= master_state["value"] + TEAM_IMPROVEMENT_TOL:
+                continue
+            seen.add(key)
+            out.append(plans)
+            if len(out) >= _LOCAL_COLUMNS:
+                break
+        return out or [found[0][0]]
+
     def price(Yp, centre=True):
         """The team's exact best response to ``Yp``; its value is an upper bound."""
+        if local:
+            return local_price(Yp)
         plans, _, up = tm.best_response(Yp, remaining())
         if up < best["upper"]:
             best["upper"], best["Y"] = up, Yp
         if centre and up < best["centre_upper"]:
             best["centre_upper"], best["centre_Y"] = up, Yp
-        return plans
+        return [] if plans is None else [plans]
 
-    plans = price(_realisation(pa, uniform_flat(pa)))
-    if plans is None:
+    found = price(_realisation(pa, uniform_flat(pa)))
+    if not found:
         raise SolverError(f"the team's first best response (a mixed-integer LP, {tm.milp_size()}) found no "
                           f"plan within the time limit, so there is no bracket to report; accepted: a longer "
                           f"time limit, or a smaller game")
-    column(plans)
+    for plans in found:
+        column(plans)
     if bound_Y is not None:                    # an adversary plan for the upper bound (and a column)
-        plans = price(bound_Y, False)         # not a centre: smoothing towards it slows the master
-        if plans is not None:
+        for plans in price(bound_Y, False):   # not a centre: smoothing towards it slows the master
             column(plans)
     master = _Master(tm, pending)
     pending.clear()
@@ -759,8 +843,9 @@ def _correlated(tm, *, target, max_iterations, deadline, progress, smoothing=0.0
     try:
         while it < max_iterations:
             it += 1
-            lam, y, _v = master.solution()
+            lam, y, v_master = master.solution()
             keep = np.flatnonzero(lam > TEAM_SUPPORT_TOL)
+            master_state.update(lam=lam, keep=keep, value=v_master)
             lam_k = lam[keep] / lam[keep].sum()
             gain = lam_k @ np.asarray([rows[j] for j in keep])        # the team's payoff per adversary (seq, type)
             low, _ = _best_plan(pa, -gain.reshape(shape))
@@ -775,8 +860,7 @@ def _correlated(tm, *, target, max_iterations, deadline, progress, smoothing=0.0
                 # strategy (a misprice) is kept, and the master's strategy is priced too
                 Yc = best["centre_Y"]
                 Ys = Y if alpha == 0.0 else alpha * Yc + (1.0 - alpha) * Y
-                plans = price(Ys)
-                if plans is not None:
+                for plans in price(Ys)[:1]:
                     new, r = column(plans)
                     found |= new
                     priced_Y = alpha > 0.0 and (not new or float(r @ Y.ravel()) <= float(gain @ Y.ravel())
@@ -788,8 +872,7 @@ def _correlated(tm, *, target, max_iterations, deadline, progress, smoothing=0.0
                     else:
                         alpha = min(_SMOOTHING_MAX, alpha + _SMOOTHING_STEP * (1.0 - alpha))
             if priced_Y:
-                plans = price(Y)
-                if plans is not None:
+                for plans in price(Y):
                     found |= column(plans)[0]
             bar.update(1)
             bar.set_postfix(gap=f"{best['upper'] - best_lower:.2e}", plans=len(plans_list))
@@ -1009,7 +1092,8 @@ def solve_team(game, team, regime: str, *, method: str | None = None, target: fl
                           converged=cert.holds(target), num_iter=out["num_iter"], seconds=time.perf_counter() - t0,
                           merged_game=out["merged_game"], **common))
 
-    tm = _Team(game, team, adv, pricing="milp" if method == "column-generation-milp" else "auto")
+    tm = _Team(game, team, adv, pricing={"column-generation-milp": "milp",
+                                         "column-generation-local": "local"}.get(method, "auto"))
     pa = tm.pa
     given = _given_starts(game, tm, starts) if regime == "independent" else ()
     if correlated is None and communication is not None and regime == "independent":
@@ -1032,15 +1116,26 @@ def solve_team(game, team, regime: str, *, method: str | None = None, target: fl
         corr = dict(lam=np.array([w for w, _ in correlated.support]), plans=plans, upper=correlated.upper,
                     num_iter=0)
     else:
-        bound_Y = None
-        if regime == "correlated" and tm.pricing == "dp":
+        bound_Y, bound = None, None
+        if regime == "correlated" and tm.pricing in ("dp", "local") and isinstance(game, PublicTreeGame):
             # the adversary's communication-optimal plan: its exact team best response is an
             # upper bound at or below the communication value from the start
             comm = _communication(game, team, adv)
             bound_Y = _realisation(pa, _flat_of(game, adv, comm["strategies"][adv]))
+            bound = (comm["upper"], bound_Y)
+        if regime == "correlated" and len(team) == 2 and (
+                tm.pricing == "local" or (tm.pricing == "dp" and pair_size(tm) <= TEAM_RELAXATION_PAIRS)):
+            # the pair relaxation: a certified upper bound below the communication value,
+            # and its adversary plan a pricing point
+            rel = pair_relaxation(tm, time_limit=None if deadline is None else max(deadline - time.perf_counter(), 1.0))
+            bound_Y = rel["Y"]
+            if bound is None or rel["upper"] < bound[0]:
+                bound = (rel["upper"], rel["Y"])
+        local = tm.pricing == "local"
         corr = _correlated(tm, target=target, max_iterations=max_iterations, deadline=deadline,
-                           progress=progress, smoothing=0.0 if method == "column-generation-milp" else _SMOOTHING,
-                           bound_Y=bound_Y)
+                           progress=progress,
+                           smoothing=0.0 if method in ("column-generation-milp", "column-generation-local") else _SMOOTHING,
+                           bound_Y=bound_Y, bound=bound if local else None)
     if regime == "correlated":
         adv_strategy = _dict_strategy(game, adv, _behaviour(pa, corr["Y"]))
         support = []

@@ -1,0 +1,212 @@
+"""An upper bound on a two-member team's correlated (TMECor) value by one LP.
+
+A distribution over the members' joint pure plans induces, for every pair of member
+sequences ``(a, b)`` (a sequence = the member's own information set and action, with his
+type; ``∅`` the empty sequence, common to every type), the probability
+``R(a, b) = E[x_1(a) x_2(b)]`` that both are played.  These numbers satisfy linear
+identities: ``R(∅, ∅) = 1``, ``R >= 0``, and for every member-1 information set ``J`` with
+parent sequence ``p`` and every member-2 sequence ``b``,
+``sum over actions c of J of R(J c, b) = R(p, b)`` (and the same with the members
+exchanged).  Maximising the team's payoff over every ``R`` that satisfies them, against the
+adversary's sequence form, is an LP whose value bounds the correlated value from above: the
+joint sequence form of von Stengel and Forges, *Extensive-form correlated equilibrium:
+definition and computational complexity* (2008), here for a team against an adversary (the
+"realisation form" relaxation discussed by Farina, Celli, Gatti and Sandholm, *Ex ante
+coordination and collusion in zero-sum multi-player extensive-form games*, 2018).  Only the
+pairs that meet at a terminal, closed under prefixes and sibling actions, enter the LP
+(dropping the other identities weakens the bound but keeps it valid).
+
+Compared with the communication regime (the merged team, an upper bound too), the
+relaxation keeps what communication loses: each member's own plan cannot depend on the
+partner's type (``R(a, ∅)`` is member 1's plan for every type of member 2).  It is exact on
+three-player Kuhn poker with 4 ranks and on two of the three seatings of three-player SMH,
+and within 0.006 of the correlated value on Kuhn with 5 and 6 ranks.
+
+The bound is certified from the LP's dual, not taken from the solver: for the adversary's
+plan ``Y`` read from the duals (made an exact realisation plan) and the multipliers ``pi``
+of the identities, every true ``R`` (which also has ``R <= 1``) earns
+``R . (A Y) = pi_∅∅ + R . (A Y - C^T pi) <= pi_∅∅ + sum max(0, A Y - C^T pi)``, so that sum is
+an upper bound whatever the LP's tolerances.
+"""
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import scipy.sparse as sp
+
+from ...errors import SolverError
+from ..highs import make_lp, run
+from .strategies import normalise_blocks
+
+__all__ = ["pair_relaxation", "pair_size", "relaxation_data"]
+
+
+def _member_nodes(pt):
+    """One member's sequences with ``∅`` shared by the types.
+
+    Returns ``(node, count, parent, infoset, infoset_parent)``: ``node[s * T + t]`` the
+    sequence's number (0 for ``∅``, ``1 + (s - 1) * T + t`` otherwise), ``parent[k]`` and
+    ``infoset[k]`` (``decision * T + type``; -1 for ``∅``) of each, and the parent sequence
+    of each information set."""
+    T, S = pt.num_types, pt.num_seqs
+    tt = np.arange(T)
+    node = np.zeros(S * T, dtype=np.int64)
+    s = np.arange(1, S)
+    node[(s[:, None] * T + tt).ravel()] = (1 + (s[:, None] - 1) * T + tt).ravel()
+    count = 1 + (S - 1) * T
+    parent = np.zeros(count, dtype=np.int64)
+    infoset = np.full(count, -1, dtype=np.int64)
+    if S > 1:
+        parent[1:] = node[(pt.seq_parent[1:, None] * T + tt).ravel()]
+        infoset[1:] = (pt.seq_dec[1:, None] * T + tt).ravel()
+    if pt.num_decisions:
+        iparent = node[(pt.dec_parent[:, None] * T + tt).ravel()]
+    else:
+        iparent = np.zeros(0, dtype=np.int64)
+    return node, count, parent, infoset, iparent
+
+
+def _sibling_closure(P, nB, infoset, first):
+    """Add to the pair keys ``P`` (``a * nB + b``) every sibling action of the member-1
+    (``first``) or member-2 sequence of each pair."""
+    a, b = (P // nB, P % nB) if first else (P % nB, P // nB)
+    order = np.argsort(infoset[1:], kind="stable") + 1          # sequences grouped by information set
+    grouped = infoset[order]
+    m = a > 0
+    inf = infoset[a[m]]
+    lo = np.searchsorted(grouped, inf)
+    cnt = np.searchsorted(grouped, inf, side="right") - lo
+    other = np.repeat(b[m], cnt)
+    # the positions lo[k] .. lo[k] + cnt[k] - 1 of every pair, flattened
+    pos = np.repeat(lo - np.concatenate([[0], np.cumsum(cnt)[:-1]]), cnt) + np.arange(int(cnt.sum()))
+    kids = order[pos]
+    add = kids * nB + other if first else other * nB + kids
+    return np.union1d(P, add)
+
+
+def _pairs(tm, members):
+    """The sorted pair keys and the entries' pair index."""
+    (nodeA, nA, parA, infA, _), (nodeB, nB, parB, infB, _) = members
+    ea = nodeA[tm.ent.idx[tm.team[0]]]
+    eb = nodeB[tm.ent.idx[tm.team[1]]]
+    entry_key = ea * nB + eb
+    P = np.unique(entry_key)
+    new = P
+    while new.size:                                   # prefixes of both sequences
+        a, b = new // nB, new % nB
+        cand = np.unique(np.concatenate([parA[a] * nB + b, a * nB + parB[b]]))
+        new = np.setdiff1d(cand, P, assume_unique=True)
+        P = np.union1d(P, new)
+    P = _sibling_closure(P, nB, infA, True)
+    P = _sibling_closure(P, nB, infB, False)
+    return P, np.searchsorted(P, entry_key), nA, nB
+
+
+def _identities(P, nA, nB, members):
+    """Sparse ``C`` and right-hand side of the identities over the pairs ``P``."""
+    (_, _, _, infA, ipA), (_, _, _, infB, ipB) = members
+    a, b = P // nB, P % nB
+    rows, cols, vals = [], [], []
+    nrow = 0
+    for first in (True, False):
+        x, y, inf, ipar, ny = (a, b, infA, ipA, nB) if first else (b, a, infB, ipB, nA)
+        m = np.flatnonzero(x > 0)
+        key = inf[x[m]] * ny + y[m]
+        uk, inv = np.unique(key, return_inverse=True)
+        rows += [nrow + np.asarray(inv).reshape(-1)]
+        cols += [m]
+        vals += [np.ones(m.size)]
+        J, o = uk // ny, uk % ny
+        parent_key = ipar[J] * nB + o if first else o * nB + ipar[J]
+        j = np.searchsorted(P, parent_key)
+        if not np.array_equal(P[np.minimum(j, P.size - 1)], parent_key):
+            raise RuntimeError("the pair set is not closed under prefixes")
+        rows += [nrow + np.arange(uk.size)]
+        cols += [j]
+        vals += [-np.ones(uk.size)]
+        nrow += uk.size
+    rows += [np.array([nrow])]
+    cols += [np.array([int(np.searchsorted(P, 0))])]
+    vals += [np.ones(1)]
+    nrow += 1
+    C = sp.csr_matrix((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))), shape=(nrow, P.size))
+    rhs = np.zeros(nrow)
+    rhs[-1] = 1.0
+    return C, rhs
+
+
+def relaxation_data(tm) -> dict:
+    """The relaxation's pairs and matrices: ``pairs`` (sorted keys), ``C``, ``rhs`` (the
+    identities ``C R = rhs``) and ``A`` (pairs x adversary (sequence, type): the team's
+    payoff weight)."""
+    if len(tm.team) != 2:
+        raise ValueError(f"the pair relaxation needs a two-member team; got {tm.team!r}")
+    members = [_member_nodes(pt) for pt in tm.pts]
+    P, entry_pair, nA, nB = _pairs(tm, members)
+    C, rhs = _identities(P, nA, nB, members)
+    A = sp.csr_matrix((tm.wt, (entry_pair, tm.ent.idx[tm.adv])), shape=(P.size, tm.Na))
+    return dict(pairs=P, C=C, rhs=rhs, A=A)
+
+
+def _certified_bound(data, Y, pi) -> float:
+    """``pi . rhs + sum max(0, A Y - C^T pi)``: an upper bound on every joint plan's payoff
+    against the adversary plan ``Y`` (weak duality, with ``0 <= R <= 1``), for any ``pi``."""
+    slack = data["A"] @ np.asarray(Y).ravel() - data["C"].T @ pi
+    return float(pi @ data["rhs"] + np.clip(slack, 0.0, None).sum())
+
+
+def pair_size(tm) -> int:
+    """The number of sequence pairs (the LP's columns) of the relaxation of ``tm``."""
+    members = [_member_nodes(pt) for pt in tm.pts]
+    return int(_pairs(tm, members)[0].size)
+
+
+def pair_relaxation(tm, *, solver: str = "ipm", time_limit: float | None = None) -> dict:
+    """The sequence-pair relaxation's certified upper bound on the team's correlated value.
+
+    Parameters
+    ----------
+    tm : guts.engine.extensive.team._Team
+        A two-member team against one adversary.
+    solver : {"ipm", "hipo", "simplex"}
+        HiGHS's algorithm (no crossover: the bound is certified from the duals).
+    time_limit : float, optional
+        Seconds for HiGHS.  Any dual solution certifies a bound (see the module
+        docstring), so HiGHS stopping early, or at a status other than optimal, only
+        loosens it; :class:`~guts.errors.SolverError` when there is no dual solution.
+
+    Returns
+    -------
+    dict
+        ``upper`` (the certified bound), ``lp_value`` (HiGHS's objective), ``Y`` (the
+        adversary's realisation plan, ``(sequences, types)``, read from the duals),
+        ``pairs`` (the LP's pair columns), ``seconds``.
+    """
+    t0 = time.perf_counter()
+    data = relaxation_data(tm)
+    P, C, rhs, A = data["pairs"], data["C"], data["rhs"], data["A"]
+    F = sp.csr_matrix(tm.F)
+    m2, nrow = F.shape[0], C.shape[0]
+    # columns [R, v]: max f.v  s.t.  F^T v - A^T R <= 0 (one row per adversary sequence), C R = rhs
+    M = sp.vstack([sp.hstack([-A.T, F.T]), sp.hstack([C, sp.csr_matrix((nrow, m2))])], format="csc")
+    cost = np.concatenate([np.zeros(P.size), -np.asarray(tm.f, dtype=float)])
+    lower = np.concatenate([np.zeros(P.size), np.full(m2, -np.inf)])
+    upper = np.full(P.size + m2, np.inf)
+    row_lower = np.concatenate([np.full(tm.Na, -np.inf), rhs])
+    row_upper = np.concatenate([np.zeros(tm.Na), rhs])
+    h, _ = run(make_lp(cost, lower, upper, M, row_lower, row_upper), "team pair-relaxation LP", solver=solver,
+               time_limit=time_limit, crossover=False, require_optimal=False)
+    sol = h.getSolution()
+    if not sol.dual_valid:
+        raise SolverError(f"HiGHS returned no dual solution of the team pair-relaxation LP ({P.size:,} pairs; "
+                          f"status {h.modelStatusToString(h.getModelStatus())}), so there is no bound; accepted: "
+                          f"a longer time limit, or the communication value as the bound")
+    dual = np.asarray(sol.row_dual)
+    pa = tm.pa
+    y = np.clip(-dual[:tm.Na], 0.0, None).reshape(pa.num_seqs, pa.num_types)
+    from .team import _realisation     # the one realisation-plan helper (team.py imports this module)
+    Y = _realisation(pa, normalise_blocks(pa, y))
+    bound = _certified_bound(data, Y, -dual[tm.Na:])
+    return dict(upper=bound, lp_value=-float(h.getInfo().objective_function_value), Y=Y, pairs=int(P.size),
+                seconds=time.perf_counter() - t0)

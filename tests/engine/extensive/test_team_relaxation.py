@@ -1,0 +1,96 @@
+"""The sequence-pair relaxation of the correlated regime and the local-search pricing.
+
+The relaxation's bound must lie between the correlated value (a brute-force oracle, or the
+exact column generation) and the communication value, whatever multipliers certify it
+(weak duality); the local-search column generation must bracket the exact value.
+"""
+import numpy as np
+import pytest
+from team_oracle import brute_force_correlated, random_public_game
+
+from guts.engine.extensive import solve_team
+from guts.engine.extensive.team import _realisation, _Team
+from guts.engine.extensive.team_relaxation import _certified_bound, pair_relaxation, relaxation_data
+from guts.engine.extensive.strategies import normalise_blocks, uniform_flat
+from guts.engine.matrix_game import solve_matrix_lp
+from guts.games.toy import kuhn_poker
+
+TOL = 1e-8
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+def test_relaxation_lies_between_correlated_and_communication(seed):
+    game, deals, pay = random_public_game(seed)
+    oracle = solve_matrix_lp(brute_force_correlated(deals, pay)).value
+    rel = pair_relaxation(_Team(game, (0, 1), 2))
+    com = solve_team(game, (0, 1), "communication")
+    assert oracle - TOL <= rel["upper"] <= com.upper + TOL
+    assert abs(rel["upper"] - rel["lp_value"]) <= 1e-6      # the certificate costs no more than the LP's tolerance
+
+
+@pytest.fixture(scope="module")
+def kuhn_exact():
+    out = {}
+    for ranks in (4, 5):
+        g = kuhn_poker(3, ranks=ranks)
+        for adv in range(3):
+            team = tuple(p for p in range(3) if p != adv)
+            out[ranks, adv] = (g, team, solve_team(g, team, "correlated"), solve_team(g, team, "communication"))
+    return out
+
+
+@pytest.mark.parametrize("adv", [0, 1, 2])
+def test_relaxation_is_exact_on_kuhn_with_four_ranks(kuhn_exact, adv):
+    g, team, cor, com = kuhn_exact[4, adv]
+    rel = pair_relaxation(_Team(g, team, adv))
+    assert cor.converged
+    assert abs(rel["upper"] - cor.value) <= TOL
+    assert rel["upper"] < com.upper - 0.02          # communication is worth 0.04 to 0.05 more
+
+
+@pytest.mark.parametrize("adv", [0, 1, 2])
+def test_relaxation_bounds_kuhn_with_five_ranks(kuhn_exact, adv):
+    g, team, cor, com = kuhn_exact[5, adv]
+    rel = pair_relaxation(_Team(g, team, adv))
+    assert cor.upper - TOL <= rel["upper"] <= cor.upper + 0.005
+    assert rel["upper"] < com.lower
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_any_multipliers_certify_a_bound(seed):
+    """Weak duality: for every adversary plan Y and multipliers pi, the certified sum bounds
+    what an exact team best response earns against Y (the public-state programme)."""
+    rng = np.random.default_rng(seed)
+    g = kuhn_poker(3, ranks=4)
+    tm = _Team(g, (0, 2), 1)
+    data = relaxation_data(tm)
+    pa = tm.pa
+    for _ in range(5):
+        Y = _realisation(pa, normalise_blocks(pa, rng.gamma(1.0, size=(pa.num_seqs, pa.num_types))))
+        pi = rng.normal(scale=0.1, size=data["C"].shape[0])
+        _plans, best, _ = tm.best_response(Y)
+        assert _certified_bound(data, Y, pi) >= best - TOL
+
+
+@pytest.mark.parametrize("adv", [0, 1, 2])
+def test_local_pricing_brackets_the_exact_value(kuhn_exact, adv):
+    g, team, cor, _com = kuhn_exact[4, adv]
+    loc = solve_team(g, team, "correlated", method="column-generation-local")
+    assert loc.lower - TOL <= cor.value <= loc.upper + TOL
+    assert loc.converged and loc.upper - loc.lower <= TOL     # the local search finds the optimum here
+    assert loc.method == "column-generation-local"
+
+
+def test_local_best_responses_are_local_optima():
+    g = kuhn_poker(3, ranks=5)
+    tm = _Team(g, (0, 1), 2, pricing="local")
+    pa = tm.pa
+    rng = np.random.default_rng(3)
+    Y = _realisation(pa, normalise_blocks(pa, rng.gamma(1.0, size=(pa.num_seqs, pa.num_types))))
+    exact = _Team(g, (0, 1), 2).best_response(Y)[1]
+    uni = tuple(_realisation(pt, uniform_flat(pt)) for pt in tm.pts)
+    for plans, value in tm.local_best_response(Y, [(uni, 0), (uni, 1)]):
+        assert value <= exact + TOL
+        for i in range(2):                    # no member gains alone
+            other = tm.local_best_response(Y, [(plans, i)], max_rounds=1)[0][1]
+            assert other <= value + TOL
