@@ -25,6 +25,9 @@ team's.  The team's max-min value depends on how its members may coordinate:
     the product of the members' sequences linearised; a plain tree pass for a one-member
     team.  ``"column-generation"`` also smooths the pricing point (Wentges 1997), with the
     weight adapted at every column (Pessoa, Sadykov, Uchoa and Vanderbeck 2018).
+    ``"column-generation-local"`` prices by a local search and bounds the value from
+    above by the sequence-pair relaxation (:mod:`.team_relaxation`): a certified bracket
+    for games whose exact best response is out of reach.
 ``"independent"`` (TME)
     Each member plays its own behaviour strategy, without correlation (von Stengel and
     Koller, *Team-maxmin equilibria*, 1997).  The problem is not convex; the solver
@@ -996,6 +999,11 @@ def solve_team(game, team, regime: str, *, method: str | None = None, target: fl
         states where the game is a PublicTreeGame with at most ``TEAM_DP_STATES``
         products of ``2^types``, else by the MILP; adaptive Wentges smoothing) or
         ``"column-generation-milp"`` (correlated, plain: MILP pricing, no smoothing);
+        ``"column-generation-local"`` (correlated, for games whose exact team best response
+        is out of reach: priced by a local search, alternating member best responses
+        (:meth:`_Team.local_best_response`), the upper end the certified bound of the
+        sequence-pair relaxation LP (:mod:`~guts.engine.extensive.team_relaxation`) or the
+        communication value, whichever is lower; a bracket, not an exact value);
         ``"coordinate-ascent"`` (independent).
     target : float, optional
         Width of the certified bracket at which ``converged`` holds and column generation
@@ -1029,7 +1037,9 @@ def solve_team(game, team, regime: str, *, method: str | None = None, target: fl
         e.g. the members' strategies of another solve.
 
     .. versionchanged:: 0.1
-       ``communication`` and ``starts``.
+       ``communication`` and ``starts``; ``method="column-generation-local"``; the default
+       column generation also prices the sequence-pair relaxation's adversary plan when
+       the relaxation has at most ``TEAM_RELAXATION_PAIRS`` pairs.
 
     Returns
     -------
