@@ -98,8 +98,11 @@ _LOCAL_ROUNDS = 50
 #: Joint plans the local-search pricing adds per column-generation iteration at most (the
 #: best local optima of its starts that improve on the master).
 _LOCAL_COLUMNS = 4
-#: Starts of the local-search pricing taken from the master's support (heaviest first).
+#: Starts of the local-search pricing taken from the master's support (heaviest first), random
+#: starts per pricing, and random starts of a second try when no start beats the master.
 _LOCAL_SUPPORT_STARTS = 4
+_LOCAL_RANDOM_STARTS = 4
+_LOCAL_ESCALATION = 32
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -762,7 +765,14 @@ class _Master:
         return lam / lam.sum(), y, -float(self.h.getInfo().objective_function_value)
 
 
-def _correlated(tm, *, target, max_iterations, deadline, progress, smoothing=0.0, bound_Y=None, bound=None):
+def _random_plans(tm, rng):
+    """One random behaviour strategy per member (Dirichlet(1) per information set), as plans."""
+    return tuple(_realisation(pt, normalise_blocks(pt, rng.gamma(1.0, size=(pt.num_seqs, pt.num_types))))
+                 for pt in tm.pts)
+
+
+def _correlated(tm, *, target, max_iterations, deadline, progress, smoothing=0.0, bound_Y=None, bound=None,
+                rng=None):
     """Column generation; ``bound`` = ``(upper, Y)``, an upper bound certified at the
     adversary plan ``Y`` (the pair relaxation's, with the local-search pricing, whose values
     bound nothing)."""
@@ -790,13 +800,16 @@ def _correlated(tm, *, target, max_iterations, deadline, progress, smoothing=0.0
     def remaining():
         return None if deadline is None else max(deadline - time.perf_counter(), 1e-3)
 
-    def local_price(Yp):
+    def local_price(Yp, num_random=_LOCAL_RANDOM_STARTS):
         """Local optima of the team's best response to ``Yp`` from the master's support, its
-        marginals and every member answering the others' uniform plans; those that beat the
-        master's value (all, before the master exists), best first."""
+        marginals, every member answering the others' uniform plans and ``num_random``
+        random profiles; those that beat the master's value (all, before the master
+        exists), best first.  When none does, once more from ``_LOCAL_ESCALATION`` random
+        profiles."""
         uni = [_realisation(pt, uniform_flat(pt)) for pt in tm.pts]
         m = len(tm.team)
         starts = [(tuple(uni), i) for i in range(m)]
+        starts += [(_random_plans(tm, rng), k % m) for k in range(num_random)]
         lam, keep = master_state["lam"], master_state["keep"]
         if keep.size:
             heavy = keep[np.argsort(-lam[keep], kind="stable")][:_LOCAL_SUPPORT_STARTS]
@@ -813,6 +826,8 @@ def _correlated(tm, *, target, max_iterations, deadline, progress, smoothing=0.0
             out.append(plans)
             if len(out) >= _LOCAL_COLUMNS:
                 break
+        if not out and master_state["keep"].size and num_random < _LOCAL_ESCALATION:
+            return local_price(Yp, _LOCAL_ESCALATION)
         return out or [found[0][0]]
 
     def price(Yp, centre=True):
@@ -1019,7 +1034,7 @@ def solve_team(game, team, regime: str, *, method: str | None = None, target: fl
     progress : bool
         A progress bar on stderr.
     random_state : int or numpy Generator
-        Seeds the random starts of the independent regime.
+        Seeds the random starts of the independent regime and of the local-search pricing.
     random_starts : int
         Random starts of the independent regime (default 8).
     correlated : TeamResult, optional
@@ -1145,7 +1160,7 @@ def solve_team(game, team, regime: str, *, method: str | None = None, target: fl
         corr = _correlated(tm, target=target, max_iterations=max_iterations, deadline=deadline,
                            progress=progress,
                            smoothing=0.0 if method in ("column-generation-milp", "column-generation-local") else _SMOOTHING,
-                           bound_Y=bound_Y, bound=bound if local else None)
+                           bound_Y=bound_Y, bound=bound if local else None, rng=rng)
     if regime == "correlated":
         adv_strategy = _dict_strategy(game, adv, _behaviour(pa, corr["Y"]))
         support = []

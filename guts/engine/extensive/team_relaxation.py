@@ -36,7 +36,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ...errors import SolverError
-from ..highs import make_lp, run
+from ..highs import hipo_available, make_lp, run
 from .strategies import normalise_blocks
 
 __all__ = ["pair_relaxation", "pair_size", "relaxation_data"]
@@ -162,15 +162,17 @@ def pair_size(tm) -> int:
     return int(_pairs(tm, members)[0].size)
 
 
-def pair_relaxation(tm, *, solver: str = "ipm", time_limit: float | None = None) -> dict:
+def pair_relaxation(tm, *, solver: str | None = None, time_limit: float | None = None) -> dict:
     """The sequence-pair relaxation's certified upper bound on the team's correlated value.
 
     Parameters
     ----------
     tm : guts.engine.extensive.team._Team
         A two-member team against one adversary.
-    solver : {"ipm", "hipo", "simplex"}
-        HiGHS's algorithm (no crossover: the bound is certified from the duals).
+    solver : {"ipm", "hipo", "simplex"}, optional
+        HiGHS's algorithm (no crossover: the bound is certified from the duals); default
+        HiPO where installed (``pip install 'guts[hipo]'``: on three-player Leduc with 3
+        ranks, 507 000 pairs, 15 min where IPX had not finished in 15), else IPX.
     time_limit : float, optional
         Seconds for HiGHS.  Any dual solution certifies a bound (see the module
         docstring), so HiGHS stopping early, or at a status other than optimal, only
@@ -184,6 +186,8 @@ def pair_relaxation(tm, *, solver: str = "ipm", time_limit: float | None = None)
         ``pairs`` (the LP's pair columns), ``seconds``.
     """
     t0 = time.perf_counter()
+    if solver is None:
+        solver = "hipo" if hipo_available() else "ipm"
     data = relaxation_data(tm)
     P, C, rhs, A = data["pairs"], data["C"], data["rhs"], data["A"]
     F = sp.csr_matrix(tm.F)
