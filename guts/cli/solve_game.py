@@ -71,6 +71,11 @@ def add_subparser(subparsers):
                         "their joint payoff against the other seat (docs/teams.md; default: no team)")
     p.add_argument("--regime", choices=["communication", "correlated", "independent"], default=None,
                    help="how the --team coordinates (default: correlated)")
+    p.add_argument("--team-method", default=None, metavar="NAME",
+                   help="--team: the regime's method (correlated: column-generation, column-generation-milp or "
+                        "column-generation-local; docs/teams.md; default: the regime's first)")
+    p.add_argument("--time-limit", type=number_arg("time-limit", float, 0.0, strict=True), default=None,
+                   metavar="SECONDS", help="--team: stop after SECONDS with the bracket found (default: none)")
     add_quiet(p)
     p.set_defaults(func=run)
     return p
@@ -93,7 +98,8 @@ def _run_team(args, game) -> int:
     from guts.studies.solve_game import solve_team_game, write_team_solution
 
     r = solve_team_game(game, args.team, args.regime or "correlated", target=args.target,
-                        iterations=args.iterations, progress=not args.quiet)
+                        iterations=args.iterations, progress=not args.quiet, method=args.team_method,
+                        time_limit=args.time_limit)
     print(f"team              seats {','.join(map(str, r.team))} against seat {r.adversary}; regime {r.regime}, "
           f"method {r.method}")
     print("values            " + "  ".join(f"{v:+.9f}" for v in r.values))
@@ -159,12 +165,14 @@ def run(args) -> int:
         for line in iso.stats.lines():
             print(line)
         print(f"quotient          {game.size.public_nodes} nodes; built in {time.perf_counter() - t1:.2f} s")
-    if getattr(args, "team", None) is not None or getattr(args, "regime", None) is not None:
+    team_only = ("regime", "team_method", "time_limit")
+    if getattr(args, "team", None) is not None or any(getattr(args, k, None) is not None for k in team_only):
         if args.team is None or args.method is not None:
             from guts.errors import GutsInputError
 
-            raise GutsInputError("--regime goes with --team (and --method without it); accepted: --team SEATS "
-                                 "[--regime communication|correlated|independent]")
+            raise GutsInputError("--regime, --team-method and --time-limit go with --team (and --method without "
+                                 "it); accepted: --team SEATS [--regime communication|correlated|independent] "
+                                 "[--team-method NAME] [--time-limit SECONDS]")
         return _run_team(args, game)
     keep = {k: getattr(args, k, None) for k in ("checkpoint", "checkpoint_every", "resume")}
     solved = solve_game(game, method=args.method, target=args.target, iterations=args.iterations,

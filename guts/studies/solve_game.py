@@ -309,12 +309,15 @@ def write_solution(solved: SolveGameResult, folder, efg: bool = False) -> list:
 
 
 def solve_team_game(game, team, regime: str = "correlated", *, target: float | None = None,
-                    iterations: int | None = None, progress: bool = False) -> Solution:
-    """``team`` (every seat but one) against the remaining seat in ``regime``
-    (:func:`guts.engine.extensive.solve_team`; ``guts solve-game --team 1,2 --regime correlated``)."""
+                    iterations: int | None = None, progress: bool = False, method: str | None = None,
+                    time_limit: float | None = None) -> Solution:
+    """``team`` (every seat but one) against the remaining seat in ``regime`` by ``method``
+    (:func:`guts.engine.extensive.solve_team`; ``guts solve-game --team 1,2 --regime correlated
+    [--team-method NAME] [--time-limit SECONDS]``)."""
     from guts.engine.extensive import solve_team
 
-    return solve_team(game, team, regime, target=target, max_iterations=iterations, progress=progress)
+    return solve_team(game, team, regime, method=method, target=target, max_iterations=iterations,
+                      time_limit=time_limit, progress=progress)
 
 
 def write_team_solution(game, result, folder) -> list:

@@ -27,8 +27,21 @@ def test_team_of_openspiel_kuhn_equals_the_built_game(tmp_path, capsys):
     assert abs(sum(doc["values"])) <= 1e-9
 
 
+def test_team_method_and_time_limit(tmp_path, capsys):
+    # the local-search column generation with the pair relaxation: a bracket around the exact value
+    code = main(["solve-game", "openspiel:kuhn_poker(players=3)", "--team", "0,2", "--team-method",
+                 "column-generation-local", "--time-limit", "60", "--out", str(tmp_path), "--quiet"])
+    doc = json.loads((tmp_path / "team.json").read_text())
+    exact = solve_team(kuhn_poker(3), (0, 2), "correlated")
+    assert doc["method"] == "column-generation-local"
+    assert doc["lower"] - 1e-9 <= exact.lower and exact.upper <= doc["upper"] + 1e-9
+    assert code == (0 if doc["converged"] else 1)
+
+
 @pytest.mark.parametrize("args", [["--regime", "correlated"], ["--team", "1,2", "--method", "lp"],
-                                  ["--team", "1,x"], ["--team", "0", "--regime", "independent"]])
+                                  ["--team", "1,x"], ["--team", "0", "--regime", "independent"],
+                                  ["--team-method", "column-generation"], ["--time-limit", "5"],
+                                  ["--team", "1,2", "--team-method", "nope"]])
 def test_team_options_refused(args, tmp_path, capsys):
     code = main(["solve-game", "openspiel:kuhn_poker(players=3)", *args, "--out", str(tmp_path), "--quiet"])
     assert code == 2
