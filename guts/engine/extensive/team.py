@@ -45,13 +45,14 @@ strategy (communication, correlated) or the correlated upper bound (independent)
 from __future__ import annotations
 
 import time
+import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
 import scipy.sparse as sp
 
 from ..._validate import check_choice, check_int, check_positive_float
-from ...errors import GutsInputError, SolverError
+from ...errors import ConvergenceWarning, GutsInputError, SolverError
 from ..highs import add_cols_and_resolve, make_lp, milp, run, sequence_form_maxmin
 from ..progress import progress_bar
 from ..result import Certificate, Details, Solution, interval
@@ -1152,10 +1153,17 @@ def solve_team(game, team, regime: str, *, method: str | None = None, target: fl
                 tm.pricing == "local" or (tm.pricing == "dp" and pair_size(tm) <= TEAM_RELAXATION_PAIRS)):
             # the pair relaxation: a certified upper bound below the communication value,
             # and its adversary plan a pricing point
-            rel = pair_relaxation(tm, time_limit=None if deadline is None else max(deadline - time.perf_counter(), 1.0))
-            bound_Y = rel["Y"]
-            if bound is None or rel["upper"] < bound[0]:
-                bound = (rel["upper"], rel["Y"])
+            try:
+                rel = pair_relaxation(tm, time_limit=None if deadline is None
+                                      else max(deadline - time.perf_counter(), 1.0))
+            except SolverError as e:           # no dual solution in time: the communication bound stays
+                if bound is None:
+                    raise
+                warnings.warn(f"{e}; the upper end is the communication value", ConvergenceWarning, stacklevel=2)
+            else:
+                bound_Y = rel["Y"]
+                if bound is None or rel["upper"] < bound[0]:
+                    bound = (rel["upper"], rel["Y"])
         local = tm.pricing == "local"
         corr = _correlated(tm, target=target, max_iterations=max_iterations, deadline=deadline,
                            progress=progress,

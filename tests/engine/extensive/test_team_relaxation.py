@@ -94,3 +94,18 @@ def test_local_best_responses_are_local_optima():
         for i in range(2):                    # no member gains alone
             other = tm.local_best_response(Y, [(plans, i)], max_rounds=1)[0][1]
             assert other <= value + TOL
+
+
+def test_without_a_relaxation_the_communication_value_bounds(monkeypatch):
+    import guts.engine.extensive.team as team_module
+    from guts.errors import ConvergenceWarning, SolverError
+
+    def no_dual(tm, **kwargs):
+        raise SolverError("HiGHS returned no dual solution of the team pair-relaxation LP")
+
+    monkeypatch.setattr(team_module, "pair_relaxation", no_dual)
+    g = kuhn_poker(3, ranks=4)
+    with pytest.warns(ConvergenceWarning, match="communication value"):
+        loc = solve_team(g, (0, 1), "correlated", method="column-generation-local")
+    com = solve_team(g, (0, 1), "communication")
+    assert abs(loc.upper - com.upper) <= TOL and loc.lower <= loc.upper
