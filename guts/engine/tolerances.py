@@ -145,6 +145,11 @@ TEAM_IMPROVEMENT_TOL = 1e-12
 #: mixed-integer LP prices instead (a size limit, not a tolerance; 2^16: two members with
 #: 8 types each, arrays of 0.5 MB per public node).
 TEAM_DP_STATES = 2 ** 16
+#: Without a dynamic programme, the default correlated method prices by the MILP only up to
+#: this many product columns (three-player SMH: 900, closed in 20-36 s a seating; Kuhn with 8
+#: ranks, 616, unclosed after 120 s; three-player MMH: 135 100, no first plan in 10 min), and
+#: above it by the local search bracketed by the pair relaxation (a size limit).
+TEAM_MILP_PRODUCTS = 5_000
 #: The default correlated column generation (exact pricing) also solves the pair relaxation
 #: LP (``team_relaxation``) for its upper bound and pricing point when it has at most this
 #: many sequence-pair columns (a size limit: three-player Kuhn with 8 ranks has 4 000 pairs and

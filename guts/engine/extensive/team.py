@@ -56,8 +56,8 @@ from ...errors import ConvergenceWarning, GutsInputError, SolverError
 from ..highs import add_cols_and_resolve, make_lp, milp, run, sequence_form_maxmin
 from ..progress import progress_bar
 from ..result import Certificate, Details, Solution, interval
-from ..tolerances import (MAX_ITERATIONS, TEAM_DP_STATES, TEAM_IMPROVEMENT_TOL, TEAM_RELAXATION_PAIRS,
-                          TEAM_SUPPORT_TOL, TEAM_TARGET)
+from ..tolerances import (MAX_ITERATIONS, TEAM_DP_STATES, TEAM_IMPROVEMENT_TOL, TEAM_MILP_PRODUCTS,
+                          TEAM_RELAXATION_PAIRS, TEAM_SUPPORT_TOL, TEAM_TARGET)
 from ._fused import njit
 from .lp import _constraints, solve_lp
 from .pool import check_seats
@@ -1013,7 +1013,9 @@ def solve_team(game, team, regime: str, *, method: str | None = None, target: fl
         ``"lp"`` (communication: sequence-form LP of :func:`merged_game`);
         ``"column-generation"`` (correlated: priced by the dynamic programme over public
         states where the game is a PublicTreeGame with at most ``TEAM_DP_STATES``
-        products of ``2^types``, else by the MILP; adaptive Wentges smoothing) or
+        products of ``2^types``, else by the MILP; adaptive Wentges smoothing; by default,
+        a two-member team whose MILP would have more than ``TEAM_MILP_PRODUCTS`` product
+        columns gets ``"column-generation-local"`` instead, and the result says so) or
         ``"column-generation-milp"`` (correlated, plain: MILP pricing, no smoothing);
         ``"column-generation-local"`` (correlated, for games whose exact team best response
         is out of reach: priced by a local search, alternating member best responses
@@ -1088,6 +1090,7 @@ def solve_team(game, team, regime: str, *, method: str | None = None, target: fl
     if not game.zero_sum:
         raise GutsInputError("solve_team needs a zero-sum game (payoffs must sum to 0 at every terminal)")
     team, adv = _check_team(cg, team)
+    default_method = method is None
     method = TEAM_METHODS[regime][0] if method is None else check_choice("method", method, TEAM_METHODS[regime])
     target = TEAM_TARGET if target is None else check_positive_float("target", target, allow_zero=True)
     span = 2.0 * len(team) * float(cg.payoff_scale)   # the team's total payoff lies within +-len(team) * scale
@@ -1120,6 +1123,12 @@ def solve_team(game, team, regime: str, *, method: str | None = None, target: fl
 
     tm = _Team(game, team, adv, pricing={"column-generation-milp": "milp",
                                          "column-generation-local": "local"}.get(method, "auto"))
+    if (default_method and regime != "communication" and tm.pricing == "milp" and len(team) == 2
+            and tm.keys.shape[1] > TEAM_MILP_PRODUCTS):
+        # no exact pricing within reach: the local search and the pair relaxation's bracket
+        tm = _Team(game, team, adv, pricing="local")
+        if regime == "correlated":
+            method = common["method"] = "column-generation-local"
     pa = tm.pa
     given = _given_starts(game, tm, starts) if regime == "independent" else ()
     if correlated is None and communication is not None and regime == "independent":

@@ -109,3 +109,16 @@ def test_without_a_relaxation_the_communication_value_bounds(monkeypatch):
         loc = solve_team(g, (0, 1), "correlated", method="column-generation-local")
     com = solve_team(g, (0, 1), "communication")
     assert abs(loc.upper - com.upper) <= TOL and loc.lower <= loc.upper
+
+
+def test_default_method_falls_back_to_the_local_search_where_the_milp_is_large(monkeypatch):
+    import guts.engine.extensive.team as team_module
+
+    g = kuhn_poker(3, ranks=9)                  # 9 cards a member: 2^18 type sets, beyond TEAM_DP_STATES
+    monkeypatch.setattr(team_module, "TEAM_MILP_PRODUCTS", 10)
+    loc = solve_team(g, (0, 1), "correlated")
+    assert loc.method == "column-generation-local"
+    monkeypatch.setattr(team_module, "TEAM_DP_STATES", 2 ** 18)
+    exact = solve_team(g, (0, 1), "correlated")  # the dynamic programme, allowed for the comparison
+    assert exact.method == "column-generation" and exact.converged
+    assert loc.lower - TOL <= exact.value <= loc.upper + TOL
