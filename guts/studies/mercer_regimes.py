@@ -16,19 +16,18 @@ Every row is a certified bracket ``[lower, upper]`` of its regime's value.  Into
 ``results/mercer_regimes.csv`` (one row per variant x seating x regime) and
 ``results/mercer_regimes.prices.csv`` (one row per variant x seating: the prices).
 
-Multiround Mercer hold'em is beyond the exact correlated column generation here (the exact team
-best response is a mixed-integer LP over 15 hand types per colluder and 2.3 million
+Multiround Mercer hold'em is beyond the correlated column generation here (the exact team best
+response is a mixed-integer LP over 15 hand types per colluder and 2.3 million
 (terminal, deal) pairs; the public-state dynamic programme would need arrays over 2^30 pairs
-of hand sets).  Its correlated rows are brackets (``MMH_METHOD``): below, column generation
-priced by a local search (alternating colluder best responses), whose distribution's guarantee
-against the victim's exact best response is a lower bound; above, the certified bound of the
-sequence-pair relaxation LP (the colluders' joint sequence form; see
-``guts.engine.extensive.team_relaxation``).  The independent rows: the best profile of the
-independent local search (coordinate ascent by the members' sequence-form LPs, from the
-correlated support, the colluders' weak-collusion strategies (predictive CFR+ on the game with
-pooled payoffs) and random starts, ``MMH_SEARCH_SECONDS`` per seating), whose guarantee bounds the
-independent value from below and the correlated one too; the correlated upper end bounds both
-from above.
+of hand sets): its first pricing problem did not finish in 10 minutes on a loaded 2-core
+machine.  Its rows are therefore the certified bounds available within minutes
+(``MMH_METHOD``): ``communication`` exact (LP), and for ``correlated`` and ``independent``
+the bracket ``[guarantee of an independent profile, communication value]``: the best profile of
+the independent local search (coordinate ascent by the members' sequence-form LPs, 1.6 s each,
+from uniform, from the colluders' weak-collusion strategies (predictive CFR+ on the game with
+pooled payoffs) and from random starts, ``MMH_SEARCH_SECONDS`` per seating), whose guarantee
+against the victim's exact best response is a lower bound of the independent value, hence of the
+correlated one; the communication value bounds both from above.
 
     python -m guts mercer regimes                      # both variants (~10-20 min on 2 loaded cores)
     python -m guts mercer regimes --variants smh --out /tmp/x
@@ -46,7 +45,7 @@ from guts.studies.output import AUTO, plan_output, publish, write_csv, write_met
 from guts.studies.sweep import default_cache, run_sweep
 
 __all__ = ["VARIANTS", "TEAMS", "REGIMES", "CERTIFIED_WIDTH", "MMH_METHOD", "MMH_WEAK_TARGET",
-           "MMH_CORRELATED_SECONDS", "MMH_SEARCH_SECONDS", "MMH_RANDOM_STARTS", "COLUMNS",
+           "MMH_SEARCH_SECONDS", "MMH_RANDOM_STARTS", "COLUMNS",
            "PRICE_COLUMNS", "DEFAULT_CACHE", "solve_case", "prices", "run"]
 
 VARIANTS = ("smh", "mmh")
@@ -55,10 +54,8 @@ TEAMS = ((0, 1), (0, 2), (1, 2))
 REGIMES = ("communication", "correlated", "independent")
 #: A value counts as certified when its bracket is at most this wide.
 CERTIFIED_WIDTH = 1e-4
-#: The correlated method of MMH (module docstring), and its time limit in seconds (the
-#: relaxation LP and the column generation together).
-MMH_METHOD = "column-generation-local"
-MMH_CORRELATED_SECONDS = 2400.0
+#: How each variant's correlated and independent rows are obtained (module docstring).
+MMH_METHOD = "bounds"
 #: Exploitability target of the weak-collusion solve whose colluder strategies start MMH's local
 #: search (NashConv 0.01 in the three-player game).
 MMH_WEAK_TARGET = 0.01 / 3
@@ -82,10 +79,9 @@ COLUMNS = {
     "certified": f"width <= {CERTIFIED_WIDTH:g}",
     "seconds": "solve time of the row (the independent row: its local search only)",
     "method": ("lp (merged-team LP); column-generation (exact best responses, MILP pricing); coordinate-ascent "
-               "(local search from the correlated support; MMH also from the weak-collusion strategies and "
-               "random starts); column-generation-local (MMH's correlated row: column generation priced by a "
-               "local search, lower end its guarantee or the independent one if higher; upper end the sequence-"
-               "pair relaxation's certified bound)"),
+               "(local search; SMH from the correlated support, MMH from uniform, the weak-collusion strategies "
+               "and random starts); bounds (MMH's correlated row: lower, the local search's guarantee; upper, "
+               "the communication value)"),
     "iterations": "column-generation iterations, LPs of the local search, or HiGHS iterations",
 }
 PRICE_COLUMNS = {
@@ -128,27 +124,23 @@ def _weak_start(variant, team) -> tuple:
 
 
 def _mmh_rows(variant, team) -> list:
-    """MMH's rows: communication exact (the merged-team LP); correlated bracketed by the
-    local-search column generation and the sequence-pair relaxation; independent by the local
-    search's best profile (from the correlated support, the weak-collusion strategies and random
-    starts) and the correlated upper end (module docstring)."""
+    """MMH's rows: communication exact (the merged-team LP); the independent value bracketed by the
+    local search's best profile (from uniform, the weak-collusion strategies and random starts) and
+    the communication value; the correlated value by the same bracket (module docstring)."""
     from guts.engine.extensive import solve_team
     from guts.games.poker.mercer import build_game, variant_rules
 
     plain = build_game(variant_rules(variant, 3)).game
     com = solve_team(plain, team, "communication")
-    cor = solve_team(plain, team, "correlated", method=MMH_METHOD, time_limit=MMH_CORRELATED_SECONDS)
     t0 = time.perf_counter()
     start = _weak_start(variant, team)
-    ind = solve_team(plain, team, "independent", correlated=cor, starts=[start],
+    ind = solve_team(plain, team, "independent", communication=com, starts=[start],
                      time_limit=MMH_SEARCH_SECONDS, random_starts=MMH_RANDOM_STARTS, random_state=0)
     sec = time.perf_counter() - t0
-    # a product of behaviour strategies is a correlated strategy: the independent guarantee is a
-    # lower bound of the correlated value too
-    cor_low, cor_up = max(float(cor.lower), float(ind.lower)), min(float(cor.upper), float(com.upper))
+    up = float(com.upper)
     return [_row(variant, team, "communication", com.value, com.lower, com.upper, com.seconds, "lp", com.num_iter),
-            _row(variant, team, "correlated", cor.value, cor_low, cor_up, cor.seconds, MMH_METHOD, cor.num_iter),
-            _row(variant, team, "independent", ind.value, ind.lower, min(float(ind.upper), cor_up), sec,
+            _row(variant, team, "correlated", None, ind.lower, up, sec, MMH_METHOD, 0),
+            _row(variant, team, "independent", ind.value, ind.lower, min(float(ind.upper), up), sec,
                  "coordinate-ascent", ind.num_iter)]
 
 
@@ -256,8 +248,7 @@ def run(variants=VARIANTS, out=AUTO, progress: bool = True, echo=None, cache="de
     variants = _check_variants(variants)
     params = {"variants": variants, "teams": [list(t) for t in TEAMS], "certified_width": CERTIFIED_WIDTH,
               "mmh_method": MMH_METHOD, "mmh_weak_target": MMH_WEAK_TARGET,
-              "mmh_correlated_seconds": MMH_CORRELATED_SECONDS, "mmh_search_seconds": MMH_SEARCH_SECONDS,
-              "mmh_random_starts": MMH_RANDOM_STARTS}
+              "mmh_search_seconds": MMH_SEARCH_SECONDS, "mmh_random_starts": MMH_RANDOM_STARTS}
     full = {**params, "variants": list(VARIANTS)}
     plan = plan_output("mercer_regimes", out, params, full,
                        targets=["mercer_regimes.csv", "mercer_regimes.prices.csv"], echo=echo)
