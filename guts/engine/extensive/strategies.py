@@ -162,3 +162,12 @@ def strategy_table(game: Game, strategies: Profile, player: int) -> pd.DataFrame
             for t in range(pt.num_types):
                 rows.append((h, labels[t], lab, float(B[f + a, t])))
     return pd.DataFrame(rows, columns=["history", "type", "action", "probability"])
+
+
+def _realisation(pt, B):
+    """Realisation plan (S+1, T) of the behaviour strategy ``B`` (S+1, T)."""
+    R = np.empty_like(B, dtype=float)
+    R[0] = 1.0
+    for (_, _, slo, shi, *_rest) in pt.levels:
+        R[slo:shi] = R[pt.seq_parent[slo:shi]] * B[slo:shi]
+    return R

@@ -61,7 +61,7 @@ from ..tolerances import (MAX_ITERATIONS, TEAM_DP_STATES, TEAM_IMPROVEMENT_TOL, 
 from ._fused import njit
 from .lp import _constraints, solve_lp
 from .pool import check_seats
-from .strategies import _check_game, from_flat, normalise_blocks, to_flat, uniform_flat
+from .strategies import _check_game, _realisation, from_flat, normalise_blocks, to_flat, uniform_flat
 from .team_relaxation import pair_relaxation, pair_size
 from .tree import Chance, Deals, Decision, PublicTreeGame, Terminal
 
@@ -180,15 +180,6 @@ def _check_team(cg, team):
 
 
 # ----------------------------------------------------------------------- sequence trees
-def _realisation(pt, B):
-    """Realisation plan (S+1, T) of the behaviour strategy ``B`` (S+1, T)."""
-    R = np.empty_like(B, dtype=float)
-    R[0] = 1.0
-    for (_, _, slo, shi, *_rest) in pt.levels:
-        R[slo:shi] = R[pt.seq_parent[slo:shi]] * B[slo:shi]
-    return R
-
-
 def _best_plan(pt, G):
     """max over pure plans x of sum(G * x): ``(value, pure realisation plan (S+1, T))``.
 

@@ -37,7 +37,7 @@ import scipy.sparse as sp
 
 from ...errors import SolverError
 from ..highs import hipo_available, make_lp, run
-from .strategies import normalise_blocks
+from .strategies import _realisation, normalise_blocks
 
 __all__ = ["pair_relaxation", "pair_size", "relaxation_data"]
 
@@ -209,7 +209,6 @@ def pair_relaxation(tm, *, solver: str | None = None, time_limit: float | None =
     dual = np.asarray(sol.row_dual)
     pa = tm.pa
     y = np.clip(-dual[:tm.Na], 0.0, None).reshape(pa.num_seqs, pa.num_types)
-    from .team import _realisation     # the one realisation-plan helper (team.py imports this module)
     Y = _realisation(pa, normalise_blocks(pa, y))
     bound = _certified_bound(data, Y, -dual[tm.Na:])
     return dict(upper=bound, lp_value=-float(h.getInfo().objective_function_value), Y=Y, pairs=int(P.size),
