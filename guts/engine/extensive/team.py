@@ -57,7 +57,8 @@ from ..highs import add_cols_and_resolve, make_lp, milp, run, sequence_form_maxm
 from ..progress import progress_bar
 from ..result import Certificate, Details, Solution, interval
 from ..tolerances import (MAX_ITERATIONS, TEAM_DP_STATES, TEAM_IMPROVEMENT_TOL, TEAM_MILP_PRODUCTS,
-                          TEAM_RELAXATION_PAIRS, TEAM_SUPPORT_TOL, TEAM_TARGET)
+                          TEAM_RELAXATION_MAX_PAIRS, TEAM_RELAXATION_PAIRS, TEAM_SUPPORT_TOL,
+                          TEAM_TARGET)
 from ._fused import njit
 from .lp import _constraints, solve_lp
 from .pool import check_seats
@@ -757,6 +758,19 @@ class _Master:
         return lam / lam.sum(), y, -float(self.h.getInfo().objective_function_value)
 
 
+def _is_pure(plans) -> bool:
+    """Whether every plan of the profile is 0/1 (to ``TEAM_SUPPORT_TOL``)."""
+    return all(float(np.max(np.minimum(np.abs(p), np.abs(1.0 - p)), initial=0.0)) <= TEAM_SUPPORT_TOL
+               for p in (np.asarray(q, dtype=float) for q in plans))
+
+
+def _plans_key(plans) -> bytes:
+    """A hashable key of a profile of realisation plans (compact for pure plans)."""
+    if _is_pure(plans):
+        return b"".join(np.rint(np.asarray(p, dtype=float)).astype(np.int8).tobytes() for p in plans)
+    return b"m" + b"".join(np.asarray(p, dtype=np.float64).tobytes() for p in plans)
+
+
 def _random_plans(tm, rng):
     """One random behaviour strategy per member (Dirichlet(1) per information set), as plans."""
     return tuple(_realisation(pt, normalise_blocks(pt, rng.gamma(1.0, size=(pt.num_seqs, pt.num_types))))
@@ -764,10 +778,12 @@ def _random_plans(tm, rng):
 
 
 def _correlated(tm, *, target, max_iterations, deadline, progress, smoothing=0.0, bound_Y=None, bound=None,
-                rng=None):
+                rng=None, seeds=()):
     """Column generation; ``bound`` = ``(upper, Y)``, an upper bound certified at the
     adversary plan ``Y`` (the pair relaxation's, with the local-search pricing, whose values
-    bound nothing)."""
+    bound nothing); ``seeds``: profiles of member realisation plans (pure or not) that enter
+    the master as columns from the start (a product of behaviour strategies is a correlated
+    strategy, so the master's value starts at their best guarantee)."""
     pa = tm.pa
     shape = (pa.num_seqs, pa.num_types)
     plans_list, rows, keyset = [], [], {}
@@ -780,7 +796,7 @@ def _correlated(tm, *, target, max_iterations, deadline, progress, smoothing=0.0
 
     def column(plans):
         """``(new, row)``: the joint plan's payoff row against every adversary (sequence, type)."""
-        key = b"".join(np.asarray(p, dtype=np.int8).tobytes() for p in plans)
+        key = _plans_key(plans)
         if key in keyset:
             return False, rows[keyset[key]]
         keyset[key] = len(plans_list)
@@ -811,7 +827,7 @@ def _correlated(tm, *, target, max_iterations, deadline, progress, smoothing=0.0
         found = sorted(tm.local_best_response(Yp, starts), key=lambda pv: -pv[1])
         out, seen = [], set()
         for plans, v in found:
-            key = b"".join(np.asarray(p, dtype=np.int8).tobytes() for p in plans)
+            key = _plans_key(plans)
             if key in seen or v <= master_state["value"] + TEAM_IMPROVEMENT_TOL:
                 continue
             seen.add(key)
@@ -838,7 +854,7 @@ def _correlated(tm, *, target, max_iterations, deadline, progress, smoothing=0.0
         raise SolverError(f"the team's first best response (a mixed-integer LP, {tm.milp_size()}) found no "
                           f"plan within the time limit, so there is no bracket to report; accepted: a longer "
                           f"time limit, or a smaller game")
-    for plans in found:
+    for plans in list(seeds) + list(found):
         column(plans)
     if bound_Y is not None:                    # an adversary plan for the upper bound (and a column)
         for plans in price(bound_Y, False):   # not a centre: smoothing towards it slows the master
@@ -1041,11 +1057,15 @@ def solve_team(game, team, regime: str, *, method: str | None = None, target: fl
         exact team best response is out of reach); the bracket's upper end is the
         communication value, which bounds the correlated one.
     starts : sequence of profiles, optional
-        Independent regime: further starts of the local search, each a tuple with one
-        behaviour strategy ``{history: (T, A)}`` per team member (in ``team``'s order),
-        e.g. the members' strategies of another solve.
+        Each a tuple with one behaviour strategy ``{history: (T, A)}`` per team member (in
+        ``team``'s order), e.g. the members' strategies of another solve.  Independent
+        regime: further starts of the local search.  Correlated regime: columns of the
+        master from the start (a product of behaviour strategies is a distribution over
+        joint pure plans), so that the lower end is at least their best guarantee; such a
+        column appears in ``support`` as its members' behaviour strategies, not 0/1 plans.
 
     .. versionchanged:: 0.1
+       ``starts`` in the correlated regime.
        ``communication`` and ``starts``; ``method="column-generation-local"``; the default
        column generation also prices the sequence-pair relaxation's adversary plan when
        the relaxation has at most ``TEAM_RELAXATION_PAIRS`` pairs.
@@ -1121,7 +1141,7 @@ def solve_team(game, team, regime: str, *, method: str | None = None, target: fl
         if regime == "correlated":
             method = common["method"] = "column-generation-local"
     pa = tm.pa
-    given = _given_starts(game, tm, starts) if regime == "independent" else ()
+    given = _given_starts(game, tm, starts)
     if correlated is None and communication is not None and regime == "independent":
         if (not isinstance(getattr(communication, "details", None), TeamResult)
                 or communication.regime != "communication" or communication.team != team
@@ -1149,8 +1169,9 @@ def solve_team(game, team, regime: str, *, method: str | None = None, target: fl
             comm = _communication(game, team, adv)
             bound_Y = _realisation(pa, _flat_of(game, adv, comm["strategies"][adv]))
             bound = (comm["upper"], bound_Y)
-        if regime == "correlated" and len(team) == 2 and (
-                tm.pricing == "local" or (tm.pricing == "dp" and pair_size(tm) <= TEAM_RELAXATION_PAIRS)):
+        pairs = pair_size(tm) if regime == "correlated" and len(team) == 2 else 0
+        if pairs and (tm.pricing == "local" and pairs <= TEAM_RELAXATION_MAX_PAIRS
+                      or tm.pricing == "dp" and pairs <= TEAM_RELAXATION_PAIRS):
             # the pair relaxation: a certified upper bound below the communication value,
             # and its adversary plan a pricing point
             try:
@@ -1168,13 +1189,14 @@ def solve_team(game, team, regime: str, *, method: str | None = None, target: fl
         corr = _correlated(tm, target=target, max_iterations=max_iterations, deadline=deadline,
                            progress=progress,
                            smoothing=0.0 if method in ("column-generation-milp", "column-generation-local") else _SMOOTHING,
-                           bound_Y=bound_Y, bound=bound if local else None, rng=rng)
+                           bound_Y=bound_Y, bound=bound if local else None, rng=rng, seeds=given)
     if regime == "correlated":
         adv_strategy = _dict_strategy(game, adv, _behaviour(pa, corr["Y"]))
         support = []
         member_plans = [[] for _ in team]
         for w, plans in zip(corr["lam"], corr["plans"]):
-            dicts = tuple(_dict_strategy(game, m, _pure_behaviour(tm.pts[i], plans[i])) for i, m in enumerate(team))
+            to_behaviour = _pure_behaviour if _is_pure(plans) else _behaviour    # a seed: behaviour strategies
+            dicts = tuple(_dict_strategy(game, m, to_behaviour(tm.pts[i], plans[i])) for i, m in enumerate(team))
             support.append((float(w), dicts))
             for i in range(len(team)):
                 member_plans[i].append(dicts[i])

@@ -122,3 +122,41 @@ def test_default_method_falls_back_to_the_local_search_where_the_milp_is_large(m
     exact = solve_team(g, (0, 1), "correlated")  # the dynamic programme, allowed for the comparison
     assert exact.method == "column-generation" and exact.converged
     assert loc.lower - TOL <= exact.value <= loc.upper + TOL
+
+
+def test_above_the_pair_limit_the_local_method_skips_the_relaxation(monkeypatch):
+    import guts.engine.extensive.team as team_module
+
+    def must_not_run(tm, **kwargs):
+        raise AssertionError("the relaxation LP ran above TEAM_RELAXATION_MAX_PAIRS")
+
+    monkeypatch.setattr(team_module, "pair_relaxation", must_not_run)
+    monkeypatch.setattr(team_module, "TEAM_RELAXATION_MAX_PAIRS", 10)
+    g = kuhn_poker(3, ranks=5)
+    loc = solve_team(g, (1, 2), "correlated", method="column-generation-local", max_iterations=1)
+    com = solve_team(g, (1, 2), "communication")
+    assert abs(loc.upper - com.upper) <= TOL
+
+
+@pytest.mark.parametrize("method", ["column-generation", "column-generation-local"])
+def test_given_profiles_seed_the_correlated_master(kuhn_exact, method):
+    # a product of behaviour strategies is a correlated strategy: with the independent
+    # regime's profile as a column, the first master is worth at least its guarantee
+    g, team, cor, _com = kuhn_exact[5, 0]
+    ind = solve_team(g, team, "independent", correlated=cor)
+    prof = tuple(ind.strategies[s] for s in team)
+    one = solve_team(g, team, "correlated", method=method, starts=[prof], max_iterations=1)
+    assert one.lower >= ind.lower - TOL
+    assert one.lower - TOL <= cor.value <= one.upper + TOL
+    full = solve_team(g, team, "correlated", method=method, starts=[prof])
+    assert full.lower - TOL <= cor.value <= full.upper + TOL
+    assert abs(sum(w for w, _ in full.support) - 1.0) <= TOL
+    if method == "column-generation":
+        assert full.converged and abs(full.value - cor.value) <= TOL
+
+
+def test_a_malformed_seed_is_refused_in_the_correlated_regime():
+    from guts import GutsInputError
+
+    with pytest.raises(GutsInputError, match=r"starts\[0\]"):
+        solve_team(kuhn_poker(3, ranks=4), (1, 2), "correlated", starts=[({},)])

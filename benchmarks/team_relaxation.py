@@ -1,0 +1,97 @@
+"""The sequence-pair relaxation's upper bound on the correlated (TMECor) value, beside the exact value.
+
+    PYTHONPATH=. python benchmarks/team_relaxation.py [--out results/benchmarks] [--kuhn-ranks 4 5 6 7 8]
+                                                      [--leduc-ranks 3] [--solver hipo] [--time-limit 1800]
+
+Writes ``<out>/team_relaxation.csv`` (+ ``.meta.json``): one row per game x adversary seat with
+the relaxation's size (``pairs``), its certified bound (``relaxation``,
+:func:`guts.engine.extensive.team_relaxation.pair_relaxation`: weak duality from whatever
+dual HiGHS returns, so a solve stopped by ``--time-limit`` still gives a bound), HiGHS's own
+objective (``lp_value``), the seconds, the communication value (the merged-team LP) and, on
+Kuhn, the exact correlated value (column generation closed to 1e-9): ``gap`` is
+``relaxation - correlated``.  On Leduc the exact value is out of reach; ``cg_upper`` there is the
+column generation's upper end from ``<out>/team_games.csv`` when that file has the row.
+
+The relaxation is an LP over pairs of member sequences; HiGHS runs on one thread (HiPO where
+installed, else IPX).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from guts.engine.extensive import solve_team  # noqa: E402
+from guts.engine.extensive.team import _Team  # noqa: E402
+from guts.engine.extensive.team_relaxation import pair_relaxation  # noqa: E402
+from guts.errors import SolverError  # noqa: E402
+from guts.games.toy import kuhn_poker, leduc_poker  # noqa: E402
+from guts.studies.output import ensure_output_dir, write_csv, write_meta  # noqa: E402
+
+
+def _cg_upper(out: Path, name: str, adv: int) -> float:
+    """The default column generation's upper end for ``name`` and ``adv`` in team_games.csv, or nan."""
+    path = out / "team_games.csv"
+    if not path.exists():
+        return float("nan")
+    df = pd.read_csv(path)
+    hit = df[(df.game == name) & (df.adversary == adv) & (df.method == "column-generation")]
+    return float(hit.upper.iloc[0]) if len(hit) else float("nan")
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", default="results/benchmarks")
+    ap.add_argument("--kuhn-ranks", type=int, nargs="*", default=[4, 5, 6, 7, 8])
+    ap.add_argument("--leduc-ranks", type=int, nargs="*", default=[3])
+    ap.add_argument("--solver", choices=("hipo", "ipm", "pdlp", "simplex"), default=None,
+                    help="HiGHS's algorithm for the relaxation LP (default: HiPO where installed, else IPX)")
+    ap.add_argument("--time-limit", type=float, default=1800.0, help="seconds per relaxation LP")
+    args = ap.parse_args(argv)
+    out = ensure_output_dir(args.out)
+    games = [(f"kuhn3 r={r}", r, lambda r=r: kuhn_poker(3, ranks=r)) for r in args.kuhn_ranks]
+    games += [(f"leduc3 r={r}", r, lambda r=r: leduc_poker(3, ranks=r)) for r in args.leduc_ranks]
+    rows = []
+    for name, ranks, make in games:
+        g = make()
+        for adv in range(3):
+            team = tuple(p for p in range(3) if p != adv)
+            load = os.getloadavg()[0]
+            com = solve_team(g, team, "communication")
+            t = time.perf_counter()
+            try:
+                rel = pair_relaxation(_Team(g, team, adv), solver=args.solver, time_limit=args.time_limit)
+            except SolverError as e:
+                rel = dict(upper=float("nan"), lp_value=float("nan"), pairs=0, note=str(e).split(";")[0])
+            seconds = time.perf_counter() - t
+            exact = float("nan")
+            if name.startswith("kuhn"):
+                cor = solve_team(g, team, "correlated")
+                if cor.converged:
+                    exact = float(cor.value)
+            rows.append(dict(game=name, ranks=ranks, adversary=adv, pairs=rel["pairs"],
+                             relaxation=rel["upper"], lp_value=rel["lp_value"], seconds=seconds,
+                             communication=float(com.value), correlated=exact, gap=rel["upper"] - exact,
+                             cg_upper=_cg_upper(out, name, adv), load=load, note=rel.get("note", "")))
+            r = rows[-1]
+            print(f"{name:12s} adv {adv} pairs {r['pairs']:>9,d} relaxation {r['relaxation']:+.6f} "
+                  f"communication {r['communication']:+.6f} correlated {r['correlated']:+.6f} "
+                  f"{seconds:7.1f}s", flush=True)
+        df = pd.DataFrame(rows)             # after every game: an interrupted run keeps what it finished
+        target = out / "team_relaxation.csv"
+        write_csv(df, target)
+        write_meta(target, dict(kuhn_ranks=args.kuhn_ranks, leduc_ranks=args.leduc_ranks,
+                                solver=args.solver or "default", time_limit=args.time_limit,
+                                games_done=sorted(set(df.game))))
+    return df
+
+
+if __name__ == "__main__":
+    main()
