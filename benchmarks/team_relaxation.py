@@ -2,6 +2,7 @@
 
     PYTHONPATH=. python benchmarks/team_relaxation.py [--out results/benchmarks] [--kuhn-ranks 4 5 6 7 8]
                                                       [--leduc-ranks 3] [--solver hipo] [--time-limit 1800]
+    python benchmarks/team_relaxation.py --table   # the markdown table of docs/teams.md from <out>/team_relaxation.csv
 
 Writes ``<out>/team_relaxation.csv`` (+ ``.meta.json``): one row per game x adversary seat with
 the relaxation's size (``pairs``), its certified bound (``relaxation``,
@@ -9,8 +10,9 @@ the relaxation's size (``pairs``), its certified bound (``relaxation``,
 dual HiGHS returns, so a solve stopped by ``--time-limit`` still gives a bound), HiGHS's own
 objective (``lp_value``), the seconds, the communication value (the merged-team LP) and, on
 Kuhn, the exact correlated value (column generation closed to 1e-9): ``gap`` is
-``relaxation - correlated``.  On Leduc the exact value is out of reach; ``cg_upper`` there is the
-column generation's upper end from ``<out>/team_games.csv`` when that file has the row.
+``relaxation - correlated``.  On Leduc the exact value is out of reach; the ``--table`` shows
+beside it the column generation's upper end from ``<out>/team_games.csv``
+(``benchmarks/team_games.py``).
 
 The relaxation is an LP over pairs of member sequences; HiGHS runs on one thread (HiPO where
 installed, else IPX).
@@ -36,16 +38,6 @@ from guts.games.toy import kuhn_poker, leduc_poker  # noqa: E402
 from guts.studies.output import ensure_output_dir, write_csv, write_meta  # noqa: E402
 
 
-def _cg_upper(out: Path, name: str, adv: int) -> float:
-    """The default column generation's upper end for ``name`` and ``adv`` in team_games.csv, or nan."""
-    path = out / "team_games.csv"
-    if not path.exists():
-        return float("nan")
-    df = pd.read_csv(path)
-    hit = df[(df.game == name) & (df.adversary == adv) & (df.method == "column-generation")]
-    return float(hit.upper.iloc[0]) if len(hit) else float("nan")
-
-
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", default="results/benchmarks")
@@ -54,7 +46,22 @@ def main(argv=None):
     ap.add_argument("--solver", choices=("hipo", "ipm", "pdlp", "simplex"), default=None,
                     help="HiGHS's algorithm for the relaxation LP (default: HiPO where installed, else IPX)")
     ap.add_argument("--time-limit", type=float, default=1800.0, help="seconds per relaxation LP")
+    ap.add_argument("--table", action="store_true",
+                    help="solve nothing: print the markdown table of docs/teams.md from <out>/team_relaxation.csv")
     args = ap.parse_args(argv)
+    if args.table:
+        from guts import GutsInputError
+        from guts.studies.team_games import read_team_relaxation, team_relaxation_markdown
+
+        from guts.studies.team_games import read_team_games
+
+        try:
+            df = read_team_relaxation(args.out)
+            cg = read_team_games(args.out)
+        except GutsInputError as e:
+            ap.error(str(e))
+        print(team_relaxation_markdown(df, cg))
+        return df
     out = ensure_output_dir(args.out)
     games = [(f"kuhn3 r={r}", r, lambda r=r: kuhn_poker(3, ranks=r)) for r in args.kuhn_ranks]
     games += [(f"leduc3 r={r}", r, lambda r=r: leduc_poker(3, ranks=r)) for r in args.leduc_ranks]
@@ -79,7 +86,7 @@ def main(argv=None):
             rows.append(dict(game=name, ranks=ranks, adversary=adv, pairs=rel["pairs"],
                              relaxation=rel["upper"], lp_value=rel["lp_value"], seconds=seconds,
                              communication=float(com.value), correlated=exact, gap=rel["upper"] - exact,
-                             cg_upper=_cg_upper(out, name, adv), load=load, note=rel.get("note", "")))
+                             load=load, note=rel.get("note", "")))
             r = rows[-1]
             print(f"{name:12s} adv {adv} pairs {r['pairs']:>9,d} relaxation {r['relaxation']:+.6f} "
                   f"communication {r['communication']:+.6f} correlated {r['correlated']:+.6f} "

@@ -157,8 +157,9 @@ TEAM_MILP_PRODUCTS = 5_000
 TEAM_RELAXATION_PAIRS = 100_000
 #: The local-search column generation brackets the correlated value from above by the pair
 #: relaxation only up to this many pairs, else by the communication value (a size limit:
-#: three-player Leduc with 3 ranks, 507 000 pairs, solves in 15 min by HiPO on one thread;
-#: three-player MMH, 0.92 to 1.09 million, had not finished in 40 min to 47 min).
+#: three-player Leduc with 3 ranks, 507 000 pairs, solved in 15 min by HiPO on one thread once,
+#: not within 30 min twice on the loaded machine; three-player MMH, 0.92 to 1.09 million, had not
+#: finished in 40 min to 47 min).
 TEAM_RELAXATION_MAX_PAIRS = 600_000
 #: A correlated distribution's joint plans with weight below this are dropped from the
 #: reported support (their weight is spread on the others before the bound is computed).

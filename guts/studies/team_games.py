@@ -129,3 +129,47 @@ def documented_table(text: str, start_marker: str = TABLE_START, end_marker: str
     except ValueError:
         raise GutsInputError(f"the page has no {start_marker} ... {end_marker} block") from None
     return text[start:end].strip()
+
+
+#: The markers of the pair-relaxation table (:func:`team_relaxation_markdown`) in ``docs/teams.md``.
+RELAXATION_START, RELAXATION_END = "<!-- team-relaxation:start -->", "<!-- team-relaxation:end -->"
+#: Columns of ``benchmarks/team_relaxation.py``'s CSV that the table reads.
+RELAXATION_COLUMNS = ("game", "adversary", "pairs", "relaxation", "seconds", "communication", "correlated")
+
+
+def read_team_relaxation(path) -> pd.DataFrame:
+    """``benchmarks/team_relaxation.py``'s CSV at ``path`` (a file, or the folder holding
+    ``team_relaxation.csv``)."""
+    path = Path(path)
+    if path.is_dir():
+        path = path / "team_relaxation.csv"
+    if not path.is_file():
+        raise GutsInputError(f"no team-relaxation CSV at {str(path)!r}; expected the file written by "
+                             f"benchmarks/team_relaxation.py (or its folder)")
+    df = pd.read_csv(path)
+    missing = [c for c in RELAXATION_COLUMNS if c not in df.columns]
+    if missing:
+        raise GutsInputError(f"{str(path)!r} lacks the columns {', '.join(missing)}; "
+                             f"accepted: a CSV written by benchmarks/team_relaxation.py")
+    return df
+
+
+def _cell(x: float, digits: int = 6) -> str:
+    return "—" if np.isnan(x) else f"{x:.{digits}f}"
+
+
+def team_relaxation_markdown(df: pd.DataFrame, team_games: pd.DataFrame) -> str:
+    """Per game and adversary seat: the relaxation's pairs, its certified bound, the exact
+    correlated value ("—" where out of reach), the default column generation's upper end in
+    ``team_games`` (the team-games benchmark's CSV, :func:`read_team_games`; "—" where it has no
+    row), the communication value and the relaxation's seconds."""
+    cg = team_games[(team_games["regime"] == "correlated") & (team_games["method"] == "column-generation")]
+    cg_upper = {(g, int(a)): float(u) for g, a, u in zip(cg["game"], cg["adversary"], cg["upper"])}
+    lines = ["| game | adversary | pairs | relaxation (upper) | correlated (exact) | column generation's upper "
+             "end | communication | seconds |", "|---|---|---|---|---|---|---|---|"]
+    for _, r in df.iterrows():
+        cells = [str(r["game"]), str(int(r["adversary"])), f"{int(r['pairs']):,}".replace(",", " "),
+                 _cell(float(r["relaxation"])), _cell(float(r["correlated"])), _cell(cg_upper.get((r["game"], int(r["adversary"])), np.nan), 4),
+                 _cell(float(r["communication"])), f"{float(r['seconds']):.1f}"]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
