@@ -33,20 +33,26 @@ METHOD_LABELS = {"lp": "sequence-form LP", "column-generation": "column generati
                  "coordinate-ascent": "local search (from the correlated solution)"}
 
 
-def read_team_games(path) -> pd.DataFrame:
-    """The benchmark's CSV at ``path`` (a file, or the folder holding ``team_games.csv``)."""
+def _read_csv(path, filename: str, columns, what: str, script: str) -> pd.DataFrame:
+    """The CSV ``filename`` written by ``script`` at ``path`` (the file, or its folder), with
+    its ``columns`` checked; one clear line when it is missing or lacks them."""
     path = Path(path)
     if path.is_dir():
-        path = path / "team_games.csv"
+        path = path / filename
     if not path.is_file():
-        raise GutsInputError(f"no team-games CSV at {str(path)!r}; expected the file written by "
-                             f"benchmarks/team_games.py (or its folder)")
+        raise GutsInputError(f"no {what} CSV at {str(path)!r}; expected the file written by "
+                             f"{script} (or its folder)")
     df = pd.read_csv(path)
-    missing = [c for c in CSV_COLUMNS if c not in df.columns]
+    missing = [c for c in columns if c not in df.columns]
     if missing:
         raise GutsInputError(f"{str(path)!r} lacks the columns {', '.join(missing)}; "
-                             f"accepted: a CSV written by benchmarks/team_games.py")
+                             f"accepted: a CSV written by {script}")
     return df
+
+
+def read_team_games(path) -> pd.DataFrame:
+    """The benchmark's CSV at ``path`` (a file, or the folder holding ``team_games.csv``)."""
+    return _read_csv(path, "team_games.csv", CSV_COLUMNS, "team-games", "benchmarks/team_games.py")
 
 
 def team_game_times(df: pd.DataFrame) -> pd.DataFrame:
@@ -140,18 +146,8 @@ RELAXATION_COLUMNS = ("game", "adversary", "pairs", "relaxation", "seconds", "co
 def read_team_relaxation(path) -> pd.DataFrame:
     """``benchmarks/team_relaxation.py``'s CSV at ``path`` (a file, or the folder holding
     ``team_relaxation.csv``)."""
-    path = Path(path)
-    if path.is_dir():
-        path = path / "team_relaxation.csv"
-    if not path.is_file():
-        raise GutsInputError(f"no team-relaxation CSV at {str(path)!r}; expected the file written by "
-                             f"benchmarks/team_relaxation.py (or its folder)")
-    df = pd.read_csv(path)
-    missing = [c for c in RELAXATION_COLUMNS if c not in df.columns]
-    if missing:
-        raise GutsInputError(f"{str(path)!r} lacks the columns {', '.join(missing)}; "
-                             f"accepted: a CSV written by benchmarks/team_relaxation.py")
-    return df
+    return _read_csv(path, "team_relaxation.csv", RELAXATION_COLUMNS, "team-relaxation",
+                     "benchmarks/team_relaxation.py")
 
 
 def _cell(x: float, digits: int = 6) -> str:
