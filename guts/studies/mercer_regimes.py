@@ -22,12 +22,15 @@ response is a mixed-integer LP over 15 hand types per colluder and 2.3 million
 of hand sets): its first pricing problem did not finish in 10 minutes on a loaded 2-core
 machine.  Its rows are therefore the certified bounds available within minutes
 (``MMH_METHOD``): ``communication`` exact (LP), and for ``correlated`` and ``independent``
-the bracket ``[guarantee of an independent profile, communication value]``: the best profile of
-the independent local search (coordinate ascent by the members' sequence-form LPs, 1.6 s each,
-from uniform, from the colluders' weak-collusion strategies (predictive CFR+ on the game with
-pooled payoffs) and from random starts, ``MMH_SEARCH_SECONDS`` per seating), whose guarantee
-against the victim's exact best response is a lower bound of the independent value, hence of the
-correlated one; the communication value bounds both from above.
+the bracket ``[guarantee of an independent profile, relaxation bound]``.  Below, the best
+profile of the independent local search (coordinate ascent by the members' sequence-form LPs,
+1.6 s each, from uniform, from the colluders' weak-collusion strategies (predictive CFR+ on the
+game with pooled payoffs) and from random starts, ``MMH_SEARCH_SECONDS`` per seating), whose
+guarantee against the victim's exact best response is a lower bound of the independent value,
+hence of the correlated one.  Above, the sequence-pair relaxation with the colluders
+communicating after the flop (:func:`guts.engine.extensive.correlated_upper_bound` with
+``communicate_after=1``: pairs of the colluders' sequences before the flop, their merged plan
+after it), certified from its LP's duals, or the communication value where that is lower.
 
     python -m guts mercer regimes                      # both variants (~10-20 min on 2 loaded cores)
     python -m guts mercer regimes --variants smh --out /tmp/x
@@ -81,7 +84,7 @@ COLUMNS = {
     "method": ("lp (merged-team LP); column-generation (exact best responses, MILP pricing); coordinate-ascent "
                "(local search; SMH from the correlated support, MMH from uniform, the weak-collusion strategies "
                "and random starts); bounds (MMH's correlated row: lower, the local search's guarantee; upper, "
-               "the communication value)"),
+               "the pair relaxation with communication after the flop, certified from its duals)"),
     "iterations": "column-generation iterations, LPs of the local search, or HiGHS iterations",
 }
 PRICE_COLUMNS = {
@@ -127,7 +130,7 @@ def _mmh_rows(variant, team) -> list:
     """MMH's rows: communication exact (the merged-team LP); the independent value bracketed by the
     local search's best profile (from uniform, the weak-collusion strategies and random starts) and
     the communication value; the correlated value by the same bracket (module docstring)."""
-    from guts.engine.extensive import solve_team
+    from guts.engine.extensive import correlated_upper_bound, solve_team
     from guts.games.poker.mercer import build_game, variant_rules
 
     plain = build_game(variant_rules(variant, 3)).game
@@ -137,9 +140,10 @@ def _mmh_rows(variant, team) -> list:
     ind = solve_team(plain, team, "independent", communication=com, starts=[start],
                      time_limit=MMH_SEARCH_SECONDS, random_starts=MMH_RANDOM_STARTS, random_state=0)
     sec = time.perf_counter() - t0
-    up = float(com.upper)
+    bound = correlated_upper_bound(plain, team, communicate_after=1)
+    up = min(float(com.upper), float(bound["upper"]))
     return [_row(variant, team, "communication", com.value, com.lower, com.upper, com.seconds, "lp", com.num_iter),
-            _row(variant, team, "correlated", None, ind.lower, up, sec, MMH_METHOD, 0),
+            _row(variant, team, "correlated", None, ind.lower, up, sec + bound["seconds"], MMH_METHOD, 0),
             _row(variant, team, "independent", ind.value, ind.lower, min(float(ind.upper), up), sec,
                  "coordinate-ascent", ind.num_iter)]
 

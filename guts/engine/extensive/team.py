@@ -59,6 +59,7 @@ from ..result import Certificate, Details, Solution, interval
 from ..tolerances import (MAX_ITERATIONS, TEAM_DP_STATES, TEAM_IMPROVEMENT_TOL, TEAM_MILP_PRODUCTS,
                           TEAM_RELAXATION_MAX_PAIRS, TEAM_RELAXATION_PAIRS, TEAM_SUPPORT_TOL,
                           TEAM_TARGET)
+from ._compiled import CHANCE
 from ._fused import njit
 from .lp import _constraints, solve_lp
 from .pool import check_seats
@@ -622,6 +623,12 @@ def _pure_behaviour(pt, X):
 
 
 # ----------------------------------------------------------------------- communication
+def _first_chance(tm):
+    """1 when the public tree has a chance node (the relaxation with communication below the
+    first public chance event is then smaller than the whole one), else None."""
+    return 1 if np.any(tm.cg.kind == CHANCE) else None
+
+
 def merged_game(game, team) -> PublicTreeGame:
     """The two-player zero-sum game of the merged ``team`` (seat 0) against the adversary
     (seat 1, the one other seat): same public tree and deals, the team's type is the
@@ -1000,6 +1007,61 @@ def _given_starts(game, tm, starts):
 
 
 # ----------------------------------------------------------------------- entry point
+def correlated_upper_bound(game, team, *, communicate_after: int | None = None, solver: str | None = None,
+                           time_limit: float | None = None) -> dict:
+    """A certified upper bound on a two-member team's correlated (TMECor) value: the
+    sequence-pair relaxation (:func:`.team_relaxation.pair_relaxation`), whole or with the
+    members communicating below the ``communicate_after``-th public chance event.
+
+    Parameters
+    ----------
+    game : PublicTreeGame
+        A zero-sum game of three seats or more whose team has two members.
+    team : sequence of int
+        The two team seats (every seat but the adversary's).
+    communicate_after : int, optional
+        ``None``: the whole relaxation (pairs of member sequences everywhere); ``k``: pairs
+        above the ``k``-th public chance event and the merged team's plan below it (a much
+        smaller LP, a looser bound; ``0`` is the communication value).
+    solver : {"hipo", "ipm", "simplex"}, optional
+        HiGHS's algorithm (default HiPO where installed, else IPX).
+    time_limit : float, optional
+        Seconds for HiGHS (a dual solution found by then still certifies a bound).
+
+    Returns
+    -------
+    dict
+        ``upper`` (the certified bound), ``lp_value`` (HiGHS's objective), ``pairs``,
+        ``merged`` (the LP's columns), ``seconds``, ``adversary`` (the adversary's seat).
+
+    Examples
+    --------
+    >>> from guts.games.toy import kuhn_poker
+    >>> b = correlated_upper_bound(kuhn_poker(3, ranks=4), (1, 2))
+    >>> round(b["upper"], 6)          # the correlated value itself here (5/132)
+    0.037879
+    """
+    cg = _check_game(game)
+    if not isinstance(game, PublicTreeGame):
+        raise GutsInputError(f"correlated_upper_bound needs a PublicTreeGame; got {type(game).__name__}")
+    if not game.zero_sum:
+        raise GutsInputError("correlated_upper_bound needs a zero-sum game (payoffs must sum to 0 at every terminal)")
+    team, adv = _check_team(cg, team)
+    if len(team) != 2:
+        raise GutsInputError(f"correlated_upper_bound needs a two-member team; got team={team!r}")
+    if communicate_after is not None:
+        communicate_after = check_int("communicate_after", communicate_after, 0, 10**6)
+    if solver is not None:
+        solver = check_choice("solver", solver, ("hipo", "ipm", "simplex"))
+    if time_limit is not None:
+        time_limit = check_positive_float("time_limit", time_limit)
+    out = pair_relaxation(_Team(game, team, adv, pricing="local"), communicate_after=communicate_after,
+                          solver=solver, time_limit=time_limit)
+    out.pop("Y")
+    out["adversary"] = adv
+    return out
+
+
 def solve_team(game, team, regime: str, *, method: str | None = None, target: float | None = None,
                max_iterations: int | None = None, time_limit: float | None = None, progress: bool = False,
                random_state=0, random_starts: int = 8, correlated: Solution | None = None,
@@ -1170,12 +1232,16 @@ def solve_team(game, team, regime: str, *, method: str | None = None, target: fl
             bound_Y = _realisation(pa, _flat_of(game, adv, comm["strategies"][adv]))
             bound = (comm["upper"], bound_Y)
         pairs = pair_size(tm) if regime == "correlated" and len(team) == 2 else 0
-        if pairs and (tm.pricing == "local" and pairs <= TEAM_RELAXATION_MAX_PAIRS
-                      or tm.pricing == "dp" and pairs <= TEAM_RELAXATION_PAIRS):
+        full = pairs and (tm.pricing == "local" and pairs <= TEAM_RELAXATION_MAX_PAIRS
+                          or tm.pricing == "dp" and pairs <= TEAM_RELAXATION_PAIRS)
+        # too many pairs for the whole game: pairs above the first public chance event (the
+        # flop, Leduc's board card), the merged team below it (a looser, much smaller LP)
+        after = None if full or not pairs or tm.pricing not in ("dp", "local") else _first_chance(tm)
+        if full or after is not None:
             # the pair relaxation: a certified upper bound below the communication value,
             # and its adversary plan a pricing point
             try:
-                rel = pair_relaxation(tm, time_limit=None if deadline is None
+                rel = pair_relaxation(tm, communicate_after=after, time_limit=None if deadline is None
                                       else max(deadline - time.perf_counter(), 1.0))
             except SolverError as e:           # no dual solution in time: the communication bound stays
                 if bound is None:

@@ -36,7 +36,9 @@ import numpy as np
 import scipy.sparse as sp
 
 from ...errors import SolverError
+from ..tolerances import TEAM_RELAXATION_DUAL_SLACK
 from ..highs import hipo_available, make_lp, run
+from ._compiled import CHANCE
 from .strategies import _realisation, normalise_blocks
 
 __all__ = ["pair_relaxation", "pair_size", "relaxation_data"]
@@ -85,13 +87,11 @@ def _sibling_closure(P, nB, infoset, first):
     return np.union1d(P, add)
 
 
-def _pairs(tm, members):
-    """The sorted pair keys and the entries' pair index."""
-    (nodeA, nA, parA, infA, _), (nodeB, nB, parB, infB, _) = members
-    ea = nodeA[tm.ent.idx[tm.team[0]]]
-    eb = nodeB[tm.ent.idx[tm.team[1]]]
-    entry_key = ea * nB + eb
-    P = np.unique(entry_key)
+def _closure(keys, members):
+    """The pair keys ``keys`` (``a * nB + b``) closed under prefixes of both sequences and
+    sibling actions, sorted."""
+    (_, _, parA, infA, _), (_, nB, parB, infB, _) = members
+    P = np.unique(keys)
     new = P
     while new.size:                                   # prefixes of both sequences
         a, b = new // nB, new % nB
@@ -99,7 +99,20 @@ def _pairs(tm, members):
         new = np.setdiff1d(cand, P, assume_unique=True)
         P = np.union1d(P, new)
     P = _sibling_closure(P, nB, infA, True)
-    P = _sibling_closure(P, nB, infB, False)
+    return _sibling_closure(P, nB, infB, False)
+
+
+def _entry_keys(tm, members):
+    """The pair key of every entry: the members' sequences (with their types) there."""
+    (nodeA, _, _, _, _), (nodeB, nB, _, _, _) = members
+    return nodeA[tm.ent.idx[tm.team[0]]] * nB + nodeB[tm.ent.idx[tm.team[1]]]
+
+
+def _pairs(tm, members):
+    """The sorted pair keys and the entries' pair index."""
+    nA, nB = members[0][1], members[1][1]
+    entry_key = _entry_keys(tm, members)
+    P = _closure(entry_key, members)
     return P, np.searchsorted(P, entry_key), nA, nB
 
 
@@ -136,17 +149,139 @@ def _identities(P, nA, nB, members):
     return C, rhs
 
 
-def relaxation_data(tm) -> dict:
+def _public_last(tm, after):
+    """Per public node: whether ``after`` public chance events lie above it (the team shares
+    its types there), the member who acted last on the path (-1: neither) and each member's
+    last (type-free) sequence."""
+    cg = tm.cg
+    N = cg.num_nodes
+    owner = np.full(N, -1, dtype=np.int64)
+    first = np.zeros(N, dtype=np.int64)
+    for i, pt in enumerate(tm.pts):
+        owner[pt.dec_node] = i
+        first[pt.dec_node] = pt.dec_first
+    shared = np.zeros(N, dtype=bool)
+    chances = np.zeros(N, dtype=np.int64)
+    who = np.full(N, -1, dtype=np.int64)
+    last = np.zeros((2, N), dtype=np.int64)
+    action = np.zeros(N, dtype=np.int64)             # a child's action index at its parent
+    seen = np.zeros(N, dtype=np.int64)
+    for n in range(1, N):                            # nodes are numbered parents first, children in action order
+        par = int(cg.parent[n])
+        action[n] = seen[par]
+        seen[par] += 1
+        chances[n] = chances[par] + (cg.kind[par] == CHANCE)
+        who[n], last[:, n] = who[par], last[:, par]
+        i = owner[par]
+        if i >= 0:
+            who[n] = i
+            last[i, n] = first[par] + action[n]
+    shared = chances >= after
+    return shared, who, last
+
+
+def _shared_data(tm, members, after):
+    """The relaxation with the members sharing their types below ``after`` public chance
+    events: pairs above, the merged team's sequence form (one type = the joint type) below."""
+    cg = tm.cg
+    (nodeA, nA, _, _, _), (nodeB, nB, _, _, _) = members
+    T = [pt.num_types for pt in tm.pts]
+    shared, who, last = _public_last(tm, after)
+    for i, m in enumerate(tm.team):                   # the walk agrees with the compiled terminals
+        if not np.array_equal(last[i, cg.term_node], cg.term_seq[m]):
+            raise RuntimeError("the public tree's children are not in action order")
+    # merged sequences: every member sequence whose decision lies below the cut
+    mseq = []
+    for i, pt in enumerate(tm.pts):
+        s = np.arange(1, pt.num_seqs)
+        mseq.append(s[shared[pt.dec_node[pt.seq_dec[s]]]])
+    moff = [0, mseq[0].size]
+    mindex = [np.full(pt.num_seqs, -1, dtype=np.int64) for pt in tm.pts]
+    for i in range(2):
+        mindex[i][mseq[i]] = moff[i] + np.arange(mseq[i].size)
+    nm = mseq[0].size + mseq[1].size
+    d_types = cg.info[list(tm.team)]                  # (2, D) each deal's member types
+    joint, jt_of = np.unique(d_types[0] * T[1] + d_types[1], return_inverse=True)
+    J = joint.size
+    t1, t2 = joint // T[1], joint % T[1]
+
+    def merged(node):                                  # merged index of the last team sequence (-1: above the cut)
+        w, out = who[node], np.full(node.size, -1, dtype=np.int64)
+        for i in range(2):
+            k = w == i
+            out[k] = mindex[i][last[i, node[k]]]
+        return out
+
+    def pair_key(node, ta, tb):
+        return nodeA[last[0, node] * T[0] + ta] * nB + nodeB[last[1, node] * T[1] + tb]
+
+    # entries: merged column below the cut, pair above
+    z = tm.ent.z
+    enode = cg.term_node[z]
+    em = merged(enode)
+    ejt = np.asarray(jt_of).reshape(-1)[tm.ent.d]
+    below = em >= 0
+    ekey = pair_key(enode, d_types[0][tm.ent.d], d_types[1][tm.ent.d])
+    # the first merged decisions below the cut hang from a pair (one per joint type)
+    rows_h = []
+    for i, pt in enumerate(tm.pts):
+        h = np.flatnonzero(shared[pt.dec_node])
+        rows_h.append((i, h, merged(pt.dec_node[h])))
+    link_keys = [pair_key(np.repeat(pt.dec_node[h[pm < 0]], J), np.tile(t1, int((pm < 0).sum())),
+                          np.tile(t2, int((pm < 0).sum())))
+                 for (i, h, pm), pt in zip(rows_h, tm.pts)]
+    P = _closure(np.concatenate([ekey[~below], *link_keys, [0]]), members)
+    nP = P.size
+    Cp, rhs_p = _identities(P, nA, nB, members)
+    # merged identities: sum over the actions of (decision, joint type) = the parent's column
+    rows, cols, vals = [], [], []
+    nrow = 0
+    for (i, h, pm), pt in zip(rows_h, tm.pts):
+        if not h.size:
+            continue
+        nh = h.size
+        r = nrow + np.arange(nh * J).reshape(nh, J)
+        for a in range(int(pt.dec_num_actions[h].max())):
+            k = a < pt.dec_num_actions[h]
+            ms = mindex[i][pt.dec_first[h[k]] + a]
+            rows.append(r[k].ravel())
+            cols.append((nP + ms[:, None] * J + np.arange(J)[None, :]).ravel())
+            vals.append(np.ones(int(k.sum()) * J))
+        up = pm >= 0
+        rows.append(r[up].ravel())
+        cols.append((nP + pm[up][:, None] * J + np.arange(J)[None, :]).ravel())
+        vals.append(-np.ones(int(up.sum()) * J))
+        lk = np.searchsorted(P, pair_key(np.repeat(pt.dec_node[h[~up]], J), np.tile(t1, int((~up).sum())),
+                                         np.tile(t2, int((~up).sum()))))
+        rows.append(r[~up].ravel())
+        cols.append(lk)
+        vals.append(-np.ones(lk.size))
+        nrow += nh * J
+    ncol = nP + nm * J
+    Cm = sp.csr_matrix((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))), shape=(nrow, ncol)) \
+        if rows else sp.csr_matrix((0, ncol))
+    C = sp.vstack([sp.hstack([Cp, sp.csr_matrix((Cp.shape[0], nm * J))]), Cm], format="csr")
+    rhs = np.concatenate([rhs_p, np.zeros(nrow)])
+    col = np.where(below, nP + np.maximum(em, 0) * J + ejt, np.searchsorted(P, ekey))
+    A = sp.csr_matrix((tm.wt, (col, tm.ent.idx[tm.adv])), shape=(ncol, tm.Na))
+    return dict(pairs=P, C=C, rhs=rhs, A=A, merged=nm * J)
+
+
+def relaxation_data(tm, communicate_after: int | None = None) -> dict:
     """The relaxation's pairs and matrices: ``pairs`` (sorted keys), ``C``, ``rhs`` (the
-    identities ``C R = rhs``) and ``A`` (pairs x adversary (sequence, type): the team's
-    payoff weight)."""
+    identities ``C R = rhs``) and ``A`` (columns x adversary (sequence, type): the team's
+    payoff weight).  With ``communicate_after=k`` the members share their types below the
+    ``k``-th public chance event: the columns after the pairs are the merged team's
+    sequences there (``merged`` of them, one per sequence and joint type)."""
     if len(tm.team) != 2:
         raise ValueError(f"the pair relaxation needs a two-member team; got {tm.team!r}")
     members = [_member_nodes(pt) for pt in tm.pts]
+    if communicate_after is not None:
+        return _shared_data(tm, members, int(communicate_after))
     P, entry_pair, nA, nB = _pairs(tm, members)
     C, rhs = _identities(P, nA, nB, members)
     A = sp.csr_matrix((tm.wt, (entry_pair, tm.ent.idx[tm.adv])), shape=(P.size, tm.Na))
-    return dict(pairs=P, C=C, rhs=rhs, A=A)
+    return dict(pairs=P, C=C, rhs=rhs, A=A, merged=0)
 
 
 def _certified_bound(data, Y, pi) -> float:
@@ -162,7 +297,8 @@ def pair_size(tm) -> int:
     return int(_pairs(tm, members)[0].size)
 
 
-def pair_relaxation(tm, *, solver: str | None = None, time_limit: float | None = None) -> dict:
+def pair_relaxation(tm, *, solver: str | None = None, time_limit: float | None = None,
+                    communicate_after: int | None = None) -> dict:
     """The sequence-pair relaxation's certified upper bound on the team's correlated value.
 
     Parameters
@@ -177,26 +313,52 @@ def pair_relaxation(tm, *, solver: str | None = None, time_limit: float | None =
         Seconds for HiGHS.  Any dual solution certifies a bound (see the module
         docstring), so HiGHS stopping early, or at a status other than optimal, only
         loosens it; :class:`~guts.errors.SolverError` when there is no dual solution.
+    communicate_after : int, optional
+        Relax further: below the ``k``-th public chance event (``1``: after the flop, or
+        Leduc's board card) the members see each other's types, so their plans there are
+        one merged plan over joint types (the communication regime's sequence form), tied
+        to the pairs at the cut.  Any correlated distribution is still feasible, so the
+        bound stays valid, between the full relaxation's and the communication value; its
+        LP has pairs only above the cut (three-player MMH: a few thousand pairs instead of
+        a million).  ``0`` gives the communication value itself.
 
     Returns
     -------
     dict
         ``upper`` (the certified bound), ``lp_value`` (HiGHS's objective), ``Y`` (the
         adversary's realisation plan, ``(sequences, types)``, read from the duals),
-        ``pairs`` (the LP's pair columns), ``seconds``.
+        ``pairs`` (the LP's pair columns), ``merged`` (its merged columns), ``seconds``.
     """
     t0 = time.perf_counter()
     if solver is None:
         solver = "hipo" if hipo_available() else "ipm"
-    data = relaxation_data(tm)
+    data = relaxation_data(tm, communicate_after)
+    out = _solve(tm, data, solver, time_limit)
+    if solver == "hipo" and out["upper"] - out["lp_value"] > TEAM_RELAXATION_DUAL_SLACK * (1.0 + abs(out["lp_value"])):
+        # HiPO's duals certify loosely here: IPX's may certify closer (both bounds are valid)
+        left = None if time_limit is None else max(time_limit - (time.perf_counter() - t0), 1.0)
+        try:
+            again = _solve(tm, data, "ipm", left)
+        except SolverError:
+            again = out
+        if again["upper"] < out["upper"]:
+            out = again
+    out.update(pairs=int(data["pairs"].size), merged=int(data["merged"]), seconds=time.perf_counter() - t0)
+    return out
+
+
+def _solve(tm, data, solver, time_limit) -> dict:
+    """The relaxation LP by HiGHS's ``solver``: the certified bound, HiGHS's objective and the
+    adversary's plan read from the duals."""
     P, C, rhs, A = data["pairs"], data["C"], data["rhs"], data["A"]
+    ncol = A.shape[0]
     F = sp.csr_matrix(tm.F)
     m2, nrow = F.shape[0], C.shape[0]
     # columns [R, v]: max f.v  s.t.  F^T v - A^T R <= 0 (one row per adversary sequence), C R = rhs
     M = sp.vstack([sp.hstack([-A.T, F.T]), sp.hstack([C, sp.csr_matrix((nrow, m2))])], format="csc")
-    cost = np.concatenate([np.zeros(P.size), -np.asarray(tm.f, dtype=float)])
-    lower = np.concatenate([np.zeros(P.size), np.full(m2, -np.inf)])
-    upper = np.full(P.size + m2, np.inf)
+    cost = np.concatenate([np.zeros(ncol), -np.asarray(tm.f, dtype=float)])
+    lower = np.concatenate([np.zeros(ncol), np.full(m2, -np.inf)])
+    upper = np.full(ncol + m2, np.inf)
     row_lower = np.concatenate([np.full(tm.Na, -np.inf), rhs])
     row_upper = np.concatenate([np.zeros(tm.Na), rhs])
     h, _ = run(make_lp(cost, lower, upper, M, row_lower, row_upper), "team pair-relaxation LP", solver=solver,
@@ -210,6 +372,5 @@ def pair_relaxation(tm, *, solver: str | None = None, time_limit: float | None =
     pa = tm.pa
     y = np.clip(-dual[:tm.Na], 0.0, None).reshape(pa.num_seqs, pa.num_types)
     Y = _realisation(pa, normalise_blocks(pa, y))
-    bound = _certified_bound(data, Y, -dual[tm.Na:])
-    return dict(upper=bound, lp_value=-float(h.getInfo().objective_function_value), Y=Y, pairs=int(P.size),
-                seconds=time.perf_counter() - t0)
+    return dict(upper=_certified_bound(data, Y, -dual[tm.Na:]),
+                lp_value=-float(h.getInfo().objective_function_value), Y=Y)

@@ -8,12 +8,13 @@ import numpy as np
 import pytest
 from team_oracle import brute_force_correlated, random_public_game
 
-from guts.engine.extensive import solve_team
+from guts import GutsInputError
+from guts.engine.extensive import correlated_upper_bound, solve_team
 from guts.engine.extensive.team import _realisation, _Team
 from guts.engine.extensive.team_relaxation import _certified_bound, pair_relaxation, relaxation_data
 from guts.engine.extensive.strategies import normalise_blocks, uniform_flat
 from guts.engine.matrix_game import solve_matrix_lp
-from guts.games.toy import kuhn_poker
+from guts.games.toy import kuhn_poker, leduc_poker
 
 TOL = 1e-8
 
@@ -160,3 +161,83 @@ def test_a_malformed_seed_is_refused_in_the_correlated_regime():
 
     with pytest.raises(GutsInputError, match=r"starts\[0\]"):
         solve_team(kuhn_poker(3, ranks=4), (1, 2), "correlated", starts=[({},)])
+
+
+# ---------------------------------------------------------------- communication below a cut
+def small_leduc():
+    """Three-player Leduc with 2 ranks and one raise: a public board card, exact correlated
+    values in seconds, and strict gaps between the bounds (seat 0 the adversary)."""
+    return leduc_poker(3, ranks=2, max_raises=1)
+
+
+@pytest.mark.parametrize("adv", [0, 1, 2])
+def test_communicating_from_the_root_is_the_communication_value(kuhn_exact, adv):
+    g, team, _cor, com = kuhn_exact[4, adv]
+    b = correlated_upper_bound(g, team, communicate_after=0, solver="ipm")
+    assert b["pairs"] == 1 and b["merged"] > 0          # only R(empty, empty): the merged team's LP
+    assert abs(b["upper"] - com.value) <= 1e-7
+
+
+def test_without_public_chance_the_cut_changes_nothing():
+    tm = _Team(kuhn_poker(3, ranks=5), (0, 1), 2)
+    whole, cut = relaxation_data(tm), relaxation_data(tm, communicate_after=1)
+    assert cut["merged"] == 0
+    assert np.array_equal(whole["pairs"], cut["pairs"])
+    assert (whole["C"] != cut["C"]).nnz == 0 and (whole["A"] != cut["A"]).nnz == 0
+
+
+def test_any_multipliers_certify_a_bound_below_a_cut():
+    """Weak duality for the LP with communication after the board card: every joint pure plan
+    satisfies its identities, so any multipliers bound the exact team best response."""
+    rng = np.random.default_rng(7)
+    tm = _Team(small_leduc(), (1, 2), 0)
+    data = relaxation_data(tm, communicate_after=1)
+    assert data["merged"] > 0
+    pa = tm.pa
+    for _ in range(4):
+        Y = _realisation(pa, normalise_blocks(pa, rng.gamma(1.0, size=(pa.num_seqs, pa.num_types))))
+        pi = rng.normal(scale=0.05, size=data["C"].shape[0])
+        _plans, best, _ = tm.best_response(Y)
+        assert _certified_bound(data, Y, pi) >= best - TOL
+
+
+def test_communication_after_the_board_card_lies_between_the_whole_relaxation_and_communication():
+    g = small_leduc()
+    team = (1, 2)
+    cor = solve_team(g, team, "correlated")
+    com = solve_team(g, team, "communication")
+    whole = correlated_upper_bound(g, team, solver="ipm")
+    cut = correlated_upper_bound(g, team, communicate_after=1, solver="ipm")
+    assert cor.converged
+    assert cor.value - TOL <= whole["upper"] <= cut["upper"] + TOL
+    assert cut["upper"] <= com.value + TOL
+    # each relaxation keeps something of the members' ignorance: the gaps are strict here
+    assert cor.value + 0.01 < whole["upper"] < cut["upper"] - 0.05 < com.value - 0.06
+    assert cut["pairs"] < whole["pairs"] / 10
+
+
+def test_column_generation_falls_back_to_the_cut_relaxation(monkeypatch):
+    """Above the whole relaxation's size limit the solver bounds by the relaxation cut at the
+    board card; its bracket still holds the exact value."""
+    from guts.engine.extensive import team as team_module
+
+    g = small_leduc()
+    exact = solve_team(g, (1, 2), "correlated").value
+    cut = correlated_upper_bound(g, (1, 2), communicate_after=1)["upper"]
+    monkeypatch.setattr(team_module, "TEAM_RELAXATION_MAX_PAIRS", 10)
+    loc = solve_team(g, (1, 2), "correlated", method="column-generation-local", max_iterations=3)
+    assert loc.lower - TOL <= exact <= loc.upper + TOL
+    assert loc.upper <= cut + TOL
+
+
+@pytest.mark.parametrize("kwargs, word", [(dict(communicate_after=-1), "communicate_after"),
+                                          (dict(solver="pdlp"), "solver"),
+                                          (dict(time_limit=0), "time_limit")])
+def test_correlated_upper_bound_names_the_bad_value(kwargs, word):
+    with pytest.raises(GutsInputError, match=word):
+        correlated_upper_bound(kuhn_poker(3, ranks=4), (1, 2), **kwargs)
+
+
+def test_correlated_upper_bound_needs_a_two_member_team():
+    with pytest.raises(GutsInputError, match="two-member team"):
+        correlated_upper_bound(kuhn_poker(2), (0,))
