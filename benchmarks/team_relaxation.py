@@ -8,7 +8,9 @@ Writes ``<out>/team_relaxation.csv`` (+ ``.meta.json``): one row per game x adve
 the relaxation's size (``pairs``), its certified bound (``relaxation``,
 :func:`guts.engine.extensive.team_relaxation.pair_relaxation`: weak duality from whatever
 dual HiGHS returns, so a solve stopped by ``--time-limit`` still gives a bound), HiGHS's own
-objective (``lp_value``), the seconds, the communication value (the merged-team LP) and, on
+objective (``lp_value``), the seconds, on Leduc the bound of the relaxation cut at the board
+card (``cut``, :func:`guts.engine.extensive.correlated_upper_bound` with ``communicate_after=1``:
+pairs before the card, the merged team after it; ``cut_seconds``), the communication value (the merged-team LP) and, on
 Kuhn, the exact correlated value (column generation closed to 1e-9): ``gap`` is
 ``relaxation - correlated``.  On Leduc the exact value is out of reach; the ``--table`` shows
 beside it the column generation's upper end from ``<out>/team_games.csv``
@@ -30,7 +32,7 @@ import pandas as pd
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from guts.engine.extensive import solve_team  # noqa: E402
+from guts.engine.extensive import correlated_upper_bound, solve_team  # noqa: E402
 from guts.engine.extensive.team import _Team  # noqa: E402
 from guts.engine.extensive.team_relaxation import pair_relaxation  # noqa: E402
 from guts.errors import SolverError  # noqa: E402
@@ -78,6 +80,11 @@ def main(argv=None):
             except SolverError as e:
                 rel = dict(upper=float("nan"), lp_value=float("nan"), pairs=0, note=str(e).split(";")[0])
             seconds = time.perf_counter() - t
+            cut, cut_seconds = float("nan"), float("nan")
+            if name.startswith("leduc"):     # a public board card: the relaxation cut there (Kuhn has none)
+                t = time.perf_counter()
+                cut = correlated_upper_bound(g, team, communicate_after=1, solver=args.solver)["upper"]
+                cut_seconds = time.perf_counter() - t
             exact = float("nan")
             if name.startswith("kuhn"):
                 cor = solve_team(g, team, "correlated")
@@ -85,6 +92,7 @@ def main(argv=None):
                     exact = float(cor.value)
             rows.append(dict(game=name, ranks=ranks, adversary=adv, pairs=rel["pairs"],
                              relaxation=rel["upper"], lp_value=rel["lp_value"], seconds=seconds,
+                             cut=cut, cut_seconds=cut_seconds,
                              communication=float(com.value), correlated=exact, gap=rel["upper"] - exact,
                              load=load, note=rel.get("note", "")))
             r = rows[-1]

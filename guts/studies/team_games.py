@@ -140,7 +140,7 @@ def documented_table(text: str, start_marker: str = TABLE_START, end_marker: str
 #: The markers of the pair-relaxation table (:func:`team_relaxation_markdown`) in ``docs/teams.md``.
 RELAXATION_START, RELAXATION_END = "<!-- team-relaxation:start -->", "<!-- team-relaxation:end -->"
 #: Columns of ``benchmarks/team_relaxation.py``'s CSV that the table reads.
-RELAXATION_COLUMNS = ("game", "adversary", "pairs", "relaxation", "seconds", "communication", "correlated")
+RELAXATION_COLUMNS = ("game", "adversary", "pairs", "relaxation", "seconds", "cut", "communication", "correlated")
 
 
 def read_team_relaxation(path) -> pd.DataFrame:
@@ -158,14 +158,15 @@ def team_relaxation_markdown(df: pd.DataFrame, team_games: pd.DataFrame) -> str:
     """Per game and adversary seat: the relaxation's pairs, its certified bound, the exact
     correlated value ("—" where out of reach), the default column generation's upper end in
     ``team_games`` (the team-games benchmark's CSV, :func:`read_team_games`; "—" where it has no
-    row), the communication value and the relaxation's seconds."""
+    row), the bound of the relaxation cut at the first public chance event ("—" where the game
+    has none: the same LP), the communication value and the relaxation's seconds."""
     cg = team_games[(team_games["regime"] == "correlated") & (team_games["method"] == "column-generation")]
     cg_upper = {(g, int(a)): float(u) for g, a, u in zip(cg["game"], cg["adversary"], cg["upper"])}
     lines = ["| game | adversary | pairs | relaxation (upper) | correlated (exact) | column generation's upper "
-             "end | communication | seconds |", "|---|---|---|---|---|---|---|---|"]
+             "end | cut at the board card (upper) | communication | seconds |", "|---|---|---|---|---|---|---|---|---|"]
     for _, r in df.iterrows():
         cells = [str(r["game"]), str(int(r["adversary"])), f"{int(r['pairs']):,}".replace(",", " "),
                  _cell(float(r["relaxation"])), _cell(float(r["correlated"])), _cell(cg_upper.get((r["game"], int(r["adversary"])), np.nan), 4),
-                 _cell(float(r["communication"])), f"{float(r['seconds']):.1f}"]
+                 _cell(float(r["cut"])), _cell(float(r["communication"])), f"{float(r['seconds']):.1f}"]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)

@@ -46,16 +46,20 @@ def test_committed_bounds_lie_between_the_correlated_and_communication_values():
             assert r["relaxation"] >= r["correlated"] - BOUND_TOL      # an upper bound on the exact value
         low = cg.loc[(r["game"], r["adversary"]), "lower"]             # a certified lower end
         assert r["relaxation"] >= low - BOUND_TOL
+        if not np.isnan(r["cut"]):                                     # communication after the card: looser
+            assert r["relaxation"] - BOUND_TOL <= r["cut"] <= r["communication"] + BOUND_TOL
+    leduc = rel[rel["game"].str.startswith("leduc")]
+    assert leduc["cut"].notna().all() and rel[rel["game"].str.startswith("kuhn")]["cut"].isna().all()
 
 
 def test_relaxation_table_from_a_constructed_csv():
     nan = float("nan")
-    rel = pd.DataFrame([dict(game="g r=3", adversary=0, pairs=12345, relaxation=0.5, seconds=2.25,
+    rel = pd.DataFrame([dict(game="g r=3", adversary=0, pairs=12345, relaxation=0.5, seconds=2.25, cut=0.5625,
                              communication=0.75, correlated=nan)])
     cg = pd.DataFrame([dict(game="g r=3", adversary=0, regime="correlated", method="column-generation",
                             lower=0.25, upper=0.625)])
     assert team_relaxation_markdown(rel, cg).splitlines()[-1] == \
-        "| g r=3 | 0 | 12 345 | 0.500000 | — | 0.6250 | 0.750000 | 2.2 |"
+        "| g r=3 | 0 | 12 345 | 0.500000 | — | 0.6250 | 0.562500 | 0.750000 | 2.2 |"
     assert team_relaxation_markdown(rel, cg.iloc[:0]).splitlines()[-1].count("—") == 2
 
 
