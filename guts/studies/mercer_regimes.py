@@ -32,7 +32,7 @@ communicating after the flop (:func:`guts.engine.extensive.correlated_upper_boun
 ``communicate_after=1``: pairs of the colluders' sequences before the flop, their merged plan
 after it), certified from its LP's duals, or the communication value where that is lower.
 
-    python -m guts mercer regimes                      # both variants (~10-20 min on 2 loaded cores)
+    python -m guts mercer regimes                      # both variants (~30 min on 2 loaded cores)
     python -m guts mercer regimes --variants smh --out /tmp/x
 """
 from __future__ import annotations
