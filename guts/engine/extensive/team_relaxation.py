@@ -160,7 +160,6 @@ def _public_last(tm, after):
     for i, pt in enumerate(tm.pts):
         owner[pt.dec_node] = i
         first[pt.dec_node] = pt.dec_first
-    shared = np.zeros(N, dtype=bool)
     chances = np.zeros(N, dtype=np.int64)
     who = np.full(N, -1, dtype=np.int64)
     last = np.zeros((2, N), dtype=np.int64)
@@ -223,20 +222,20 @@ def _shared_data(tm, members, after):
     below = em >= 0
     ekey = pair_key(enode, d_types[0][tm.ent.d], d_types[1][tm.ent.d])
     # the first merged decisions below the cut hang from a pair (one per joint type)
-    rows_h = []
+    rows_h = []                                        # (member, decisions below the cut, merged parent, link keys)
     for i, pt in enumerate(tm.pts):
         h = np.flatnonzero(shared[pt.dec_node])
-        rows_h.append((i, h, merged(pt.dec_node[h])))
-    link_keys = [pair_key(np.repeat(pt.dec_node[h[pm < 0]], J), np.tile(t1, int((pm < 0).sum())),
-                          np.tile(t2, int((pm < 0).sum())))
-                 for (i, h, pm), pt in zip(rows_h, tm.pts)]
-    P = _closure(np.concatenate([ekey[~below], *link_keys, [0]]), members)
+        pm = merged(pt.dec_node[h])
+        top = h[pm < 0]
+        rows_h.append((i, h, pm, pair_key(np.repeat(pt.dec_node[top], J), np.tile(t1, top.size),
+                                          np.tile(t2, top.size))))
+    P = _closure(np.concatenate([ekey[~below], *(link for *_, link in rows_h), [0]]), members)
     nP = P.size
     Cp, rhs_p = _identities(P, nA, nB, members)
     # merged identities: sum over the actions of (decision, joint type) = the parent's column
     rows, cols, vals = [], [], []
     nrow = 0
-    for (i, h, pm), pt in zip(rows_h, tm.pts):
+    for (i, h, pm, link), pt in zip(rows_h, tm.pts):
         if not h.size:
             continue
         nh = h.size
@@ -251,8 +250,7 @@ def _shared_data(tm, members, after):
         rows.append(r[up].ravel())
         cols.append((nP + pm[up][:, None] * J + np.arange(J)[None, :]).ravel())
         vals.append(-np.ones(int(up.sum()) * J))
-        lk = np.searchsorted(P, pair_key(np.repeat(pt.dec_node[h[~up]], J), np.tile(t1, int((~up).sum())),
-                                         np.tile(t2, int((~up).sum()))))
+        lk = np.searchsorted(P, link)
         rows.append(r[~up].ravel())
         cols.append(lk)
         vals.append(-np.ones(lk.size))

@@ -65,10 +65,15 @@ def test_any_multipliers_certify_a_bound(seed):
     g = kuhn_poker(3, ranks=4)
     tm = _Team(g, (0, 2), 1)
     data = relaxation_data(tm)
+    _check_weak_duality(tm, data, rng, draws=5, scale=0.1)
+
+
+def _check_weak_duality(tm, data, rng, *, draws, scale):
+    """Random adversary plans and multipliers never certify below the exact team best response."""
     pa = tm.pa
-    for _ in range(5):
+    for _ in range(draws):
         Y = _realisation(pa, normalise_blocks(pa, rng.gamma(1.0, size=(pa.num_seqs, pa.num_types))))
-        pi = rng.normal(scale=0.1, size=data["C"].shape[0])
+        pi = rng.normal(scale=scale, size=data["C"].shape[0])
         _plans, best, _ = tm.best_response(Y)
         assert _certified_bound(data, Y, pi) >= best - TOL
 
@@ -193,12 +198,7 @@ def test_any_multipliers_certify_a_bound_below_a_cut():
     tm = _Team(small_leduc(), (1, 2), 0)
     data = relaxation_data(tm, communicate_after=1)
     assert data["merged"] > 0
-    pa = tm.pa
-    for _ in range(4):
-        Y = _realisation(pa, normalise_blocks(pa, rng.gamma(1.0, size=(pa.num_seqs, pa.num_types))))
-        pi = rng.normal(scale=0.05, size=data["C"].shape[0])
-        _plans, best, _ = tm.best_response(Y)
-        assert _certified_bound(data, Y, pi) >= best - TOL
+    _check_weak_duality(tm, data, rng, draws=4, scale=0.05)
 
 
 def test_communication_after_the_board_card_lies_between_the_whole_relaxation_and_communication():
