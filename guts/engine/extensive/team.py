@@ -56,7 +56,8 @@ from ...errors import ConvergenceWarning, GutsInputError, SolverError
 from ..highs import add_cols_and_resolve, make_lp, milp, run, sequence_form_maxmin
 from ..progress import progress_bar
 from ..result import Certificate, Details, Solution, interval
-from ..tolerances import (MAX_ITERATIONS, TEAM_DP_STATES, TEAM_IMPROVEMENT_TOL, TEAM_MILP_PRODUCTS,
+from ..tolerances import (MAX_ITERATIONS, TEAM_DAG_MIN_DECISIONS, TEAM_DAG_REGRETS, TEAM_DP_STATES,
+                          TEAM_IMPROVEMENT_TOL, TEAM_MILP_PRODUCTS,
                           TEAM_RELAXATION_MAX_PAIRS, TEAM_RELAXATION_PAIRS, TEAM_SUPPORT_TOL,
                           TEAM_TARGET)
 from ._compiled import CHANCE
@@ -64,6 +65,7 @@ from ._fused import njit
 from .lp import _constraints, solve_lp
 from .pool import check_seats
 from .strategies import _check_game, _realisation, from_flat, normalise_blocks, to_flat, uniform_flat
+from .team_dag import dag_size, run_belief_dag
 from .team_relaxation import pair_relaxation, pair_size
 from .tree import Chance, Deals, Decision, PublicTreeGame, Terminal
 
@@ -74,7 +76,7 @@ TEAM_REGIMES = ("communication", "correlated", "independent")
 #: The methods of each regime (the first is the default).
 TEAM_METHODS = {
     "communication": ("lp",),
-    "correlated": ("column-generation", "column-generation-milp", "column-generation-local"),
+    "correlated": ("column-generation", "column-generation-milp", "column-generation-local", "belief-dag"),
     "independent": ("coordinate-ascent",),
 }
 #: Smoothing of the correlated column generation (``method="column-generation"``): the pricing
@@ -1202,6 +1204,21 @@ def solve_team(game, team, regime: str, *, method: str | None = None, target: fl
         tm = _Team(game, team, adv, pricing="local")
         if regime == "correlated":
             method = common["method"] = "column-generation-local"
+    use_dag = method == "belief-dag"
+    if use_dag and (tm.dp is None or len(team) != 2):
+        raise GutsInputError(
+            f"method 'belief-dag' needs a public-tree game and a two-member team whose types fit the dynamic "
+            f"programme (at most {TEAM_DP_STATES} products of 2^types); got a {len(team)}-member team"
+            + ("" if isinstance(game, PublicTreeGame) else f" in a {type(game).__name__}")
+            + "; accepted: another method of the correlated regime")
+    if (default_method and regime in ("correlated", "independent") and tm.dp is not None and len(team) == 2
+            and sum(pt.num_decisions for pt in tm.pts) >= TEAM_DAG_MIN_DECISIONS
+            and dag_size(tm, tm.dp) <= TEAM_DAG_REGRETS):
+        # many public decisions: the belief DAG's regret minimisation narrows the bracket far
+        # faster than column generation, whose master rises by less and less
+        use_dag = True
+        if regime == "correlated":
+            method = common["method"] = "belief-dag"
     pa = tm.pa
     given = _given_starts(game, tm, starts)
     if correlated is None and communication is not None and regime == "independent":
@@ -1223,6 +1240,12 @@ def solve_team(game, team, regime: str, *, method: str | None = None, target: fl
                       for _, pl in correlated.support)
         corr = dict(lam=np.array([w for w, _ in correlated.support]), plans=plans, upper=correlated.upper,
                     num_iter=0)
+    elif use_dag:
+        corr = run_belief_dag(tm, tm.dp, target=target, max_iterations=max_iterations, deadline=deadline,
+                              progress=progress)
+        # the members' marginals, a start of the independent regime's local search
+        corr.update(lam=np.ones(1), plans=(tuple(corr["marginals"]),),
+                    values=tm.seat_values(corr["team_w"], corr["Y"]))
     else:
         bound_Y, bound = None, None
         if regime == "correlated" and tm.pricing in ("dp", "local") and isinstance(game, PublicTreeGame):
@@ -1256,6 +1279,15 @@ def solve_team(game, team, regime: str, *, method: str | None = None, target: fl
                            progress=progress,
                            smoothing=0.0 if method in ("column-generation-milp", "column-generation-local") else _SMOOTHING,
                            bound_Y=bound_Y, bound=bound if local else None, rng=rng, seeds=given)
+    if regime == "correlated" and use_dag:
+        strategies = tuple(_dict_strategy(game, adv, _behaviour(pa, corr["Y"])) if p == adv else
+                           _dict_strategy(game, p, _behaviour(tm.pts[team.index(p)], corr["marginals"][team.index(p)]))
+                           for p in range(n))
+        vals = corr["values"]
+        cert = interval(corr["lower"], corr["upper"])
+        return Solution.of(TeamResult(value=float(vals[list(team)].sum()), values=tuple(float(v) for v in vals),
+                          strategies=strategies, certificate=cert, converged=cert.holds(target),
+                          num_iter=corr["num_iter"], seconds=time.perf_counter() - t0, **common))
     if regime == "correlated":
         adv_strategy = _dict_strategy(game, adv, _behaviour(pa, corr["Y"]))
         support = []

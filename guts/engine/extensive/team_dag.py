@@ -1,0 +1,437 @@
+"""The team belief DAG of a two-member team, solved by regret minimisation.
+
+In a public-tree game, a distribution over the team's joint pure plans is a flow on a
+directed acyclic graph (Zhang, Farina and Sandholm, *Team belief DAG: generalizing the
+sequence form to team games for fast computation of correlated team max-min equilibria
+via regret minimization*, ICML 2023): its nodes are the public nodes together with the
+pair ``(S_1, S_2)`` of the sets of each member's types that the plan brings there.  At a
+decision of member ``i`` the flow of ``(S_1, S_2)`` is split between the actions by a
+*prescription* (which of the types in ``S_i`` take which action); chance and the adversary
+pass it on to every child.  Here a decision with ``k`` actions is a chain of ``k - 1``
+binary splits (the types ``P`` of ``S_i`` that take action ``a``, the rest ``S_i - P`` going
+on to the later actions), the same chain as the exact best response's dynamic programme
+(:class:`.team._PublicStateDP`), whose value arrays this graph shares.
+
+Every flow is a distribution over joint pure plans (draw a split at every node of the
+graph from the flow's conditional split, independently: a pure plan reaches each node by
+at most one path, so a node is reached with its flow), and every distribution gives a
+flow; the team's payoff is linear in the flow at the terminals.  The correlated (TMECor)
+value is therefore the value of a two-player zero-sum game between this graph and the
+adversary's sequence form, which CFR+ solves (Tammelin 2014): regret matching+ at every
+``(node, split, S_i, S_other)`` over the subsets ``P`` of ``S_i``, the adversary's regrets on
+his own sequence tree, alternating updates, linear averaging.  The bracket is exact from
+the averages: ``lower`` what the average flow earns against the adversary's exact best
+response, ``upper`` what the team's exact best response (the dynamic programme) earns
+against the adversary's average plan.
+
+Each public node keeps only the types of each member that can still reach a terminal
+below it (Leduc's board card removes one), so its arrays have ``2^n_1 x 2^n_2`` cells for
+the ``n_i`` live types; a split holds ``3^n_i 2^n_other`` regrets.
+"""
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from ..driver import drive
+from . import _kernels as K
+from ._fused import njit
+from .strategies import _realisation, normalise_blocks, uniform_flat
+
+__all__ = ["BeliefDAG", "dag_size", "run_belief_dag"]
+
+#: Iterations between two certificates of :func:`run_belief_dag` (a certificate costs about
+#: one iteration: the adversary's and the team's exact best responses).
+_CHECK_EVERY = 50
+
+
+@njit(cache=True, nogil=True)
+def _submask_offsets(n):
+    """``off[S]``: where the pairs ``(S, P subset of S)`` of ``S`` start (``3^n`` in all)."""
+    off = np.empty(2 ** n + 1, dtype=np.int64)
+    off[0] = 0
+    for S in range(2 ** n):
+        c = 0
+        x = S
+        while x:
+            x &= x - 1
+            c += 1
+        off[S + 1] = off[S] + (1 << c)
+    return off
+
+
+@njit(cache=True, nogil=True)
+def _value_update(Va, Wb, reg, off, out, q, fp, fn, plus):
+    """One binary split, bottom-up: ``out[S] = sum_P sigma[S, P] (Va[P] + Wb[S - P])`` under
+    regret matching on ``reg`` (uniform where no regret is positive), then the regrets
+    ``reg[S, P] = d reg[S, P] + Va[P] + Wb[S - P] - out[S]``, ``d = fp`` where the old regret is
+    positive, else ``fn`` (discounted CFR), floored at 0 when ``plus`` (CFR+).  Columns: the
+    other member's sets.  ``q``: scratch of ``Va``'s shape."""
+    nS, R = Va.shape
+    tot = np.empty(R)
+    for S in range(nS):
+        o = off[S]
+        k = 0
+        P = S
+        for r in range(R):
+            tot[r] = 0.0
+        while True:
+            Q = S ^ P
+            for r in range(R):
+                v = Va[P, r] + Wb[Q, r]
+                q[k, r] = v
+                x = reg[o + k, r]
+                if x > 0.0:
+                    tot[r] += x
+            k += 1
+            if P == 0:
+                break
+            P = (P - 1) & S
+        for r in range(R):
+            w = 0.0
+            if tot[r] > 0.0:
+                for j in range(k):
+                    x = reg[o + j, r]
+                    if x > 0.0:
+                        w += x * q[j, r]
+                w /= tot[r]
+            else:
+                for j in range(k):
+                    w += q[j, r]
+                w /= k
+            out[S, r] = w
+            for j in range(k):
+                x = reg[o + j, r]
+                x = x * (fp if x > 0.0 else fn) + q[j, r] - w
+                reg[o + j, r] = 0.0 if plus and x < 0.0 else x
+
+
+@njit(cache=True, nogil=True)
+def _flow_split(X, reg, off, Xa, rest):
+    """One binary split, top-down: the flow ``X[S]`` goes to ``Xa[P]`` (action) and
+    ``rest[S - P]`` (the later actions) in the proportions of regret matching+ on ``reg``
+    (``Xa``, ``rest`` zeroed by the caller)."""
+    nS, R = X.shape
+    for S in range(nS):
+        o = off[S]
+        m = off[S + 1] - o
+        for r in range(R):
+            f = X[S, r]
+            if f == 0.0:
+                continue
+            tot = 0.0
+            for j in range(m):
+                x = reg[o + j, r]
+                if x > 0.0:
+                    tot += x
+            P = S
+            for j in range(m):
+                if tot > 0.0:
+                    x = reg[o + j, r]
+                    g = f * x / tot if x > 0.0 else 0.0
+                else:
+                    g = f / m
+                if g != 0.0:
+                    Xa[P, r] += g
+                    rest[S ^ P, r] += g
+                if P == 0:
+                    break
+                P = (P - 1) & S
+
+
+#: ``(alpha, beta, gamma, floor)`` of the regret minimisers: regrets discounted by
+#: ``t^alpha / (t^alpha + 1)`` where positive and ``t^beta / (t^beta + 1)`` where not (unless
+#: floored at 0, CFR+), iterate ``t`` weighted ``t^gamma`` in the averages.
+_VARIANTS = {"cfr+": (0.0, 0.0, 1.0, True), "cfr+quadratic": (0.0, 0.0, 2.0, True),
+             "dcfr": (1.5, 0.0, 2.0, False)}
+
+
+def _indicator(n):
+    """(2^n, n): row S holds the indicator of the set S."""
+    return ((np.arange(2 ** n)[:, None] >> np.arange(n)[None, :]) & 1).astype(float)
+
+
+def _live(tm, dp):
+    """Per member, the (num_nodes, T) mask of the types with a chance-weighted terminal below."""
+    cg = tm.cg
+    live = []
+    for m, T in zip(tm.team, dp.T):
+        L = np.zeros((cg.num_nodes, T), dtype=bool)
+        L[cg.term_node[tm.ent.z], cg.info[m][tm.ent.d]] = True
+        for nd in range(cg.num_nodes - 1, 0, -1):
+            L[int(cg.parent[nd])] |= L[nd]
+        live.append(L)
+    return live
+
+
+def dag_size(tm, dp) -> int:
+    """Regrets of the belief DAG of ``tm``'s two members: the sum over their decisions and
+    binary splits of ``3^n_i 2^n_other`` (live types)."""
+    live = _live(tm, dp)
+    n = [L.sum(axis=1) for L in live]
+    total = 0
+    for node, (i, _h) in dp.owner.items():
+        k = len(dp.children[node])
+        total += (k - 1) * 3 ** int(n[i][node]) * 2 ** int(n[1 - i][node])
+    return int(total)
+
+
+class BeliefDAG:
+    """CFR+ on the team belief DAG against the adversary's sequence form (two members).
+
+    ``tm`` is the solver's :class:`.team._Team`, ``dp`` its exact best response
+    (:class:`.team._PublicStateDP`).  :meth:`step` runs iterations; :meth:`bracket`
+    certifies the averages.
+    """
+
+    def __init__(self, tm, dp, variant: str = "cfr+"):
+        if len(tm.team) != 2:
+            raise ValueError("the belief DAG is built for two-member teams")
+        cg = tm.cg
+        self.tm, self.dp, self.cg = tm, dp, cg
+        # (alpha, beta, gamma, floor at 0): CFR+ and discounted CFR (Brown and Sandholm 2019)
+        self.alpha, self.beta, self.gamma, self.plus = _VARIANTS[variant]
+        N = cg.num_nodes
+        live = _live(tm, dp)
+        self.lists = [[np.flatnonzero(L[nd]) for nd in range(N)] for L in live]
+        self.n = [np.array([len(x) for x in lst]) for lst in self.lists]
+        self.ind = {k: _indicator(k) for k in set(np.concatenate(self.n).tolist()) | {0}}
+        self.off = {k: _submask_offsets(k) for k in self.ind}
+        # edge maps parent -> child (None where the live types are the same)
+        self.edge = {}
+        for nd in range(1, N):
+            p = int(cg.parent[nd])
+            maps = []
+            same = True
+            for i in range(2):
+                lp, lc = self.lists[i][p], self.lists[i][nd]
+                if len(lp) == len(lc):
+                    maps.append(None)
+                    continue
+                same = False
+                pos = np.searchsorted(lc, lp)
+                bit = np.where((pos < len(lc)) & (lc[np.minimum(pos, len(lc) - 1)] == lp), 1 << pos, 0)
+                maps.append((self.ind[len(lp)] @ bit).astype(np.int64))
+            if not same:
+                m0 = maps[0] if maps[0] is not None else np.arange(2 ** len(self.lists[0][p]))
+                m1 = maps[1] if maps[1] is not None else np.arange(2 ** len(self.lists[1][p]))
+                self.edge[nd] = m0[:, None] * (2 ** len(self.lists[1][nd])) + m1[None, :]
+        # regrets: per member decision node, one array per binary split
+        self.reg = {}
+        for node, (i, _h) in dp.owner.items():
+            ni, no = int(self.n[i][node]), int(self.n[1 - i][node])
+            self.reg[node] = [np.zeros((3 ** ni, 2 ** no)) for _ in range(len(dp.children[node]) - 1)]
+        # terminals grouped by their live-type pattern: batched subset sums
+        groups = {}
+        for z, nd in enumerate(cg.term_node):
+            key = (tuple(self.lists[0][int(nd)]), tuple(self.lists[1][int(nd)]))
+            groups.setdefault(key, []).append(z)
+        self.groups = [(np.array(l0, dtype=np.int64), np.array(l1, dtype=np.int64), np.array(zs))
+                       for (l0, l1), zs in groups.items()]
+        self.term_node = np.asarray(cg.term_node)
+        # the adversary
+        self.pa = tm.pa
+        self.Badv = uniform_flat(self.pa)
+        self.reg_adv = np.zeros_like(self.Badv)
+        self.Y = _realisation(self.pa, self.Badv)
+        self.marg = [np.zeros((pt.num_seqs, pt.num_types)) for pt in tm.pts]
+        for M in self.marg:
+            M[0] = 1.0
+        self.avg_marg = [np.zeros_like(M) for M in self.marg]
+        self.avg_w = np.zeros(tm.wt.size)           # sum of t^gamma * team reach per entry
+        self.avg_Y = np.zeros_like(self.Y)
+        self.weight = 0.0
+        self.iteration = 0
+        self.best = dict(lower=-np.inf, upper=np.inf)
+        self.team_w = self._team_reach(self._flows())
+
+    # -- one pass of each side
+    def _gather(self, V, nd):
+        e = self.edge.get(nd)
+        return V if e is None else V.ravel()[e]
+
+    def _terminal_values(self, Y):
+        tm, dp, cg = self.tm, self.dp, self.cg
+        c = tm.wt * Y.ravel()[tm.ent.idx[tm.adv]]
+        J = int(np.prod(dp.jshape))
+        C = np.bincount(dp.term_joint, weights=c, minlength=cg.num_terminals * J).reshape((-1,) + dp.jshape)
+        out = {}
+        for l0, l1, zs in self.groups:
+            Cz = C[zs][:, l0][:, :, l1]
+            V = np.einsum("sa,zab,rb->zsr", self.ind[len(l0)], Cz, self.ind[len(l1)], optimize=True)
+            for k, z in enumerate(zs):
+                out[int(self.term_node[z])] = V[k]
+        return out
+
+    def _team_update(self, Y):
+        """Bottom-up values of the team's current DAG strategy against ``Y`` and the CFR+
+        regret update; returns the root value (the team's payoff before the update)."""
+        dp, cg = self.dp, self.cg
+        V = self._terminal_values(Y)
+        for node in range(cg.num_nodes - 1, -1, -1):
+            if node in V:
+                continue
+            kids = dp.children[node]
+            if node in dp.owner:
+                i, _h = dp.owner[node]
+                ni = int(self.n[i][node])
+                off = self.off[ni]
+                Vc = [self._gather(V.pop(k), k) for k in kids]
+                if i == 1:
+                    Vc = [np.ascontiguousarray(v.T) for v in Vc]
+                W = np.ascontiguousarray(Vc[-1])
+                regs = self.reg[node]
+                for a in range(len(kids) - 2, -1, -1):
+                    out = np.empty_like(W)
+                    q = np.empty((2 ** ni, W.shape[1]))
+                    _value_update(np.ascontiguousarray(Vc[a]), W, regs[a], off, out, q, *self._discount)
+                    W = out
+                V[node] = W.T if i == 1 else W
+            else:
+                W = None
+                for k in kids:
+                    v = self._gather(V.pop(k), k)
+                    W = v.copy() if W is None else W + v
+                V[node] = W
+        root = V[0]
+        return float(root[-1, -1])
+
+    def _flows(self, marg=None):
+        """Top-down flows of the current DAG strategy: ``{terminal node: X}``; the members'
+        marginal realisation plans into ``marg`` (one (S+1, T) array per member) if given."""
+        dp, cg = self.dp, self.cg
+        X = {0: np.zeros((2 ** int(self.n[0][0]), 2 ** int(self.n[1][0])))}
+        X[0][-1, -1] = 1.0
+        term = {}
+        for node in range(cg.num_nodes):
+            x = X.pop(node)
+            kids = dp.children[node]
+            if not kids:
+                term[node] = x
+                continue
+            if node in dp.owner:
+                i, _h = dp.owner[node]
+                ni = int(self.n[i][node])
+                off = self.off[ni]
+                rest = np.ascontiguousarray(x.T if i == 1 else x)
+                outs = []
+                for a in range(len(kids) - 1):
+                    xa = np.zeros_like(rest)
+                    nxt = np.zeros_like(rest)
+                    _flow_split(rest, self.reg[node][a], off, xa, nxt)
+                    outs.append(xa)
+                    rest = nxt
+                outs.append(rest)
+                if marg is not None:          # the member's realisation weight of each action, per live type
+                    h = dp.owner[node][1]
+                    first = int(self.tm.pts[i].dec_first[h])
+                    ind = self.ind[ni]
+                    for a, o in enumerate(outs):
+                        marg[i][first + a, self.lists[i][node]] = ind.T @ o.sum(axis=1)
+                if i == 1:
+                    outs = [o.T for o in outs]
+            else:
+                outs = [x] * len(kids)
+            for k, o in zip(kids, outs):
+                e = self.edge.get(k)
+                if e is None:
+                    X[k] = np.ascontiguousarray(o)
+                else:
+                    shape = (2 ** int(self.n[0][k]), 2 ** int(self.n[1][k]))
+                    X[k] = np.bincount(e.ravel(), weights=o.ravel(), minlength=shape[0] * shape[1]).reshape(shape)
+        return term
+
+    def _team_reach(self, term):
+        """The team's reach per (terminal, deal) entry: the flow of the sets holding both types."""
+        tm, dp, cg = self.tm, self.dp, self.cg
+        J = int(np.prod(dp.jshape))
+        R = np.zeros((cg.num_terminals,) + dp.jshape)
+        for l0, l1, zs in self.groups:
+            Xs = np.stack([term[int(self.term_node[z])] for z in zs])
+            r = np.einsum("sa,zsr,rb->zab", self.ind[len(l0)], Xs, self.ind[len(l1)], optimize=True)
+            R[np.ix_(zs, l0, l1)] = r
+        return R.reshape(-1)[dp.term_joint] if J else np.zeros(tm.wt.size)
+
+    def _adversary_update(self, team_w):
+        pa = self.pa
+        G = self.tm.adversary_gain(team_w)
+        V, Vdec = K.backup_mean(pa, np.ascontiguousarray(G), self.Badv)
+        delta = V[1:] - Vdec[pa.seq_dec[1:]]
+        fp, fn, plus = self._discount
+        reg = self.reg_adv[1:]
+        reg *= np.where(reg > 0.0, fp, fn)
+        reg += delta
+        if plus:
+            np.maximum(reg, 0.0, out=reg)
+        self.Badv = normalise_blocks(pa, np.maximum(self.reg_adv, 0.0))
+        self.Y = _realisation(pa, self.Badv)
+
+    def plan(self, limit: int) -> int:
+        """One iteration a step (an iteration is a fraction of a second): the driver's time
+        limit is then tested after every iteration."""
+        return 1
+
+    def step(self, count: int = 1) -> None:
+        """``count`` iterations of alternating CFR+ (team, then adversary), linear averages."""
+        for _ in range(count):
+            t = self.iteration + 1
+            if self.plus:
+                self._discount = (1.0, 1.0, True)
+            else:
+                ta, tb = float(t) ** self.alpha, float(t) ** self.beta
+                self._discount = (ta / (ta + 1.0), tb / (tb + 1.0), False)
+            w = float(t) ** self.gamma
+            self._team_update(self.Y)
+            self.team_w = self._team_reach(self._flows(self.marg))
+            self.avg_w += w * self.team_w
+            for A, M in zip(self.avg_marg, self.marg):
+                A += w * M
+            self._adversary_update(self.team_w)
+            self.avg_Y += w * self.Y
+            self.weight += w
+            self.iteration = t
+
+    # -- the certificate
+    def average(self):
+        """``(team reach per entry, adversary realisation plan, members' marginal realisation
+        plans)`` of the averages."""
+        if self.weight <= 0.0:
+            return self.team_w, self.Y, self.marg
+        return self.avg_w / self.weight, self.avg_Y / self.weight, [A / self.weight for A in self.avg_marg]
+
+    def certificate(self) -> float:
+        """Width of the best certified bracket so far (:attr:`best`): the average flow's
+        guarantee (what it earns against the adversary's exact best response) and the team's
+        exact best response to the adversary's average plan, each kept where best."""
+        w, Y, marg = self.average()
+        lower, _ = self.tm.guarantee(w)
+        _plans, upper, _ = self.dp.best_response(Y)
+        if lower > self.best["lower"]:
+            self.best.update(lower=float(lower), team_w=w, marginals=marg)
+        if upper < self.best["upper"]:
+            self.best.update(upper=float(upper), Y=Y)
+        return self.best["upper"] - self.best["lower"]
+
+
+def _next_check(history) -> int:
+    """Certificates at iterations 10, 25, 50 and then every ``_CHECK_EVERY``."""
+    t = history[-1][0]
+    return next((c for c in (10, 25) if c > t), (t // _CHECK_EVERY + 1) * _CHECK_EVERY)
+
+
+def run_belief_dag(tm, dp, *, target: float, max_iterations: int, deadline: float | None, progress: bool,
+                   variant: str = "dcfr") -> dict:
+    """Discounted CFR on the belief DAG under the one driver (:func:`guts.engine.driver.drive`)
+    until the certified bracket is at most ``target`` wide, ``max_iterations`` or the
+    ``deadline`` (:func:`time.perf_counter`).
+
+    Returns :attr:`BeliefDAG.best` (``lower`` and ``upper``, ``Y`` the adversary plan of
+    ``upper``, ``team_w`` the team's reach per entry of the distribution of ``lower`` and
+    ``marginals`` its members' marginal realisation plans) and ``num_iter``."""
+    dag = BeliefDAG(tm, dp, variant=variant)
+    now = time.perf_counter()
+    drive(dag, max_iterations=max_iterations, target=target, check_schedule=_next_check,
+          first_check=min(10, max_iterations), final_check=True, progress=progress, desc="team belief DAG",
+          measure="bracket", started=now, time_limit=None if deadline is None else max(deadline - now, 0.0))
+    return dict(dag.best, num_iter=dag.iteration)
