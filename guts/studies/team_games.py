@@ -26,9 +26,10 @@ CLOSED_WIDTH = 1e-9
 #: Columns of the benchmark's CSV this table reads.
 CSV_COLUMNS = ("game", "ranks", "adversary", "regime", "method", "width", "converged", "seconds")
 #: The order of the methods within a game (the benchmark's order).
-METHOD_ORDER = ("lp", "column-generation", "column-generation-milp", "coordinate-ascent")
+METHOD_ORDER = ("lp", "belief-dag", "column-generation", "column-generation-milp", "coordinate-ascent")
 #: How each method reads in the table.
-METHOD_LABELS = {"lp": "sequence-form LP", "column-generation": "column generation, DP pricing",
+METHOD_LABELS = {"lp": "sequence-form LP", "belief-dag": "belief DAG, discounted CFR",
+                 "column-generation": "column generation, DP pricing",
                  "column-generation-milp": "column generation, MILP pricing",
                  "coordinate-ascent": "local search (from the correlated solution)"}
 
@@ -100,16 +101,18 @@ def _bracket(lower: float, upper: float) -> str:
 def team_game_seats_markdown(df: pd.DataFrame) -> str:
     """Per game and adversary seat: the three regimes' values (one value where the certificate is
     closed to :data:`CLOSED_WIDTH`, else the bracket; independent: the certified value of the profile
-    found) and the correlated solve's seconds with each pricing ("—" not run; "no plan in N s"
-    where the MILP pricing found no first plan within the time limit)."""
-    lines = ["| game | adversary | communication | correlated | independent (found) | correlated s (DP) | "
+    found) and the seconds of the default correlated solve (the belief DAG where the benchmark ran
+    it, else column generation priced by the dynamic programme) and of the MILP-priced column
+    generation ("—" not run; "no plan in N s" where the MILP pricing found no first plan within
+    the time limit)."""
+    lines = ["| game | adversary | communication | correlated | independent (found) | correlated s (default) | "
              "correlated s (MILP) |", "|---|---|---|---|---|---|---|"]
     for game in dict.fromkeys(df["game"]):
         g = df[df["game"] == game]
         for adv in sorted(set(g["adversary"])):
             s = g[g["adversary"] == adv].set_index("method")
-            com, cor, ind = (s.loc[m] if m in s.index else None
-                             for m in ("lp", "column-generation", "coordinate-ascent"))
+            default = "belief-dag" if "belief-dag" in s.index else "column-generation"
+            com, cor, ind = (s.loc[m] if m in s.index else None for m in ("lp", default, "coordinate-ascent"))
             milp = s.loc["column-generation-milp"] if "column-generation-milp" in s.index else None
             if milp is None:
                 milp_s = "—"

@@ -1236,10 +1236,13 @@ def solve_team(game, team, regime: str, *, method: str | None = None, target: fl
                 f"{type(correlated).__name__}" + (f" (regime {correlated.regime!r}, team {correlated.team!r})"
                                                   if isinstance(getattr(correlated, "details", None), TeamResult)
                                                   else ""))
+        if correlated.method == "belief-dag":      # no support: its members' marginals are a start
+            pairs = [(1.0, tuple(correlated.strategies[m] for m in team))]
+        else:
+            pairs = correlated.support
         plans = tuple(tuple(_realisation(tm.pts[i], _flat_of(game, m, pl[i])) for i, m in enumerate(team))
-                      for _, pl in correlated.support)
-        corr = dict(lam=np.array([w for w, _ in correlated.support]), plans=plans, upper=correlated.upper,
-                    num_iter=0)
+                      for _, pl in pairs)
+        corr = dict(lam=np.array([w for w, _ in pairs]), plans=plans, upper=correlated.upper, num_iter=0)
     elif use_dag:
         corr = run_belief_dag(tm, tm.dp, target=target, max_iterations=max_iterations, deadline=deadline,
                               progress=progress)
@@ -1285,6 +1288,11 @@ def solve_team(game, team, regime: str, *, method: str | None = None, target: fl
                            for p in range(n))
         vals = corr["values"]
         cert = interval(corr["lower"], corr["upper"])
+        if not cert.holds(target):
+            warnings.warn(f"the belief DAG's certified bracket [{corr['lower']:.6g}, {corr['upper']:.6g}] is "
+                          f"{corr['upper'] - corr['lower']:.3g} wide after {corr['num_iter']} iterations, above the "
+                          f"target {target:g}; accepted: a wider target, more iterations or a longer time limit",
+                          ConvergenceWarning, stacklevel=2)
         return Solution.of(TeamResult(value=float(vals[list(team)].sum()), values=tuple(float(v) for v in vals),
                           strategies=strategies, certificate=cert, converged=cert.holds(target),
                           num_iter=corr["num_iter"], seconds=time.perf_counter() - t0, **common))
