@@ -72,8 +72,9 @@ def add_subparser(subparsers):
     p.add_argument("--regime", choices=["communication", "correlated", "independent"], default=None,
                    help="how the --team coordinates (default: correlated)")
     p.add_argument("--team-method", default=None, metavar="NAME",
-                   help="--team: the regime's method (correlated: column-generation, column-generation-milp or "
-                        "column-generation-local; docs/teams.md; default: the regime's first)")
+                   help="--team: the regime's method (correlated: column-generation, column-generation-milp, "
+                        "column-generation-local or belief-dag; docs/teams.md; default: belief-dag where the team "
+                        "belief DAG fits and the game has many public decisions, else the regime's first)")
     p.add_argument("--time-limit", type=number_arg("time-limit", float, 0.0, strict=True), default=None,
                    metavar="SECONDS", help="--team: stop after SECONDS with the bracket found (default: none)")
     add_quiet(p)

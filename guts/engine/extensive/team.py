@@ -27,7 +27,10 @@ team's.  The team's max-min value depends on how its members may coordinate:
     weight adapted at every column (Pessoa, Sadykov, Uchoa and Vanderbeck 2018).
     ``"column-generation-local"`` prices by a local search and bounds the value from
     above by the sequence-pair relaxation (:mod:`.team_relaxation`): a certified bracket
-    for games whose exact best response is out of reach.
+    for games whose exact best response is out of reach.  ``"belief-dag"`` runs discounted
+    CFR on the team belief DAG (:mod:`.team_dag`), the distribution a flow over the public
+    nodes and the sets of the members' types that reach them: a certified bracket that
+    narrows with the iterations, for games with many public decisions.
 ``"independent"`` (TME)
     Each member plays its own behaviour strategy, without correlation (von Stengel and
     Koller, *Team-maxmin equilibria*, 1997).  The problem is not convex; the solver
@@ -1093,6 +1096,12 @@ def solve_team(game, team, regime: str, *, method: str | None = None, target: fl
         (:meth:`_Team.local_best_response`), the upper end the certified bound of the
         sequence-pair relaxation LP (:mod:`~guts.engine.extensive.team_relaxation`) or the
         communication value, whichever is lower; a bracket, not an exact value);
+        ``"belief-dag"`` (correlated, two-member teams in a public-tree game whose dynamic
+        programme fits: discounted CFR on the team belief DAG, :mod:`.team_dag`; a bracket
+        that narrows with the iterations; the default where the DAG holds at most
+        ``TEAM_DAG_REGRETS`` regrets and the members have at least ``TEAM_DAG_MIN_DECISIONS``
+        public decision nodes, e.g. three-player Leduc with 3 ranks; the result's member
+        strategies are their marginals and its ``support`` is empty);
         ``"coordinate-ascent"`` (independent).
     target : float, optional
         Width of the certified bracket at which ``converged`` holds and column generation
@@ -1129,6 +1138,8 @@ def solve_team(game, team, regime: str, *, method: str | None = None, target: fl
         column appears in ``support`` as its members' behaviour strategies, not 0/1 plans.
 
     .. versionchanged:: 0.1
+       ``method="belief-dag"``, the default correlated method where the team belief DAG fits
+       and the game has many public decisions.
        ``starts`` in the correlated regime.
        ``communication`` and ``starts``; ``method="column-generation-local"``; the default
        column generation also prices the sequence-pair relaxation's adversary plan when

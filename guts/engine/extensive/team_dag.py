@@ -10,19 +10,20 @@ decision of member ``i`` the flow of ``(S_1, S_2)`` is split between the actions
 pass it on to every child.  Here a decision with ``k`` actions is a chain of ``k - 1``
 binary splits (the types ``P`` of ``S_i`` that take action ``a``, the rest ``S_i - P`` going
 on to the later actions), the same chain as the exact best response's dynamic programme
-(:class:`.team._PublicStateDP`), whose value arrays this graph shares.
+(:class:`.team._PublicStateDP`), whose best response certifies the upper end here.
 
 Every flow is a distribution over joint pure plans (draw a split at every node of the
 graph from the flow's conditional split, independently: a pure plan reaches each node by
 at most one path, so a node is reached with its flow), and every distribution gives a
 flow; the team's payoff is linear in the flow at the terminals.  The correlated (TMECor)
 value is therefore the value of a two-player zero-sum game between this graph and the
-adversary's sequence form, which CFR+ solves (Tammelin 2014): regret matching+ at every
-``(node, split, S_i, S_other)`` over the subsets ``P`` of ``S_i``, the adversary's regrets on
-his own sequence tree, alternating updates, linear averaging.  The bracket is exact from
-the averages: ``lower`` what the average flow earns against the adversary's exact best
-response, ``upper`` what the team's exact best response (the dynamic programme) earns
-against the adversary's average plan.
+adversary's sequence form, which a regret minimiser solves: discounted CFR by default (Brown
+and Sandholm, *Solving imperfect-information games via discounted regret minimization*,
+2019), CFR+ (Tammelin 2014) as an option; regret matching at every ``(node, split, S_i,
+S_other)`` over the subsets ``P`` of ``S_i``, the adversary's regrets on his own sequence
+tree, alternating updates.  The bracket is exact from the averages: ``lower`` what the
+average flow earns against the adversary's exact best response, ``upper`` what the team's
+exact best response (the dynamic programme) earns against the adversary's average plan.
 
 Each public node keeps only the types of each member that can still reach a terminal
 below it (Leduc's board card removes one), so its arrays have ``2^n_1 x 2^n_2`` cells for
@@ -178,14 +179,16 @@ def dag_size(tm, dp) -> int:
 
 
 class BeliefDAG:
-    """CFR+ on the team belief DAG against the adversary's sequence form (two members).
+    """Regret minimisation on the team belief DAG against the adversary's sequence form (two
+    members): the state object of the package's iteration driver.
 
     ``tm`` is the solver's :class:`.team._Team`, ``dp`` its exact best response
-    (:class:`.team._PublicStateDP`).  :meth:`step` runs iterations; :meth:`bracket`
-    certifies the averages.
+    (:class:`.team._PublicStateDP`), ``variant`` a key of :data:`_VARIANTS` (``"dcfr"``,
+    ``"cfr+"``, ``"cfr+quadratic"``).  :meth:`step` runs iterations; :meth:`certificate`
+    certifies the averages and keeps the best bracket in :attr:`best`.
     """
 
-    def __init__(self, tm, dp, variant: str = "cfr+"):
+    def __init__(self, tm, dp, variant: str = "dcfr"):
         if len(tm.team) != 2:
             raise ValueError("the belief DAG is built for two-member teams")
         cg = tm.cg
