@@ -90,3 +90,20 @@ def test_the_documented_run_reproduces_the_committed_kuhn_rows(tmp_path):
     bound = fresh.loc[kuhn.index, "relaxation"]
     assert (bound >= kuhn["lp_value"] - CERT_SLACK).all() and (bound >= kuhn["correlated"] - BOUND_TOL).all()
     assert np.allclose(bound, kuhn["relaxation"], rtol=0.0, atol=CERT_SLACK)
+
+
+def test_committed_correlated_brackets_agree_across_methods():
+    """Every certified bracket of one seat's correlated value (the belief DAG's, column generation's)
+    overlaps every other, and each lower end lies below the relaxation's bounds (upper bounds of the
+    same value): two independent algorithms, one value."""
+    rel = read_team_relaxation(OUT).set_index(["game", "adversary"])
+    tg = read_team_games(OUT)
+    cor = tg[(tg.regime == "correlated") & tg["lower"].notna()]
+    dag = cor[cor.method == "belief-dag"]
+    assert len(dag) == 3 and set(dag.game) == {"leduc3 r=3"}
+    for (game, adv), seat in cor.groupby(["game", "adversary"]):
+        assert seat["lower"].max() <= seat["upper"].min() + BOUND_TOL, (game, adv)
+        if (game, adv) in rel.index:
+            r = rel.loc[(game, adv)]
+            assert seat["lower"].max() <= min(r["relaxation"], r["cut"] if not np.isnan(r["cut"]) else np.inf) \
+                + BOUND_TOL, (game, adv)

@@ -204,7 +204,7 @@ def test_any_multipliers_certify_a_bound_below_a_cut():
 def test_communication_after_the_board_card_lies_between_the_whole_relaxation_and_communication():
     g = small_leduc()
     team = (1, 2)
-    cor = solve_team(g, team, "correlated")
+    cor = solve_team(g, team, "correlated", method="column-generation")     # exact here
     com = solve_team(g, team, "communication")
     whole = correlated_upper_bound(g, team, solver="ipm")
     cut = correlated_upper_bound(g, team, communicate_after=1, solver="ipm")
@@ -222,7 +222,7 @@ def test_column_generation_falls_back_to_the_cut_relaxation(monkeypatch):
     from guts.engine.extensive import team as team_module
 
     g = small_leduc()
-    exact = solve_team(g, (1, 2), "correlated").value
+    exact = solve_team(g, (1, 2), "correlated", method="column-generation").value
     cut = correlated_upper_bound(g, (1, 2), communicate_after=1)["upper"]
     monkeypatch.setattr(team_module, "TEAM_RELAXATION_MAX_PAIRS", 10)
     loc = solve_team(g, (1, 2), "correlated", method="column-generation-local", max_iterations=3)
