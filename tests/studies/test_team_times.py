@@ -166,3 +166,25 @@ def test_readme_team_row_quotes_the_committed_csv():
     # the row's command is the one the committed set records
     meta = json.loads(CSV.with_suffix(".meta.json").read_text(encoding="utf-8"))
     assert cells[4].strip(" `|") == meta["command"]
+
+
+def _leduc_widths():
+    df = read_team_games(CSV)
+    cor = df[(df.game == "leduc3 r=3") & (df.regime == "correlated")].set_index(["method", "adversary"])
+    dag = [float(cor.loc[("belief-dag", a), "width"]) for a in range(3)]
+    cg = [float(cor.loc[("column-generation", a), "width"]) for a in range(3)]
+    return dag, cg
+
+
+def test_readme_leduc_team_row_quotes_the_committed_csv():
+    """README.md's Leduc team row: each seat's bracket width after the same time, the belief DAG's
+    and column generation's, and the range of their ratios, to the row's digits."""
+    rows = [line for line in (ROOT / "README.md").read_text(encoding="utf-8").splitlines()
+            if line.startswith("| team games on three-player Leduc")]
+    assert len(rows) == 1
+    cells = rows[0].split(" | ")
+    dag, cg = _leduc_widths()
+    assert ", ".join(f"{w:.2g}" for w in dag) in cells[1]
+    assert ", ".join(f"{w:.2g}" for w in cg) in cells[2]
+    ratios = [c / d for c, d in zip(cg, dag)]
+    assert f"{min(ratios):.0f}–{max(ratios):.0f}×" in cells[3]
