@@ -1012,6 +1012,37 @@ def _given_starts(game, tm, starts):
 
 
 # ----------------------------------------------------------------------- entry point
+def _merge_types(game, tm, member_types):
+    """``(_Team of the game whose members see only their types' classes, class of every
+    type per member)``, validated."""
+    if not isinstance(member_types, dict) or not member_types:
+        raise GutsInputError(f"member_types must be a dict {{seat: classes}}; got {member_types!r}")
+    d = game.deals
+    info = d.info.copy()
+    maps = []
+    for i, m in enumerate(tm.team):
+        T = tm.pts[i].num_types
+        c = member_types.get(m, range(T))
+        try:
+            c = np.asarray(list(c))
+        except TypeError:
+            raise GutsInputError(f"member_types[{m}] must be a sequence of {T} class indices; got {c!r}") from None
+        if (c.shape != (T,) or not np.issubdtype(c.dtype, np.integer) or c.min() < 0
+                or np.unique(c).size != c.max() + 1):
+            raise GutsInputError(f"member_types[{m}] must give each of the seat's {T} types a class, the "
+                                 f"classes numbered 0, 1, ... without gaps; got {member_types.get(m)!r}")
+        maps.append(c.astype(np.int64))
+        info[m] = c[d.info[m]]
+    extra = sorted(set(member_types) - set(tm.team))
+    if extra:
+        raise GutsInputError(f"member_types names seats {extra} outside the team {tm.team!r}")
+    merged = PublicTreeGame(game.root, Deals(d.prob, info), game.num_players, name=f"{game.name} (types merged)")
+    tmc = _Team(merged, tm.team, tm.adv)
+    if tmc.dp is None or not (np.array_equal(tmc.ent.z, tm.ent.z) and np.array_equal(tmc.ent.d, tm.ent.d)):
+        raise RuntimeError("the game with merged types does not have the original's terminals and deals")
+    return tmc, maps
+
+
 def correlated_upper_bound(game, team, *, communicate_after: int | None = None, solver: str | None = None,
                            time_limit: float | None = None) -> dict:
     """A certified upper bound on a two-member team's correlated (TMECor) value: the
@@ -1070,7 +1101,7 @@ def correlated_upper_bound(game, team, *, communicate_after: int | None = None, 
 def solve_team(game, team, regime: str, *, method: str | None = None, target: float | None = None,
                max_iterations: int | None = None, time_limit: float | None = None, progress: bool = False,
                random_state=0, random_starts: int = 8, correlated: Solution | None = None,
-               communication: Solution | None = None, starts=None) -> Solution:
+               communication: Solution | None = None, starts=None, member_types=None) -> Solution:
     """The team's max-min value and strategies in one coordination regime.
 
     Parameters
@@ -1136,8 +1167,18 @@ def solve_team(game, team, regime: str, *, method: str | None = None, target: fl
         master from the start (a product of behaviour strategies is a distribution over
         joint pure plans), so that the lower end is at least their best guarantee; such a
         column appears in ``support`` as its members' behaviour strategies, not 0/1 plans.
+    member_types : dict, optional
+        Belief DAG only (correlated and independent regimes of a two-member team in a
+        PublicTreeGame): ``{seat: classes}``, ``classes[t]`` the class of the member's type
+        ``t`` (integers from 0), e.g. a card's rank where its suit never changes a payoff.
+        The graph is built over the classes (``2^classes`` sets instead of ``2^types``), so
+        the members play plans that see only the class; the bracket is still certified in
+        ``game`` itself (the adversary's exact best response there, and the team's exact best
+        response over all of its plans, which see the full types), so a merge that loses
+        value shows as a bracket that does not close.
 
     .. versionchanged:: 0.1
+       ``member_types``, the belief DAG over classes of the members' types.
        ``method="belief-dag"``, the default correlated method where the team belief DAG fits
        and the game has many public decisions.
        ``starts`` in the correlated regime.
@@ -1223,13 +1264,20 @@ def solve_team(game, team, regime: str, *, method: str | None = None, target: fl
             + ("" if isinstance(game, PublicTreeGame) else f" in a {type(game).__name__}")
             + "; accepted: another method of the correlated regime")
     if (default_method and regime in ("correlated", "independent") and tm.dp is not None and len(team) == 2
-            and sum(pt.num_decisions for pt in tm.pts) >= TEAM_DAG_MIN_DECISIONS
-            and dag_size(tm, tm.dp) <= TEAM_DAG_REGRETS):
+            and (member_types is not None
+                 or sum(pt.num_decisions for pt in tm.pts) >= TEAM_DAG_MIN_DECISIONS
+                 and dag_size(tm, tm.dp) <= TEAM_DAG_REGRETS)):
         # many public decisions: the belief DAG's regret minimisation narrows the bracket far
         # faster than column generation, whose master rises by less and less
         use_dag = True
         if regime == "correlated":
             method = common["method"] = "belief-dag"
+    coarse = None
+    if member_types is not None:
+        if not use_dag:
+            raise GutsInputError(f"member_types needs the belief DAG (method 'belief-dag' in the correlated or "
+                                 f"independent regime); got method {method!r}, regime {regime!r}")
+        coarse = _merge_types(game, tm, member_types)
     pa = tm.pa
     given = _given_starts(game, tm, starts)
     if correlated is None and communication is not None and regime == "independent":
@@ -1255,8 +1303,9 @@ def solve_team(game, team, regime: str, *, method: str | None = None, target: fl
                       for _, pl in pairs)
         corr = dict(lam=np.array([w for w, _ in pairs]), plans=plans, upper=correlated.upper, num_iter=0)
     elif use_dag:
-        corr = run_belief_dag(tm, tm.dp, target=target, max_iterations=max_iterations, deadline=deadline,
-                              progress=progress)
+        tmg, certify = (tm, None) if coarse is None else (coarse[0], (tm, tm.dp, coarse[1]))
+        corr = run_belief_dag(tmg, tmg.dp, target=target, max_iterations=max_iterations, deadline=deadline,
+                              progress=progress, certify=certify)
         # the members' marginals, a start of the independent regime's local search
         corr.update(lam=np.ones(1), plans=(tuple(corr["marginals"]),),
                     values=tm.seat_values(corr["team_w"], corr["Y"]))

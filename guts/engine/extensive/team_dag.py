@@ -185,14 +185,22 @@ class BeliefDAG:
     ``tm`` is the solver's :class:`.team._Team`, ``dp`` its exact best response
     (:class:`.team._PublicStateDP`), ``variant`` a key of :data:`_VARIANTS` (``"dcfr"``,
     ``"cfr+"``, ``"cfr+quadratic"``).  :meth:`step` runs iterations; :meth:`certificate`
-    certifies the averages and keeps the best bracket in :attr:`best`.
+    certifies the averages and keeps the best bracket in :attr:`best`.  ``certify``, optional:
+    ``(tm, dp, maps)`` of a game with the same terminals, deals and adversary in which member
+    ``i``'s type ``t`` is seen as ``maps[i][t]`` by this graph's game (types merged): its
+    bracket is certified there (the flow is a distribution over the finer game's plans that
+    ignore what the merge hides) and the marginals are given per finer type.
     """
 
-    def __init__(self, tm, dp, variant: str = "dcfr"):
+    def __init__(self, tm, dp, variant: str = "dcfr", certify=None):
         if len(tm.team) != 2:
             raise ValueError("the belief DAG is built for two-member teams")
         cg = tm.cg
         self.tm, self.dp, self.cg = tm, dp, cg
+        # where the bracket is certified: the same game, or (``certify = (tm, dp, type
+        # maps)``) the game whose members see finer types than the graph's (same terminals,
+        # deals and adversary), so that the graph's flow is a distribution there too
+        self.certify = certify
         # (alpha, beta, gamma, floor at 0): CFR+ and discounted CFR (Brown and Sandholm 2019)
         self.alpha, self.beta, self.gamma, self.plus = _VARIANTS[variant]
         N = cg.num_nodes
@@ -408,8 +416,12 @@ class BeliefDAG:
         guarantee (what it earns against the adversary's exact best response) and the team's
         exact best response to the adversary's average plan, each kept where best."""
         w, Y, marg = self.average()
-        lower, _ = self.tm.guarantee(w)
-        _plans, upper, _ = self.dp.best_response(Y)
+        tm, dp = self.tm, self.dp
+        if self.certify is not None:
+            tm, dp, maps = self.certify
+            marg = [M[:, m] for M, m in zip(marg, maps)]
+        lower, _ = tm.guarantee(w)
+        _plans, upper, _ = dp.best_response(Y)
         if lower > self.best["lower"]:
             self.best.update(lower=float(lower), team_w=w, marginals=marg)
         if upper < self.best["upper"]:
@@ -424,15 +436,16 @@ def _next_check(history) -> int:
 
 
 def run_belief_dag(tm, dp, *, target: float, max_iterations: int, deadline: float | None, progress: bool,
-                   variant: str = "dcfr") -> dict:
+                   variant: str = "dcfr", certify=None) -> dict:
     """Discounted CFR on the belief DAG under the one driver (:func:`guts.engine.driver.drive`)
     until the certified bracket is at most ``target`` wide, ``max_iterations`` or the
     ``deadline`` (:func:`time.perf_counter`).
 
     Returns :attr:`BeliefDAG.best` (``lower`` and ``upper``, ``Y`` the adversary plan of
     ``upper``, ``team_w`` the team's reach per entry of the distribution of ``lower`` and
-    ``marginals`` its members' marginal realisation plans) and ``num_iter``."""
-    dag = BeliefDAG(tm, dp, variant=variant)
+    ``marginals`` its members' marginal realisation plans) and ``num_iter``.  ``certify``:
+    see :class:`BeliefDAG` (the bracket and the marginals are then the finer game's)."""
+    dag = BeliefDAG(tm, dp, variant=variant, certify=certify)
     now = time.perf_counter()
     drive(dag, max_iterations=max_iterations, target=target, check_schedule=_next_check,
           first_check=min(10, max_iterations), final_check=True, progress=progress, desc="team belief DAG",

@@ -13,6 +13,7 @@ other, its bracket against column generation's exact value.
 """
 
 import copy
+import warnings
 
 import numpy as np
 import pytest
@@ -96,3 +97,60 @@ def test_belief_dag_needs_a_public_tree_game():
     g = ExplicitGame(root, 3, name="match")
     with pytest.raises(GutsInputError, match="belief-dag"):
         solve_team(g, (0, 1), "correlated", method="belief-dag", max_iterations=5)
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_merged_types_bracket_is_certified_in_the_original_game(seed):
+    # seat 0 sees nothing (its two types merged): the graph's lower end is the merged game's
+    # correlated value (a brute-force oracle with seat 0's type hidden) and is certified in the
+    # original game (at most its value); the upper end is the original game's
+    game, deals, pay = random_public_game(seed)
+    full = solve_matrix_lp(brute_force_correlated(deals, pay)).value
+    hidden = deals.copy()
+    hidden[0] = 0
+    blind = solve_matrix_lp(brute_force_correlated(hidden, pay)).value
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)      # lossy merge: the bracket may not close
+        r = solve_team(game, (0, 1), "correlated", member_types={0: [0, 0]}, target=1e-3, max_iterations=3000)
+    assert r.method == "belief-dag"
+    assert r.lower - TOL <= full <= r.upper + TOL
+    assert blind - 2e-3 <= r.lower <= blind + TOL
+    assert len(r.strategies[0]) > 0                    # marginals given per original type
+    # the identity merge is the plain graph
+    s = solve_team(game, (0, 1), "correlated", member_types={0: [0, 1], 1: [0, 1]}, target=1e-3,
+                   max_iterations=5000)
+    assert s.converged and s.lower - TOL <= full <= s.upper + TOL
+
+
+@pytest.mark.parametrize("bad, needle", [
+    ({0: [0]}, "2 types"),
+    ({0: [0, 2]}, "without gaps"),
+    ({0: [0, -1]}, "without gaps"),
+    ({0: [0.0, 1.0]}, "class"),
+    ({2: [0, 0]}, "outside the team"),
+    ([0, 0], "dict"),
+])
+def test_member_types_are_validated(bad, needle):
+    game, _deals, _pay = random_public_game(0)
+    with pytest.raises(GutsInputError, match=needle):
+        solve_team(game, (0, 1), "correlated", member_types=bad, max_iterations=10)
+
+
+def test_member_types_need_the_belief_dag():
+    game, _deals, _pay = random_public_game(0)
+    with pytest.raises(GutsInputError, match="belief DAG"):
+        solve_team(game, (0, 1), "correlated", method="column-generation", member_types={0: [0, 0]})
+
+
+def test_leduc_ranks_graph_agrees_with_the_cards_graph():
+    # a card's suit never changes a payoff: the graph over ranks (2^2 sets per member) and the
+    # graph over cards (2^4) bracket the same value, both certified in the game with cards
+    game = leduc_poker(3, ranks=2)
+    ranks = [c // 2 for c in range(4)]
+    kw = dict(target=1e-9, max_iterations=300)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        r = solve_team(game, (1, 2), "correlated", member_types={1: ranks, 2: ranks}, **kw)
+        c = solve_team(game, (1, 2), "correlated", method="belief-dag", **kw)
+    assert max(r.lower, c.lower) <= min(r.upper, c.upper) + TOL
+    assert r.upper - r.lower <= 0.02
