@@ -3,6 +3,7 @@ ranks instead of their cards, the adversary in every seat.
 
     PYTHONPATH=. python benchmarks/team_leduc_ranks.py [--out results/benchmarks] [--ranks 3 4]
                                                        [--time-limit 120] [--cards-max-ranks 3]
+    python benchmarks/team_leduc_ranks.py --table    # docs/teams.md's table from <out>/team_leduc_ranks.csv
 
 A card's suit never changes a payoff in Leduc hold'em, so the members' plans may see only
 their card's rank (``solve_team(..., member_types={seat: ranks})``): the graph has ``2^ranks``
@@ -46,7 +47,19 @@ def main(argv=None):
     ap.add_argument("--time-limit", type=float, default=120.0, help="seconds per solve")
     ap.add_argument("--cards-max-ranks", type=int, default=3,
                     help="the DAG over cards beside it up to this many ranks (4 ranks: 925 million regrets)")
+    ap.add_argument("--table", action="store_true",
+                    help="solve nothing: print from <out>/team_leduc_ranks.csv the markdown table of docs/teams.md")
     args = ap.parse_args(argv)
+    if args.table:
+        from guts import GutsInputError
+        from guts.studies.team_games import read_team_ranks, team_ranks_markdown
+
+        try:
+            df = read_team_ranks(args.out)
+        except GutsInputError as e:
+            ap.error(str(e))
+        print(team_ranks_markdown(df))
+        return df
     out = ensure_output_dir(args.out)
     rows = []
     for R in args.ranks:

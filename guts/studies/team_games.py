@@ -173,3 +173,31 @@ def team_relaxation_markdown(df: pd.DataFrame, team_games: pd.DataFrame) -> str:
                  _cell(float(r["cut"])), _cell(float(r["communication"])), f"{float(r['seconds']):.1f}"]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
+
+
+#: The markers of the merged-types table (:func:`team_ranks_markdown`) in ``docs/teams.md``.
+RANKS_START, RANKS_END = "<!-- team-ranks:start -->", "<!-- team-ranks:end -->"
+#: Columns of ``benchmarks/team_leduc_ranks.py``'s CSV that the table reads.
+RANKS_COLUMNS = ("game", "adversary", "graph", "regrets", "lower", "upper", "width", "num_iter", "seconds")
+
+
+def read_team_ranks(path) -> pd.DataFrame:
+    """``benchmarks/team_leduc_ranks.py``'s CSV at ``path`` (a file, or the folder holding
+    ``team_leduc_ranks.csv``)."""
+    return _read_csv(path, "team_leduc_ranks.csv", RANKS_COLUMNS, "team belief DAG over ranks",
+                     "benchmarks/team_leduc_ranks.py")
+
+
+def team_ranks_markdown(df: pd.DataFrame) -> str:
+    """Per game and adversary seat: the belief DAG over the members' ranks and over their cards
+    (where run) in the same time, each its regrets, certified bracket, width, iterations and
+    seconds, and the ratio of the widths (cards / ranks)."""
+    lines = ["| game | adversary | graph | regrets | correlated (certified) | width | iterations | seconds | "
+             "width ratio |", "|---|---|---|---|---|---|---|---|---|"]
+    for _, r in df.iterrows():
+        ratio = r.get("width_ratio", np.nan)
+        cells = [r["game"], str(r["adversary"]), r["graph"], f"{int(r['regrets']):,}".replace(",", " "),
+                 f"[{r['lower']:.6f}, {r['upper']:.6f}]", f"{r['width']:.1e}", str(int(r["num_iter"])),
+                 f"{r['seconds']:.0f}", "" if pd.isna(ratio) else f"{ratio:.0f}x"]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)

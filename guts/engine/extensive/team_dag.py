@@ -45,6 +45,10 @@ __all__ = ["BeliefDAG", "dag_size", "run_belief_dag"]
 #: Iterations between two certificates of :func:`run_belief_dag` (a certificate costs about
 #: one iteration: the adversary's and the team's exact best responses).
 _CHECK_EVERY = 50
+#: Where a certificate costs more than this many iterations (the exact best response of a game
+#: with more types than the graph's, :class:`BeliefDAG`'s ``certify``), certificates are spaced
+#: so that they take at most a fifth of the time.
+_CHECK_COST_SHARE = 4.0
 
 
 @njit(cache=True, nogil=True)
@@ -255,6 +259,7 @@ class BeliefDAG:
         self.weight = 0.0
         self.iteration = 0
         self.best = dict(lower=-np.inf, upper=np.inf)
+        self.step_seconds = self.certificate_seconds = 0.0
         self.team_w = self._team_reach(self._flows())
 
     # -- one pass of each side
@@ -385,6 +390,11 @@ class BeliefDAG:
 
     def step(self, count: int = 1) -> None:
         """``count`` iterations of alternating CFR+ (team, then adversary), linear averages."""
+        started = time.perf_counter()
+        self._step(count)
+        self.step_seconds = (time.perf_counter() - started) / max(count, 1)
+
+    def _step(self, count):
         for _ in range(count):
             t = self.iteration + 1
             if self.plus:
@@ -415,6 +425,7 @@ class BeliefDAG:
         """Width of the best certified bracket so far (:attr:`best`): the average flow's
         guarantee (what it earns against the adversary's exact best response) and the team's
         exact best response to the adversary's average plan, each kept where best."""
+        started = time.perf_counter()
         w, Y, marg = self.average()
         tm, dp = self.tm, self.dp
         if self.certify is not None:
@@ -426,13 +437,21 @@ class BeliefDAG:
             self.best.update(lower=float(lower), team_w=w, marginals=marg)
         if upper < self.best["upper"]:
             self.best.update(upper=float(upper), Y=Y)
+        self.certificate_seconds = time.perf_counter() - started
         return self.best["upper"] - self.best["lower"]
 
-
-def _next_check(history) -> int:
-    """Certificates at iterations 10, 25, 50 and then every ``_CHECK_EVERY``."""
-    t = history[-1][0]
-    return next((c for c in (10, 25) if c > t), (t // _CHECK_EVERY + 1) * _CHECK_EVERY)
+    def next_check(self, history) -> int:
+        """Certificates at iterations 10, 25, 50 and then every ``_CHECK_EVERY``, or further
+        apart where a certificate costs more than ``_CHECK_EVERY / _CHECK_COST_SHARE``
+        iterations (then every ``_CHECK_COST_SHARE`` certificates' worth of iterations)."""
+        t = history[-1][0]
+        first = next((c for c in (10, 25) if c > t), None)
+        if first is not None:
+            return first
+        every = _CHECK_EVERY
+        if self.step_seconds > 0.0:
+            every = max(every, int(np.ceil(_CHECK_COST_SHARE * self.certificate_seconds / self.step_seconds)))
+        return t + every if every > _CHECK_EVERY else (t // _CHECK_EVERY + 1) * _CHECK_EVERY
 
 
 def run_belief_dag(tm, dp, *, target: float, max_iterations: int, deadline: float | None, progress: bool,
@@ -447,7 +466,7 @@ def run_belief_dag(tm, dp, *, target: float, max_iterations: int, deadline: floa
     see :class:`BeliefDAG` (the bracket and the marginals are then the finer game's)."""
     dag = BeliefDAG(tm, dp, variant=variant, certify=certify)
     now = time.perf_counter()
-    drive(dag, max_iterations=max_iterations, target=target, check_schedule=_next_check,
+    drive(dag, max_iterations=max_iterations, target=target, check_schedule=dag.next_check,
           first_check=min(10, max_iterations), final_check=True, progress=progress, desc="team belief DAG",
           measure="bracket", started=now, time_limit=None if deadline is None else max(deadline - now, 0.0))
     return dict(dag.best, num_iter=dag.iteration)
