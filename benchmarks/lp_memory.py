@@ -96,17 +96,23 @@ def reestimate(out, argv) -> int:
     params = {label: (family, p) for label, family, p, _ in CASES}
     for i, label in enumerate(df.case):
         family, p = params[label]
-        nnz, need = lp_memory_estimate(build(family, json.loads(json.dumps(p))))
+        # the method that ran (``auto`` may choose another where HiPO has since been installed)
+        nnz, need = lp_memory_estimate(build(family, json.loads(json.dumps(p))), df.loc[i, "method"])
         df.loc[i, "estimate_bytes"] = need
         df.loc[i, "ratio"] = need / max(df.loc[i, "lp_bytes"], 1)
         print(f"{label:45s} est {need / 2**20:8.1f} MB  LP {df.loc[i, 'lp_bytes'] / 2**20:8.1f} MB"
               f"  x{df.loc[i, 'ratio']:.2f}", flush=True)
     write_csv(df, path)
-    keep = {k: meta[k] for k in ("command", "machine", "cpus", "load_average_start", "load_average_end") if k in meta}
-    write_meta(path, meta.get("parameters", {}), **keep,
-               note=meta.get("note", "") + f"; estimate_bytes and ratio recomputed with the current constants "
-                    f"(python benchmarks/lp_memory.py --reestimate), measurements from the run of "
-                    f"{meta.get('created_utc', '?')}")
+    keep = {k: meta[k] for k in ("machine", "cpus", "load_average_start", "load_average_end") if k in meta}
+    # the measurement's command and date survive any number of re-estimates
+    measured_by = meta.get("measured_command", meta.get("command", "?"))
+    note, _, older = meta.get("note", "").partition("; estimate_bytes and ratio recomputed")
+    measured_utc = meta.get("measured_utc") or (older.rpartition("measurements from the run of ")[2]
+                                                if "measurements from the run of" in older
+                                                else meta.get("created_utc", "?"))
+    write_meta(path, meta.get("parameters", {}), **keep, measured_command=measured_by, measured_utc=measured_utc,
+               note=note + "; estimate_bytes and ratio recomputed with the current constants "
+                    "(python benchmarks/lp_memory.py --reestimate) from the measurements of measured_command")
     return 0
 
 
