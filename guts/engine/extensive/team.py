@@ -147,6 +147,14 @@ class TeamResult(Details):
     merged_game : PublicTreeGame or None
         Communication regime: the two-player game of the merged team (seat 0) against the
         adversary (seat 1).
+    device : CorrelationDevice or None
+        Correlated regime by the belief DAG: the certified distribution over joint pure plans
+        (:class:`~guts.engine.extensive.team_dag.CorrelationDevice`, the average flow of the
+        graph); ``device.sample(random_state)`` draws a joint plan (one pure behaviour
+        strategy per member, in ``team``'s order) exactly from it, ``device.support()``
+        lists weighted joint plans (complete on small graphs).
+
+        .. versionadded:: 0.1
     """
 
     value: float
@@ -162,6 +170,7 @@ class TeamResult(Details):
     adversary: int = -1
     support: tuple = field(default=(), repr=False)
     merged_game: object = field(default=None, repr=False)
+    device: object = field(default=None, repr=False)
 
     @property
     def lower(self) -> float:
@@ -600,14 +609,16 @@ class _PublicStateDP:
                     stack.append((kid, st_a))
             else:
                 stack.extend((k, st) for k in kids)
-        plans = []
-        for i, pt in enumerate(tm.pts):
-            B = np.zeros((pt.num_seqs, pt.num_types))
-            B[0] = 1.0
-            if pt.num_decisions:
-                B[pt.dec_first[:, None] + act[i], np.arange(pt.num_types)[None, :]] = 1.0
-            plans.append(_realisation(pt, B))
-        return tuple(plans), value, value
+        return tuple(_realisation(pt, _pure_flat(pt, act[i])) for i, pt in enumerate(tm.pts)), value, value
+
+
+def _pure_flat(pt, act):
+    """Flat pure behaviour (S+1, T) playing action ``act[h, t]`` at decision ``h`` with type ``t``."""
+    B = np.zeros((pt.num_seqs, pt.num_types))
+    B[0] = 1.0
+    if pt.num_decisions:
+        B[pt.dec_first[:, None] + act, np.arange(pt.num_types)[None, :]] = 1.0
+    return B
 
 
 def _pure_behaviour(pt, X):
@@ -1132,7 +1143,8 @@ def solve_team(game, team, regime: str, *, method: str | None = None, target: fl
         that narrows with the iterations; the default where the DAG holds at most
         ``TEAM_DAG_REGRETS`` regrets and the members have at least ``TEAM_DAG_MIN_DECISIONS``
         public decision nodes, e.g. three-player Leduc with 3 ranks; the result's member
-        strategies are their marginals and its ``support`` is empty);
+        strategies are their marginals, its ``support`` is empty and its ``device`` draws
+        the joint plans of the certified distribution);
         ``"coordinate-ascent"`` (independent).
     target : float, optional
         Width of the certified bracket at which ``converged`` holds and column generation
@@ -1305,7 +1317,9 @@ def solve_team(game, team, regime: str, *, method: str | None = None, target: fl
     elif use_dag:
         tmg, certify = (tm, None) if coarse is None else (coarse[0], (tm, tm.dp, coarse[1]))
         corr = run_belief_dag(tmg, tmg.dp, target=target, max_iterations=max_iterations, deadline=deadline,
-                              progress=progress, certify=certify)
+                              progress=progress, certify=certify,
+                              convert=lambda acts: tuple(_dict_strategy(game, m, _pure_flat(tm.pts[i], acts[i]))
+                                                         for i, m in enumerate(team)))
         # the members' marginals, a start of the independent regime's local search
         corr.update(lam=np.ones(1), plans=(tuple(corr["marginals"]),),
                     values=tm.seat_values(corr["team_w"], corr["Y"]))
@@ -1355,7 +1369,8 @@ def solve_team(game, team, regime: str, *, method: str | None = None, target: fl
                           ConvergenceWarning, stacklevel=2)
         return Solution.of(TeamResult(value=float(vals[list(team)].sum()), values=tuple(float(v) for v in vals),
                           strategies=strategies, certificate=cert, converged=cert.holds(target),
-                          num_iter=corr["num_iter"], seconds=time.perf_counter() - t0, **common))
+                          num_iter=corr["num_iter"], seconds=time.perf_counter() - t0, device=corr["device"],
+                          **common))
     if regime == "correlated":
         adv_strategy = _dict_strategy(game, adv, _behaviour(pa, corr["Y"]))
         support = []

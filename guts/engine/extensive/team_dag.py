@@ -35,12 +35,13 @@ import time
 
 import numpy as np
 
+from ..._validate import check_memory
 from ..driver import drive
 from . import _kernels as K
 from ._fused import njit
 from .strategies import _realisation, normalise_blocks, uniform_flat
 
-__all__ = ["BeliefDAG", "dag_size", "run_belief_dag"]
+__all__ = ["BeliefDAG", "CorrelationDevice", "dag_size", "run_belief_dag"]
 
 #: Iterations between two certificates of :func:`run_belief_dag` (a certificate costs about
 #: one iteration: the adversary's and the team's exact best responses).
@@ -113,10 +114,11 @@ def _value_update(Va, Wb, reg, off, out, q, fp, fn, plus):
 
 
 @njit(cache=True, nogil=True)
-def _flow_split(X, reg, off, Xa, rest):
+def _flow_split(X, reg, off, Xa, rest, G, w):
     """One binary split, top-down: the flow ``X[S]`` goes to ``Xa[P]`` (action) and
     ``rest[S - P]`` (the later actions) in the proportions of regret matching+ on ``reg``
-    (``Xa``, ``rest`` zeroed by the caller)."""
+    (``Xa``, ``rest`` zeroed by the caller); where ``w > 0``, ``w`` times the flow of each pair
+    ``(S, P)`` is added to ``G`` (``reg``'s shape: the average flow of the splits)."""
     nS, R = X.shape
     for S in range(nS):
         o = off[S]
@@ -140,6 +142,8 @@ def _flow_split(X, reg, off, Xa, rest):
                 if g != 0.0:
                     Xa[P, r] += g
                     rest[S ^ P, r] += g
+                    if w > 0.0:
+                        G[o + j, r] += w * g
                 if P == 0:
                     break
                 P = (P - 1) & S
@@ -173,13 +177,13 @@ def _live(tm, dp):
 def dag_size(tm, dp) -> int:
     """Regrets of the belief DAG of ``tm``'s two members: the sum over their decisions and
     binary splits of ``3^n_i 2^n_other`` (live types)."""
-    live = _live(tm, dp)
-    n = [L.sum(axis=1) for L in live]
-    total = 0
-    for node, (i, _h) in dp.owner.items():
-        k = len(dp.children[node])
-        total += (k - 1) * 3 ** int(n[i][node]) * 2 ** int(n[1 - i][node])
-    return int(total)
+    return _regrets(dp, [L.sum(axis=1) for L in _live(tm, dp)])
+
+
+def _regrets(dp, n) -> int:
+    """``sum (k - 1) 3^n_i 2^n_other`` over the members' decisions (``n[i][node]`` live types)."""
+    return int(sum((len(dp.children[node]) - 1) * 3 ** int(n[i][node]) * 2 ** int(n[1 - i][node])
+                   for node, (i, _h) in dp.owner.items()))
 
 
 class BeliefDAG:
@@ -232,11 +236,20 @@ class BeliefDAG:
                 m0 = maps[0] if maps[0] is not None else np.arange(2 ** len(self.lists[0][p]))
                 m1 = maps[1] if maps[1] is not None else np.arange(2 ** len(self.lists[1][p]))
                 self.edge[nd] = m0[:, None] * (2 ** len(self.lists[1][nd])) + m1[None, :]
+        # three numbers a regret: the regret, the average flow of its split pair and the copy of
+        # that average kept with the best lower end (the distribution it certifies)
+        size = _regrets(dp, self.n)
+        check_memory(f"the team belief DAG ({size} regrets)", 3 * 8 * size,
+                     hint="accepted: a smaller game, or member_types= merging types no payoff tells apart")
         # regrets: per member decision node, one array per binary split
         self.reg = {}
         for node, (i, _h) in dp.owner.items():
             ni, no = int(self.n[i][node]), int(self.n[1 - i][node])
             self.reg[node] = [np.zeros((3 ** ni, 2 ** no)) for _ in range(len(dp.children[node]) - 1)]
+        # the average flow of every split (its pairs (S, P) as the regrets'): the distribution
+        # over joint plans that the average flow is, decomposed by :meth:`support`
+        self.avg_split = {node: [np.zeros_like(r) for r in regs] for node, regs in self.reg.items()}
+        self._no_split = np.zeros((1, 1))
         # terminals grouped by their live-type pattern: batched subset sums
         groups = {}
         for z, nd in enumerate(cg.term_node):
@@ -313,9 +326,10 @@ class BeliefDAG:
         root = V[0]
         return float(root[-1, -1])
 
-    def _flows(self, marg=None):
+    def _flows(self, marg=None, w=0.0):
         """Top-down flows of the current DAG strategy: ``{terminal node: X}``; the members'
-        marginal realisation plans into ``marg`` (one (S+1, T) array per member) if given."""
+        marginal realisation plans into ``marg`` (one (S+1, T) array per member) if given, and
+        ``w`` times each split's flow into :attr:`avg_split` where ``w > 0``."""
         dp, cg = self.dp, self.cg
         X = {0: np.zeros((2 ** int(self.n[0][0]), 2 ** int(self.n[1][0])))}
         X[0][-1, -1] = 1.0
@@ -335,7 +349,8 @@ class BeliefDAG:
                 for a in range(len(kids) - 1):
                     xa = np.zeros_like(rest)
                     nxt = np.zeros_like(rest)
-                    _flow_split(rest, self.reg[node][a], off, xa, nxt)
+                    _flow_split(rest, self.reg[node][a], off, xa, nxt,
+                                self.avg_split[node][a] if w > 0.0 else self._no_split, w)
                     outs.append(xa)
                     rest = nxt
                 outs.append(rest)
@@ -404,7 +419,7 @@ class BeliefDAG:
                 self._discount = (ta / (ta + 1.0), tb / (tb + 1.0), False)
             w = float(t) ** self.gamma
             self._team_update(self.Y)
-            self.team_w = self._team_reach(self._flows(self.marg))
+            self.team_w = self._team_reach(self._flows(self.marg, w))
             self.avg_w += w * self.team_w
             for A, M in zip(self.avg_marg, self.marg):
                 A += w * M
@@ -434,7 +449,9 @@ class BeliefDAG:
         lower, _ = tm.guarantee(w)
         _plans, upper, _ = dp.best_response(Y)
         if lower > self.best["lower"]:
-            self.best.update(lower=float(lower), team_w=w, marginals=marg)
+            self.best.update(lower=float(lower), team_w=w, marginals=marg,
+                             split={nd: [g / self.weight for g in gs] for nd, gs in self.avg_split.items()}
+                             if self.weight > 0.0 else None)
         if upper < self.best["upper"]:
             self.best.update(upper=float(upper), Y=Y)
         self.certificate_seconds = time.perf_counter() - started
@@ -454,19 +471,133 @@ class BeliefDAG:
         return t + every if every > _CHECK_EVERY else (t // _CHECK_EVERY + 1) * _CHECK_EVERY
 
 
+class CorrelationDevice:
+    """The team's correlated strategy of a belief-DAG solve: the distribution over joint pure
+    plans that the average flow of the graph is, drawn before the deal (Celli and Gatti's
+    ex-ante coordination).
+
+    The flow is kept as the average flow of every split (the pairs ``(S, P)`` of each member
+    decision's binary splits, per set of the other member); a joint plan is drawn top-down,
+    one split at every state the plan reaches, from the flow's conditional split at that
+    state.  A pure plan reaches each public node in one state, so a state is reached with
+    probability equal to its flow: the draws are distributed exactly as the flow (Zhang,
+    Farina and Sandholm 2023, section 4).  ``convert`` turns the members' action arrays into
+    what :meth:`sample` and :meth:`support` return (the solver passes the members' pure
+    behaviour strategies ``{history: (T, A)}``); ``maps[i][t]``: the graph's type of member
+    ``i``'s type ``t`` where the graph merged types.
+    """
+
+    def __init__(self, dag: BeliefDAG, split: dict, convert, maps=None):
+        self.split = split
+        self.convert = convert
+        self.maps = maps
+        self.children, self.owner = dag.dp.children, dag.dp.owner
+        self.lists, self.n, self.off, self.edge = dag.lists, dag.n, dag.off, dag.edge
+        self.shapes = [(pt.num_decisions, pt.num_types) for pt in dag.tm.pts]
+        # P in the kernels' order of each set S: S, (S - 1) & S, ..., 0
+        self.subsets = {}
+        for k in dag.ind:
+            for S in range(2 ** k):
+                P, lst = S, []
+                while True:
+                    lst.append(P)
+                    if P == 0:
+                        break
+                    P = (P - 1) & S
+                self.subsets[(k, S)] = lst
+
+    def _child_state(self, kid, s0, s1):
+        e = self.edge.get(kid)
+        if e is None:
+            return s0, s1
+        return divmod(int(e[s0, s1]), 2 ** int(self.n[1][kid]))
+
+    def _walk(self, G, choose):
+        """One joint pure plan, top-down: ``choose(flows)`` picks the split at each state the plan
+        reaches; returns the members' action arrays and the entries of ``G`` the plan used."""
+        act = [np.zeros(shape, dtype=np.int64) for shape in self.shapes]
+        used = []
+        stack = [(0, (2 ** int(self.n[0][0]) - 1, 2 ** int(self.n[1][0]) - 1))]
+        while stack:
+            node, (s0, s1) = stack.pop()
+            kids = self.children[node]
+            if node not in self.owner:
+                stack.extend((k, self._child_state(k, s0, s1)) for k in kids)
+                continue
+            i, h = self.owner[node]
+            rest, oth = (s0, s1) if i == 0 else (s1, s0)
+            ni = int(self.n[i][node])
+            off = self.off[ni]
+            live = self.lists[i][node]
+            for a, kid in enumerate(kids):
+                if a < len(kids) - 1:
+                    o = int(off[rest])
+                    j = choose(G[node][a][o:int(off[rest + 1]), oth])
+                    used.append((G[node][a], o + j, oth))
+                    P = self.subsets[(ni, rest)][j]
+                    rest ^= P
+                else:
+                    P = rest
+                act[i][h, live[[b for b in range(ni) if P >> b & 1]]] = a
+                stack.append((kid, self._child_state(kid, *((P, oth) if i == 0 else (oth, P)))))
+        if self.maps is not None:                       # the finer types play their class's action
+            act = [A[:, m] for A, m in zip(act, self.maps)]
+        return act, used
+
+    def sample(self, random_state=None):
+        """One joint pure plan drawn from the distribution (what :attr:`convert` makes of it:
+        one pure behaviour strategy per member)."""
+        rng = np.random.default_rng(random_state)
+
+        def draw(f):
+            tot = float(f.sum())
+            return int(rng.choice(len(f), p=f / tot)) if tot > 0.0 else 0
+
+        return self.convert(self._walk(self.split, draw)[0])
+
+    def support(self, *, mass_tol: float = 1e-9, max_plans: int = 10_000):
+        """The distribution as a list of weighted joint pure plans, greedily (as a flow is
+        split into paths): follow the split with the largest remaining flow at every state,
+        weigh the plan by the smallest of these flows, subtract it along the plan (each plan
+        empties at least one entry).  Exact on small graphs; the average of many iterations
+        spreads over many plans on large ones (three-player Leduc: thousands for 99.9 %).
+
+        Returns ``(support, mass)``: ``(weight, plans)`` pairs, heaviest first, until the
+        weights sum to ``1 - mass_tol`` or ``max_plans`` of them, and the weights' sum."""
+        G = {nd: [g.copy() for g in gs] for nd, gs in self.split.items()}
+        out, mass = [], 0.0
+        while len(out) < max_plans and 1.0 - mass > mass_tol:
+            act, used = self._walk(G, lambda f: int(np.argmax(f)))
+            lam = min((float(g[k, r]) for g, k, r in used), default=1.0 - mass)
+            if not lam > 0.0:                           # what remains is rounding
+                break
+            for g, k, r in used:
+                g[k, r] -= lam
+            out.append((lam, self.convert(act)))
+            mass += lam
+        out.sort(key=lambda x: -x[0])
+        return out, mass
+
+
 def run_belief_dag(tm, dp, *, target: float, max_iterations: int, deadline: float | None, progress: bool,
-                   variant: str = "dcfr", certify=None) -> dict:
+                   variant: str = "dcfr", certify=None, convert=None) -> dict:
     """Discounted CFR on the belief DAG under the one driver (:func:`guts.engine.driver.drive`)
     until the certified bracket is at most ``target`` wide, ``max_iterations`` or the
     ``deadline`` (:func:`time.perf_counter`).
 
     Returns :attr:`BeliefDAG.best` (``lower`` and ``upper``, ``Y`` the adversary plan of
     ``upper``, ``team_w`` the team's reach per entry of the distribution of ``lower`` and
-    ``marginals`` its members' marginal realisation plans) and ``num_iter``.  ``certify``:
-    see :class:`BeliefDAG` (the bracket and the marginals are then the finer game's)."""
+    ``marginals`` its members' marginal realisation plans, ``device`` its
+    :class:`CorrelationDevice` where ``convert`` is given, else None) and ``num_iter``.
+    ``certify``: see :class:`BeliefDAG` (the bracket, the marginals and the device's plans are
+    then the finer game's)."""
     dag = BeliefDAG(tm, dp, variant=variant, certify=certify)
     now = time.perf_counter()
     drive(dag, max_iterations=max_iterations, target=target, check_schedule=dag.next_check,
           first_check=min(10, max_iterations), final_check=True, progress=progress, desc="team belief DAG",
           measure="bracket", started=now, time_limit=None if deadline is None else max(deadline - now, 0.0))
-    return dict(dag.best, num_iter=dag.iteration)
+    best = dict(dag.best)
+    split = best.pop("split", None)
+    best["device"] = None if convert is None or split is None else CorrelationDevice(
+        dag, split, convert, maps=None if certify is None else certify[2])
+    return dict(best, num_iter=dag.iteration)

@@ -154,3 +154,66 @@ def test_leduc_ranks_graph_agrees_with_the_cards_graph():
         c = solve_team(game, (1, 2), "correlated", method="belief-dag", **kw)
     assert max(r.lower, c.lower) <= min(r.upper, c.upper) + TOL
     assert r.upper - r.lower <= 0.02
+
+
+def _oracle_row(plans):
+    """Row of :func:`brute_force_correlated`'s matrix of a joint pure plan of the random game
+    (seat 0: its action per type; seat 1: its action per (a0, aA, type), most significant first)."""
+    p0, p1 = plans
+    a0 = np.argmax(p0[()], axis=1)
+    bits = [int(np.argmax(p1[(x, y)][t])) for x in (0, 1) for y in (0, 1) for t in (0, 1)]
+    return (2 * int(a0[0]) + int(a0[1])) * 256 + int("".join(map(str, bits)), 2)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_device_support_guarantees_the_lower_end_in_the_brute_force_game(seed):
+    # the certified distribution, decomposed into joint pure plans, earns against every one of
+    # the adversary's pure plans (columns of the matrix built deal by deal) at least the lower
+    # end, and exactly it against the worst; its weights sum to one
+    game, deals, pay = random_public_game(seed)
+    M = brute_force_correlated(deals, pay)
+    r = solve_team(game, (0, 1), "correlated", method="belief-dag", target=1e-3, max_iterations=5000)
+    support, mass = r.device.support()
+    assert abs(mass - 1.0) <= TOL and abs(sum(w for w, _ in support) - 1.0) <= TOL
+    x = np.zeros(M.shape[0])
+    for w, plans in support:
+        assert all(np.isin(s, (0.0, 1.0)).all() for p in plans for s in p.values())   # pure plans
+        x[_oracle_row(plans)] += w
+    assert abs((x @ M).min() - r.lower) <= 1e-9
+    assert r.lower <= solve_matrix_lp(M).value + TOL
+
+
+def test_device_samples_are_distributed_as_the_certified_flow():
+    # the payoff of the sampled plans' average against each of the adversary's 16 pure plans is
+    # the distribution's (the decomposition above) to 6 standard errors (its exact standard
+    # deviation per column over sqrt(n)); fixed seed
+    game, deals, pay = random_public_game(1)
+    M = brute_force_correlated(deals, pay)
+    r = solve_team(game, (0, 1), "correlated", method="belief-dag", target=1e-3, max_iterations=5000)
+    x = np.zeros(M.shape[0])
+    for w, plans in r.device.support()[0]:
+        x[_oracle_row(plans)] += w
+    n = 4000
+    rng = np.random.default_rng(7)
+    emp = np.bincount([_oracle_row(r.device.sample(rng)) for _ in range(n)], minlength=M.shape[0]) / n
+    sd = np.sqrt(x @ (M - x @ M) ** 2)
+    eps = 6 * sd.max() / np.sqrt(n)
+    assert np.all(np.abs((emp - x) @ M) <= 6 * sd / np.sqrt(n))
+    # a device that always plays its heaviest plan is told apart: the test can fail
+    heaviest = np.zeros_like(x)
+    heaviest[np.argmax(x)] = 1.0
+    assert np.abs((heaviest - x) @ M).max() > eps
+
+
+def test_device_of_merged_types_plays_the_class_action():
+    # Leduc over ranks: a drawn plan is a pure plan of the game with cards in which both suits of
+    # a rank take the same action everywhere
+    game = leduc_poker(3, ranks=2)
+    ranks = [c // 2 for c in range(4)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        r = solve_team(game, (1, 2), "correlated", member_types={1: ranks, 2: ranks}, max_iterations=50)
+    for plan in r.device.sample(0):
+        for s in plan.values():
+            assert s.shape[0] == 4 and np.isin(s, (0.0, 1.0)).all() and (s.sum(axis=1) == 1).all()
+            assert np.array_equal(s[0], s[1]) and np.array_equal(s[2], s[3])
