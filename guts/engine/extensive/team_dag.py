@@ -471,6 +471,88 @@ class BeliefDAG:
         return t + every if every > _CHECK_EVERY else (t // _CHECK_EVERY + 1) * _CHECK_EVERY
 
 
+@njit(cache=True, nogil=True)
+def _walk_plan(G, sample, u, kid_ptr, kids, own_i, own_h, split_ptr, gbase, gcols, n0, n1, offs, live_ptr, live,
+               ebase, E, act0, act1, used):
+    """One joint pure plan, top-down from the root: at every state it reaches, each binary split
+    takes the pair ``(S, P)`` with the most flow in ``G`` (``sample`` False) or one drawn from
+    the flow's conditional split with the uniform ``u[k]`` of the ``k``-th split visited
+    (``sample`` True).  Writes the members' actions per (decision, type) into ``act0`` /
+    ``act1`` and the flat indices of ``G`` the plan used into ``used``; returns how many."""
+    N = kid_ptr.size - 1
+    stack_n = np.empty(N, dtype=np.int64)
+    stack_s = np.empty((N, 2), dtype=np.int64)
+    stack_n[0] = 0
+    stack_s[0, 0] = 2 ** n0[0] - 1
+    stack_s[0, 1] = 2 ** n1[0] - 1
+    top = 1
+    nu = 0
+    while top > 0:
+        top -= 1
+        node = stack_n[top]
+        s0 = stack_s[top, 0]
+        s1 = stack_s[top, 1]
+        i = own_i[node]
+        k0, k1 = kid_ptr[node], kid_ptr[node + 1]
+        rest = s0 if i == 0 else s1
+        oth = s1 if i == 0 else s0
+        for a in range(k1 - k0):
+            kid = kids[k0 + a]
+            c0, c1 = s0, s1
+            if i >= 0:                                  # a member's decision: split ``rest``
+                if a < k1 - k0 - 1:
+                    sp = split_ptr[node] + a
+                    cols = gcols[sp]
+                    ni = n0[node] if i == 0 else n1[node]
+                    o = offs[ni, rest]
+                    m = offs[ni, rest + 1] - o
+                    row = gbase[sp] + o * cols + oth     # entry j (the j-th submask P) at row + j * cols
+                    j = 0
+                    if sample:
+                        tot = 0.0
+                        for q in range(m):
+                            tot += max(G[row + q * cols], 0.0)
+                        target = u[nu] * tot
+                        acc = 0.0
+                        for q in range(m):
+                            acc += max(G[row + q * cols], 0.0)
+                            j = q
+                            if acc > target:
+                                break
+                    else:
+                        best = G[row]
+                        for q in range(1, m):
+                            if G[row + q * cols] > best:
+                                best, j = G[row + q * cols], q
+                    used[nu] = row + j * cols
+                    nu += 1
+                    P = rest
+                    for _ in range(j):
+                        P = (P - 1) & rest
+                    rest ^= P
+                else:
+                    P = rest
+                ni = n0[node] if i == 0 else n1[node]
+                lo = live_ptr[i, node]
+                for b in range(ni):
+                    if P >> b & 1:
+                        if i == 0:
+                            act0[own_h[node], live[lo + b]] = a
+                        else:
+                            act1[own_h[node], live[lo + b]] = a
+                c0, c1 = (P, oth) if i == 0 else (oth, P)
+            stack_n[top] = kid
+            if ebase[kid] < 0:
+                stack_s[top, 0] = c0
+                stack_s[top, 1] = c1
+            else:                                       # the child's live types: its own indexing
+                v = E[ebase[kid] + c0 * 2 ** (n1[node]) + c1]
+                stack_s[top, 0] = v // 2 ** n1[kid]
+                stack_s[top, 1] = v % 2 ** n1[kid]
+            top += 1
+    return nu
+
+
 class CorrelationDevice:
     """The team's correlated strategy of a belief-DAG solve: the distribution over joint pure
     plans that the average flow of the graph is, drawn before the deal (Celli and Gatti's
@@ -488,72 +570,64 @@ class CorrelationDevice:
     """
 
     def __init__(self, dag: BeliefDAG, split: dict, convert, maps=None):
-        self.split = split
         self.convert = convert
         self.maps = maps
-        self.children, self.owner = dag.dp.children, dag.dp.owner
-        self.lists, self.n, self.off, self.edge = dag.lists, dag.n, dag.off, dag.edge
+        dp, N = dag.dp, dag.cg.num_nodes
+        self.kid_ptr = np.zeros(N + 1, dtype=np.int64)
+        self.kid_ptr[1:] = np.cumsum([len(dp.children[nd]) for nd in range(N)])
+        self.kids = np.array([k for nd in range(N) for k in dp.children[nd]], dtype=np.int64)
+        self.own_i = np.full(N, -1, dtype=np.int64)
+        self.own_h = np.zeros(N, dtype=np.int64)
+        self.split_ptr = np.zeros(N, dtype=np.int64)
+        arrays = []
+        for node in sorted(dp.owner):
+            self.own_i[node], self.own_h[node] = dp.owner[node]
+            self.split_ptr[node] = len(arrays)
+            arrays.extend(split[node])
+        self.gcols = np.array([g.shape[1] for g in arrays], dtype=np.int64)
+        self.gbase = np.zeros(len(arrays), dtype=np.int64)
+        self.gbase[1:] = np.cumsum([g.size for g in arrays])[:-1]
+        self.G = np.concatenate([g.ravel() for g in arrays]) if arrays else np.zeros(0)
+        self.n0, self.n1 = (np.asarray(x, dtype=np.int64) for x in dag.n)
+        top = max(int(self.n0.max()), int(self.n1.max()))
+        self.offs = np.zeros((top + 1, 2 ** top + 1), dtype=np.int64)
+        for k in range(top + 1):
+            self.offs[k, :2 ** k + 1] = _submask_offsets(k)
+        self.live_ptr = np.zeros((2, N), dtype=np.int64)
+        lives, at = [], 0
+        for i in range(2):
+            for nd in range(N):
+                self.live_ptr[i, nd] = at
+                lives.append(dag.lists[i][nd])
+                at += len(lives[-1])
+        self.live = np.concatenate(lives).astype(np.int64)
+        self.ebase = np.full(N, -1, dtype=np.int64)
+        edges, at = [], 0
+        for kid, e in dag.edge.items():
+            self.ebase[kid] = at
+            edges.append(np.asarray(e, dtype=np.int64).ravel())
+            at += edges[-1].size
+        self.E = np.concatenate(edges) if edges else np.zeros(0, dtype=np.int64)
         self.shapes = [(pt.num_decisions, pt.num_types) for pt in dag.tm.pts]
-        # P in the kernels' order of each set S: S, (S - 1) & S, ..., 0
-        self.subsets = {}
-        for k in dag.ind:
-            for S in range(2 ** k):
-                P, lst = S, []
-                while True:
-                    lst.append(P)
-                    if P == 0:
-                        break
-                    P = (P - 1) & S
-                self.subsets[(k, S)] = lst
+        self.num_splits = len(arrays)
 
-    def _child_state(self, kid, s0, s1):
-        e = self.edge.get(kid)
-        if e is None:
-            return s0, s1
-        return divmod(int(e[s0, s1]), 2 ** int(self.n[1][kid]))
-
-    def _walk(self, G, choose):
-        """One joint pure plan, top-down: ``choose(flows)`` picks the split at each state the plan
-        reaches; returns the members' action arrays and the entries of ``G`` the plan used."""
+    def _walk(self, G, u=None):
+        """The members' action arrays of one joint plan (drawn with the uniforms ``u``, else the
+        heaviest splits) and the flat indices of ``G`` it used."""
         act = [np.zeros(shape, dtype=np.int64) for shape in self.shapes]
-        used = []
-        stack = [(0, (2 ** int(self.n[0][0]) - 1, 2 ** int(self.n[1][0]) - 1))]
-        while stack:
-            node, (s0, s1) = stack.pop()
-            kids = self.children[node]
-            if node not in self.owner:
-                stack.extend((k, self._child_state(k, s0, s1)) for k in kids)
-                continue
-            i, h = self.owner[node]
-            rest, oth = (s0, s1) if i == 0 else (s1, s0)
-            ni = int(self.n[i][node])
-            off = self.off[ni]
-            live = self.lists[i][node]
-            for a, kid in enumerate(kids):
-                if a < len(kids) - 1:
-                    o = int(off[rest])
-                    j = choose(G[node][a][o:int(off[rest + 1]), oth])
-                    used.append((G[node][a], o + j, oth))
-                    P = self.subsets[(ni, rest)][j]
-                    rest ^= P
-                else:
-                    P = rest
-                act[i][h, live[[b for b in range(ni) if P >> b & 1]]] = a
-                stack.append((kid, self._child_state(kid, *((P, oth) if i == 0 else (oth, P)))))
+        used = np.empty(self.num_splits, dtype=np.int64)
+        k = _walk_plan(G, u is not None, np.zeros(1) if u is None else u, self.kid_ptr, self.kids, self.own_i,
+                       self.own_h, self.split_ptr, self.gbase, self.gcols, self.n0, self.n1, self.offs,
+                       self.live_ptr, self.live, self.ebase, self.E, act[0], act[1], used)
         if self.maps is not None:                       # the finer types play their class's action
             act = [A[:, m] for A, m in zip(act, self.maps)]
-        return act, used
+        return act, used[:k]
 
     def sample(self, random_state=None):
         """One joint pure plan drawn from the distribution (what :attr:`convert` makes of it:
         one pure behaviour strategy per member)."""
-        rng = np.random.default_rng(random_state)
-
-        def draw(f):
-            tot = float(f.sum())
-            return int(rng.choice(len(f), p=f / tot)) if tot > 0.0 else 0
-
-        return self.convert(self._walk(self.split, draw)[0])
+        u = np.random.default_rng(random_state).random(max(self.num_splits, 1))
+        return self.convert(self._walk(self.G, u)[0])
 
     def support(self, *, mass_tol: float = 1e-9, max_plans: int = 10_000):
         """The distribution as a list of weighted joint pure plans, greedily (as a flow is
@@ -564,15 +638,14 @@ class CorrelationDevice:
 
         Returns ``(support, mass)``: ``(weight, plans)`` pairs, heaviest first, until the
         weights sum to ``1 - mass_tol`` or ``max_plans`` of them, and the weights' sum."""
-        G = {nd: [g.copy() for g in gs] for nd, gs in self.split.items()}
+        G = self.G.copy()
         out, mass = [], 0.0
         while len(out) < max_plans and 1.0 - mass > mass_tol:
-            act, used = self._walk(G, lambda f: int(np.argmax(f)))
-            lam = min((float(g[k, r]) for g, k, r in used), default=1.0 - mass)
+            act, used = self._walk(G)
+            lam = float(G[used].min()) if used.size else 1.0 - mass
             if not lam > 0.0:                           # what remains is rounding
                 break
-            for g, k, r in used:
-                g[k, r] -= lam
+            G[used] -= lam
             out.append((lam, self.convert(act)))
             mass += lam
         out.sort(key=lambda x: -x[0])
