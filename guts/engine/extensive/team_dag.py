@@ -246,9 +246,16 @@ class BeliefDAG:
         for node, (i, _h) in dp.owner.items():
             ni, no = int(self.n[i][node]), int(self.n[1 - i][node])
             self.reg[node] = [np.zeros((3 ** ni, 2 ** no)) for _ in range(len(dp.children[node]) - 1)]
-        # the average flow of every split (its pairs (S, P) as the regrets'): the distribution
-        # over joint plans that the average flow is, decomposed by :meth:`support`
-        self.avg_split = {node: [np.zeros_like(r) for r in regs] for node, regs in self.reg.items()}
+        # the average flow of every split (its pairs (S, P) as the regrets'), one flat array in
+        # the order of the member decisions, with a view per split: the distribution over joint
+        # plans that :class:`CorrelationDevice` draws from
+        self.avg_flat = np.zeros(size)
+        self.avg_split, at = {}, 0
+        for node in sorted(self.reg):
+            self.avg_split[node] = []
+            for r in self.reg[node]:
+                self.avg_split[node].append(self.avg_flat[at:at + r.size].reshape(r.shape))
+                at += r.size
         self._no_split = np.zeros((1, 1))
         # terminals grouped by their live-type pattern: batched subset sums
         groups = {}
@@ -450,8 +457,7 @@ class BeliefDAG:
         _plans, upper, _ = dp.best_response(Y)
         if lower > self.best["lower"]:
             self.best.update(lower=float(lower), team_w=w, marginals=marg,
-                             split={nd: [g / self.weight for g in gs] for nd, gs in self.avg_split.items()}
-                             if self.weight > 0.0 else None)
+                             split=self.avg_flat / self.weight if self.weight > 0.0 else None)
         if upper < self.best["upper"]:
             self.best.update(upper=float(upper), Y=Y)
         self.certificate_seconds = time.perf_counter() - started
@@ -559,7 +565,8 @@ class CorrelationDevice:
     ex-ante coordination).
 
     The flow is kept as the average flow of every split (the pairs ``(S, P)`` of each member
-    decision's binary splits, per set of the other member); a joint plan is drawn top-down,
+    decision's binary splits, per set of the other member): ``split``, laid out as the graph's
+    :attr:`BeliefDAG.avg_flat`; a joint plan is drawn top-down,
     one split at every state the plan reaches, from the flow's conditional split at that
     state.  A pure plan reaches each public node in one state, so a state is reached with
     probability equal to its flow: the draws are distributed exactly as the flow (Zhang,
@@ -569,7 +576,7 @@ class CorrelationDevice:
     ``i``'s type ``t`` where the graph merged types.
     """
 
-    def __init__(self, dag: BeliefDAG, split: dict, convert, maps=None):
+    def __init__(self, dag: BeliefDAG, split: np.ndarray, convert, maps=None):
         self.convert = convert
         self.maps = maps
         dp, N = dag.dp, dag.cg.num_nodes
@@ -579,15 +586,15 @@ class CorrelationDevice:
         self.own_i = np.full(N, -1, dtype=np.int64)
         self.own_h = np.zeros(N, dtype=np.int64)
         self.split_ptr = np.zeros(N, dtype=np.int64)
-        arrays = []
+        arrays = []                                     # the graph's views, in the flat array's order
         for node in sorted(dp.owner):
             self.own_i[node], self.own_h[node] = dp.owner[node]
             self.split_ptr[node] = len(arrays)
-            arrays.extend(split[node])
+            arrays.extend(dag.avg_split[node])
         self.gcols = np.array([g.shape[1] for g in arrays], dtype=np.int64)
         self.gbase = np.zeros(len(arrays), dtype=np.int64)
         self.gbase[1:] = np.cumsum([g.size for g in arrays])[:-1]
-        self.G = np.concatenate([g.ravel() for g in arrays]) if arrays else np.zeros(0)
+        self.G = split
         self.n0, self.n1 = (np.asarray(x, dtype=np.int64) for x in dag.n)
         top = max(int(self.n0.max()), int(self.n1.max()))
         self.offs = np.zeros((top + 1, 2 ** top + 1), dtype=np.int64)
